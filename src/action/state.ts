@@ -1,0 +1,18 @@
+import * as core from '@actions/core';
+
+/** What the main step leaves for the post step (core.saveState / getState). */
+export const STATE = {
+  isPost: 'isPost',
+  runDir: 'runDir',
+  tmuxSocket: 'tmuxSocket',
+  worktree: 'worktree',
+  savedCredentials: 'savedCredentials',
+} as const;
+
+export function saveState(key: keyof typeof STATE, value: string): void {
+  core.saveState(STATE[key], value);
+}
+
+export function getState(key: keyof typeof STATE): string {
+  return core.getState(STATE[key]);
+}

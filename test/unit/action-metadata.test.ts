@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { INPUT_DEFAULTS, parseInputs, type InputName } from '../../src/action/inputs.js';
+import { OUTPUT_NAMES } from '../../src/action/outputs.js';
+
+const actionYml = z
+  .object({
+    runs: z.object({ using: z.string(), main: z.string(), post: z.string() }),
+    inputs: z.record(
+      z.string(),
+      z.object({ default: z.string().optional(), required: z.boolean().optional() }),
+    ),
+    outputs: z.record(z.string(), z.object({ description: z.string() })),
+  })
+  .parse(parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')));
+
+describe('action.yml contract', () => {
+  it('runs on node24 with main and post entries from dist/', () => {
+    expect(actionYml.runs).toMatchObject({ using: 'node24', main: 'dist/index.js', post: 'dist/post.js' });
+  });
+
+  it('declares exactly the inputs the parser reads, with the same defaults', () => {
+    expect(Object.keys(actionYml.inputs).sort()).toEqual(Object.keys(INPUT_DEFAULTS).sort());
+    for (const [name, spec] of Object.entries(actionYml.inputs)) {
+      expect(spec.required ?? false, name).toBe(false);
+      if (name === 'github-token') expect(spec.default).toBe('${{ github.token }}');
+      else expect(spec.default ?? '', name).toBe(INPUT_DEFAULTS[name as InputName]);
+    }
+  });
+
+  it('declares exactly the outputs the action sets', () => {
+    expect(Object.keys(actionYml.outputs).sort()).toEqual([...OUTPUT_NAMES].sort());
+  });
+});
+
+describe('parseInputs', () => {
+  const base = { ...INPUT_DEFAULTS } as Record<InputName, string>;
+
+  it('parses the defaults', () => {
+    const inputs = parseInputs(base);
+    expect(inputs).toMatchObject({
+      mode: 'interactive',
+      approvalMode: 'yolo',
+      timeoutMinutes: 30,
+      draft: false,
+    });
+  });
+
+  it('lists every problem in one line', () => {
+    let message = '';
+    try {
+      parseInputs({ ...base, mode: 'tui', draft: 'yes', 'timeout-minutes': 'soon' });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^Invalid input: /);
+    for (const name of ["'mode'", "'draft'", "'timeout-minutes'"]) expect(message).toContain(name);
+    expect(message).not.toContain('\n');
+  });
+
+  it('accepts booleans in any case', () => {
+    expect(parseInputs({ ...base, draft: 'TRUE' }).draft).toBe(true);
+  });
+});
