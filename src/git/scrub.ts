@@ -1,0 +1,197 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Git } from './git.js';
+
+/**
+ * Rewrites base..HEAD so commit messages lose attribution lines.
+ *
+ * How: one `git cat-file --batch` reads every raw commit object, the new objects are built here (only the
+ * parent lines and the message change; tree, author, committer, dates, encoding and other headers are copied
+ * byte for byte), their ids are computed here so children can point at rewritten parents without a round trip,
+ * and one `git hash-object -w --stdin-paths` writes them all (and proves our ids right). Four git processes
+ * whatever the number of commits, where an interactive rebase or filter-branch forks per commit.
+ *
+ * A commit whose message does not change and whose parents were not rewritten is left alone: same object,
+ * same id, signature intact. A rewritten commit loses its gpgsig header, which could no longer verify.
+ */
+export async function scrubCommits(
+  worktree: string,
+  base: string,
+  scrub: (msg: string) => string,
+): Promise<{ head: string; rewritten: number }> {
+  const git = Git.forUntrusted(worktree);
+  const oldHead = await git.headSha();
+  const headRef = await git.headRef();
+  const list = await git.output(['rev-list', '--reverse', '--topo-order', `${base}..${oldHead}`, '--']);
+  const shas = list.split('\n').filter((s) => s !== '');
+  if (shas.length === 0) return { head: oldHead, rewritten: 0 };
+
+  const batch = await git.run(['cat-file', '--batch'], { input: `${shas.join('\n')}\n` });
+  const raws = parseCatFileBatch(batch.stdout, shas);
+  const format = await git.objectFormat();
+
+  const replaced = new Map<string, string>();
+  const written: { sha: string; body: string }[] = [];
+  for (const sha of shas) {
+    const raw = raws.get(sha);
+    if (raw === undefined) throw new Error(`git cat-file returned no object for ${sha}`);
+    const commit = parseRawCommit(raw);
+    const parents = commit.parents.map((p) => replaced.get(p) ?? p);
+    const parentsChanged = parents.some((p, i) => p !== commit.parents[i]);
+    let message = commit.message;
+    const result = commit.utf8 ? scrubMessage(commit.message, scrub) : { changed: false as const };
+    if (result.changed) {
+      message = result.message ?? (await fallbackMessage(git, sha, commit.parents[0]));
+    }
+    if (!parentsChanged && !result.changed) continue;
+    const body = renderRawCommit(commit, parents, message);
+    const newSha = hashObject(format, 'commit', body);
+    replaced.set(sha, newSha);
+    written.push({ sha: newSha, body });
+  }
+  if (written.length === 0) return { head: oldHead, rewritten: 0 };
+
+  await writeCommits(git, written);
+  const newHead = replaced.get(oldHead) ?? oldHead;
+  // The old value guards against anyone having moved the branch while we were rewriting it.
+  const reason = 'gemini-run: scrub attribution';
+  if (headRef) await git.run(['update-ref', '-m', reason, headRef, newHead, oldHead]);
+  else await git.run(['update-ref', '--no-deref', '-m', reason, 'HEAD', newHead, oldHead]);
+  return { head: newHead, rewritten: written.length };
+}
+
+export interface RawCommit {
+  /** Header lines in order, each with its continuation lines (a multi-line header such as gpgsig). */
+  headers: { key: string; text: string }[];
+  parents: string[];
+  message: string;
+  /** False when an encoding header names something other than UTF-8: such a message is left untouched. */
+  utf8: boolean;
+}
+
+export function parseRawCommit(raw: string): RawCommit {
+  const split = raw.indexOf('\n\n');
+  const headerText = split === -1 ? raw.replace(/\n$/, '') : raw.slice(0, split);
+  const message = split === -1 ? '' : raw.slice(split + 2);
+  const headers: { key: string; text: string }[] = [];
+  for (const line of headerText.split('\n')) {
+    const last = headers[headers.length - 1];
+    if (line.startsWith(' ') && last) {
+      last.text += `\n${line}`;
+      continue;
+    }
+    const space = line.indexOf(' ');
+    headers.push({ key: space === -1 ? line : line.slice(0, space), text: line });
+  }
+  const parents = headers.filter((h) => h.key === 'parent').map((h) => h.text.slice('parent '.length));
+  const encoding = headers.find((h) => h.key === 'encoding')?.text.slice('encoding '.length);
+  return { headers, parents, message, utf8: encoding === undefined || /^utf-?8$/i.test(encoding.trim()) };
+}
+
+const SIGNATURE_HEADERS = new Set(['gpgsig', 'gpgsig-sha256']);
+
+export function renderRawCommit(commit: RawCommit, parents: string[], message: string): string {
+  const lines: string[] = [];
+  let parentIndex = 0;
+  for (const h of commit.headers) {
+    if (SIGNATURE_HEADERS.has(h.key)) continue;
+    if (h.key === 'parent') {
+      lines.push(`parent ${parents[parentIndex++] ?? ''}`);
+      continue;
+    }
+    lines.push(h.text);
+  }
+  return `${lines.join('\n')}\n\n${message}`;
+}
+
+/**
+ * Applies the scrub and tidies what it leaves: no trailing blank lines, no runs of blank lines where a line
+ * was cut out. `message` is undefined when nothing but attribution was left, so the caller names the change.
+ */
+export function scrubMessage(
+  original: string,
+  scrub: (msg: string) => string,
+): { changed: false } | { changed: true; message: string | undefined } {
+  const scrubbed = scrub(original);
+  if (scrubbed === original) return { changed: false };
+  const tidy = scrubbed
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .map((l) => l.replace(/[ \t]+$/, ''))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/^\n+/, '')
+    .trimEnd();
+  if (tidy === '') return { changed: true, message: undefined };
+  const message = `${tidy}\n`;
+  if (message === original) return { changed: false };
+  return { changed: true, message };
+}
+
+/** `Update <file>` or `Update N files`, from what the commit changed against its first parent. */
+export function describeChange(files: string[]): string {
+  if (files.length === 0) return 'Update\n';
+  if (files.length === 1) return `Update ${files[0]}\n`;
+  return `Update ${files.length} files\n`;
+}
+
+async function fallbackMessage(git: Git, sha: string, firstParent: string | undefined): Promise<string> {
+  const args = firstParent
+    ? ['diff-tree', '-r', '-z', '--name-only', '--no-commit-id', '--no-renames', firstParent, sha]
+    : ['diff-tree', '-r', '-z', '--name-only', '--no-commit-id', '--no-renames', '--root', sha];
+  const out = await git.output(args);
+  return describeChange(out.split('\0').filter((f) => f !== ''));
+}
+
+export function hashObject(format: 'sha1' | 'sha256', type: string, body: string): string {
+  const bytes = Buffer.from(body, 'utf8');
+  return createHash(format).update(`${type} ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/**
+ * Parses `git cat-file --batch` output. Sizes are in bytes, so the text goes back to bytes first; if the
+ * objects were not valid UTF-8 that round trip is lossy and the framing no longer adds up, which we refuse
+ * rather than write subtly different commits.
+ */
+export function parseCatFileBatch(stdout: string, expected: string[]): Map<string, string> {
+  const buf = Buffer.from(stdout, 'utf8');
+  const out = new Map<string, string>();
+  let pos = 0;
+  for (const sha of expected) {
+    const eol = buf.indexOf(0x0a, pos);
+    if (eol === -1) throw new Error('git cat-file output ended early');
+    const header = buf.subarray(pos, eol).toString('utf8');
+    const m = /^([0-9a-f]+) commit (\d+)$/.exec(header);
+    if (!m || m[1] !== sha) {
+      throw new Error(`cannot scrub: unexpected git cat-file header ${JSON.stringify(header.slice(0, 80))}`);
+    }
+    const size = Number(m[2]);
+    const start = eol + 1;
+    const end = start + size;
+    if (end >= buf.length + 1 || buf[end] !== 0x0a) {
+      throw new Error('cannot scrub: commit objects are not valid UTF-8');
+    }
+    out.set(sha, buf.subarray(start, end).toString('utf8'));
+    pos = end + 1;
+  }
+  return out;
+}
+
+async function writeCommits(git: Git, commits: { sha: string; body: string }[]): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'gemini-run-scrub-'));
+  try {
+    const paths = commits.map((_, i) => join(dir, String(i)));
+    await Promise.all(commits.map((c, i) => writeFile(paths[i] ?? '', c.body)));
+    const out = await git.output(['hash-object', '-w', '-t', 'commit', '--stdin-paths'], {
+      input: `${paths.join('\n')}\n`,
+    });
+    const ids = out.split('\n');
+    commits.forEach((c, i) => {
+      if (ids[i] !== c.sha) throw new Error(`git wrote commit ${ids[i] ?? '?'} where ${c.sha} was expected`);
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
