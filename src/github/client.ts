@@ -1,0 +1,120 @@
+/**
+ * The GitHub REST client: the Octokit from @actions/github (proxy-aware, `GITHUB_API_URL`-aware) with retries on
+ * 5xx and bounded waits on rate limits, logging through our Logger rather than @actions/core.
+ */
+import { getOctokit } from '@actions/github';
+import { retry } from '@octokit/plugin-retry';
+import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling';
+import { UserError } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+
+export type GitHubClient = ReturnType<typeof getOctokit>;
+
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
+
+export interface GitHubClientOptions {
+  logger?: Logger;
+  /** Retries of a request that failed with a 5xx (or a network error). Default 3. */
+  retries?: number;
+  /** Retries after a secondary rate limit. Default 2. */
+  rateLimitRetries?: number;
+  /** Longest `retry-after` (seconds) worth waiting for; longer waits fail the request instead. Default 120. */
+  maxRetryAfterSeconds?: number;
+  /**
+   * Milliseconds per second of back-off (retry-after and the retry plugin's 1 s, 4 s, 9 s). Default 1000; tests
+   * make it tiny so retries are exercised without waiting.
+   */
+  retryAfterBaseValue?: number;
+  /**
+   * Space writes like the throttling plugin does by default (1 s between writes, 3 s between writes that notify
+   * people, such as comments and PRs). GitHub asks for that from integrations making MANY writes; one run makes a
+   * handful, and a secondary rate limit is still retried, so the default is off: spacing would only add seconds
+   * to every run. Default false.
+   */
+  spaceWrites?: boolean;
+}
+
+/** A Bottleneck.Group look-alike that schedules immediately: the throttling plugin only calls `key().schedule()`. */
+const immediateGroup = {
+  key: () => ({
+    schedule: <T>(_options: unknown, fn: (...args: unknown[]) => T | Promise<T>, ...args: unknown[]) =>
+      Promise.resolve(fn(...args)),
+  }),
+} as unknown as NonNullable<ThrottlingOptions['write']>;
+
+export function createGitHubClient(
+  token: string,
+  baseUrl?: string,
+  opts: GitHubClientOptions = {},
+): GitHubClient {
+  if (!token)
+    throw new UserError("No GitHub token: set the 'github-token' input (default: ${{ github.token }}).");
+  const logger = opts.logger;
+  const rateLimitRetries = opts.rateLimitRetries ?? 2;
+  const maxWait = opts.maxRetryAfterSeconds ?? 120;
+  const base = opts.retryAfterBaseValue ?? 1000;
+
+  const onLimit =
+    (kind: string) =>
+    (retryAfter: number, options: { method?: string; url?: string }, _o: unknown, retryCount: number) => {
+      const what = `${options.method ?? 'GET'} ${options.url ?? ''}`;
+      if (retryCount < rateLimitRetries && retryAfter <= maxWait) {
+        logger?.warning(
+          `GitHub ${kind} rate limit on ${what}; retrying in ${retryAfter}s (${retryCount + 1}/${rateLimitRetries}).`,
+        );
+        return true;
+      }
+      logger?.warning(`GitHub ${kind} rate limit on ${what}; giving up.`);
+      return false;
+    };
+
+  return getOctokit(
+    token,
+    {
+      ...(baseUrl ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {}),
+      log: {
+        debug: (m: string) => logger?.debug(m),
+        info: (m: string) => logger?.debug(m),
+        warn: (m: string) => logger?.warning(m),
+        error: (m: string) => logger?.error(m),
+      },
+      retry: { retries: opts.retries ?? 3, retryAfterBaseValue: base },
+      throttle: {
+        onRateLimit: onLimit('primary'),
+        onSecondaryRateLimit: onLimit('secondary'),
+        retryAfterBaseValue: base,
+        ...(opts.spaceWrites !== true ? { write: immediateGroup, notifications: immediateGroup } : {}),
+      },
+    },
+    retry,
+    throttling,
+  );
+}
+
+/** Parses `owner/repo` (the GITHUB_REPOSITORY form). */
+export function parseRepo(value: string, what = 'GITHUB_REPOSITORY'): RepoRef {
+  const m = /^([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)\/([A-Za-z0-9._-]+)$/.exec(value.trim());
+  if (!m || m[2] === '.' || m[2] === '..') {
+    throw new UserError(`${what} must look like 'owner/repo', got '${value}'.`);
+  }
+  return { owner: m[1] as string, repo: m[2] as string };
+}
+
+/** Logins of GitHub Apps end in `[bot]`; the API also marks them `type: Bot`. */
+export function isBotUser(user: { login: string; type?: string | null } | null | undefined): boolean {
+  if (!user) return true;
+  return user.type === 'Bot' || user.login.endsWith('[bot]');
+}
+
+/** True for an Octokit RequestError (or anything shaped like one) with this HTTP status. */
+export function hasStatus(error: unknown, status: number): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'status' in error &&
+    (error as { status: unknown }).status === status
+  );
+}

@@ -1,0 +1,288 @@
+/**
+ * From a GitHub event to a decision (run or skip) and from a run decision to the agent's Task.
+ *
+ * `interpretEvent` is pure: it validates the payload with zod and decides. `buildTask` fetches the issue (or PR)
+ * and its comments fresh, because the payload's copy can be stale by the time a queued job starts.
+ */
+import { z } from 'zod';
+import type { Task } from '../run/types.js';
+import { UserError } from '../util/errors.js';
+import { isBotUser, type GitHubClient, type RepoRef } from './client.js';
+import { hasOwnMarker } from './comments.js';
+import { listReviewComments } from './pulls.js';
+import { sanitizeUserText } from './sanitize.js';
+
+export type TriggerVia = 'label' | 'comment' | 'dispatch';
+
+export interface RunTrigger {
+  kind: 'run';
+  /** Who started the run: the labeller, the commenter or the dispatcher. Their permission is checked. */
+  actor: string;
+  /** The issue or PR the run works on; absent for a dispatch without an issue. */
+  number?: number;
+  isPullRequest: boolean;
+  /**
+   * Sanitised instruction: the comment's text after the trigger phrase, the dispatch prompt or the `prompt`
+   * input. Empty means "the issue itself is the task".
+   */
+  instruction: string;
+  via: TriggerVia;
+  /** The triggering comment (for a reaction, and to leave it out of the comment history). */
+  commentId?: number;
+  /** Web URL of the issue or PR. */
+  url?: string;
+}
+
+export type Trigger = { kind: 'skip'; reason: string } | RunTrigger;
+
+export interface TriggerSettings {
+  triggerLabel: string;
+  triggerPhrase: string;
+  /** The action's `prompt` input; when set it is the instruction whatever the event. */
+  prompt?: string;
+}
+
+const userSchema = z.object({ login: z.string(), type: z.string().nullish() });
+
+const issueSchema = z.object({
+  number: z.number().int().positive(),
+  title: z.string(),
+  body: z.string().nullish(),
+  user: userSchema.nullish(),
+  html_url: z.string().optional(),
+  // Present (an object with URLs) when the "issue" is a pull request.
+  pull_request: z.object({}).loose().nullish(),
+});
+
+export const issuesEventSchema = z.object({
+  action: z.string(),
+  label: z.object({ name: z.string() }).optional(),
+  issue: issueSchema,
+  sender: userSchema,
+});
+
+export const issueCommentEventSchema = z.object({
+  action: z.string(),
+  comment: z.object({
+    id: z.number().int(),
+    body: z.string(),
+    user: userSchema,
+    html_url: z.string().optional(),
+  }),
+  issue: issueSchema,
+  sender: userSchema,
+});
+
+export const workflowDispatchEventSchema = z.object({
+  inputs: z.record(z.string(), z.unknown()).nullish(),
+  sender: userSchema.optional(),
+});
+
+function parsePayload<T>(event: string, schema: z.ZodType<T>, payload: unknown): T {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
+    throw new UserError(
+      `The ${event} event payload is not a JSON object; is GITHUB_EVENT_PATH the event's file?`,
+    );
+  }
+  const parsed = schema.safeParse(payload);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = issue?.path.map(String).join('.') || '(root)';
+  const missing = issue ? valueAt(payload, issue.path) == null : true;
+  throw new UserError(
+    `The ${event} event payload is broken: ${path} is ${missing ? 'missing' : 'invalid'}` +
+      ` (${parsed.error.issues.length} problem${parsed.error.issues.length === 1 ? '' : 's'}); is GITHUB_EVENT_PATH the event's file?`,
+  );
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let cur = value;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+  }
+  return cur;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+/**
+ * The instruction after the trigger phrase, or undefined when the comment does not start with it. The phrase must
+ * open the (sanitised) comment and be followed by whitespace or the end, so `/gemini-foo` and quoted replies do
+ * not trigger. Case-insensitive, like `startsWith()` in a workflow's `if:`, so the job the workflow started is not
+ * then skipped here over a capital letter.
+ */
+export function matchTriggerPhrase(text: string, phrase: string): string | undefined {
+  const trimmedPhrase = phrase.trim();
+  if (!trimmedPhrase) return undefined;
+  const m = new RegExp(`^${escapeRegExp(trimmedPhrase)}(?=\\s|$)`, 'i').exec(text.trimStart());
+  if (!m) return undefined;
+  return text.trimStart().slice(m[0].length).trim();
+}
+
+function who(user: { login: string } | null | undefined): string {
+  return user?.login ?? 'an unknown user';
+}
+
+export function interpretEvent(name: string, payload: unknown, settings: TriggerSettings): Trigger {
+  const prompt = sanitizeUserText(settings.prompt);
+  switch (name) {
+    case 'issues': {
+      const e = parsePayload(name, issuesEventSchema, payload);
+      if (e.action !== 'labeled')
+        return { kind: 'skip', reason: `issues event action '${e.action}' does not start a run` };
+      if (!e.label)
+        throw new UserError('The issues event payload is broken: label is missing for a labeled action.');
+      if (e.label.name.toLowerCase() !== settings.triggerLabel.trim().toLowerCase()) {
+        return {
+          kind: 'skip',
+          reason: `label '${e.label.name}' is not the trigger label '${settings.triggerLabel}'`,
+        };
+      }
+      if (isBotUser(e.sender))
+        return { kind: 'skip', reason: `the label was added by a bot (${who(e.sender)})` };
+      return {
+        kind: 'run',
+        actor: e.sender.login,
+        number: e.issue.number,
+        isPullRequest: Boolean(e.issue.pull_request),
+        instruction: prompt,
+        via: 'label',
+        ...(e.issue.html_url ? { url: e.issue.html_url } : {}),
+      };
+    }
+    case 'issue_comment': {
+      const e = parsePayload(name, issueCommentEventSchema, payload);
+      if (e.action !== 'created') {
+        return { kind: 'skip', reason: `issue_comment event action '${e.action}' does not start a run` };
+      }
+      if (hasOwnMarker(e.comment.body))
+        return { kind: 'skip', reason: 'the comment was written by gemini-run' };
+      if (isBotUser(e.comment.user))
+        return { kind: 'skip', reason: `the comment is by a bot (${who(e.comment.user)})` };
+      const rest = matchTriggerPhrase(sanitizeUserText(e.comment.body), settings.triggerPhrase);
+      if (rest === undefined) {
+        return {
+          kind: 'skip',
+          reason: `the comment does not start with the trigger phrase '${settings.triggerPhrase}'`,
+        };
+      }
+      return {
+        kind: 'run',
+        actor: e.comment.user.login,
+        number: e.issue.number,
+        isPullRequest: Boolean(e.issue.pull_request),
+        instruction: prompt || rest,
+        via: 'comment',
+        commentId: e.comment.id,
+        ...(e.issue.html_url ? { url: e.issue.html_url } : {}),
+      };
+    }
+    case 'workflow_dispatch': {
+      const e = parsePayload(name, workflowDispatchEventSchema, payload);
+      const inputs = e.inputs ?? {};
+      const instruction = prompt || sanitizeUserText(typeof inputs.prompt === 'string' ? inputs.prompt : '');
+      const number = parseIssueInput(inputs.issue ?? inputs['issue-number'] ?? inputs.issue_number);
+      if (!instruction && number === undefined) {
+        throw new UserError(
+          "workflow_dispatch needs a task: set the 'prompt' input (or an 'issue' input with its number).",
+        );
+      }
+      return {
+        kind: 'run',
+        actor: e.sender?.login ?? '',
+        ...(number !== undefined ? { number } : {}),
+        isPullRequest: false,
+        instruction,
+        via: 'dispatch',
+      };
+    }
+    default:
+      return {
+        kind: 'skip',
+        reason: `event '${name}' is not supported (use issues: labeled, issue_comment: created or workflow_dispatch)`,
+      };
+  }
+}
+
+function parseIssueInput(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const text = String(value).trim().replace(/^#/, '');
+  if (!/^\d+$/.test(text) || Number(text) < 1) {
+    throw new UserError(
+      `The workflow_dispatch 'issue' input must be an issue number, got '${String(value)}'.`,
+    );
+  }
+  return Number(text);
+}
+
+/** A title for a task with no issue: the first line of the instruction, cut at a word near 72 characters. */
+export function titleFromInstruction(instruction: string): string {
+  const first =
+    instruction
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? 'gemini-run task';
+  const plain = first.replace(/^#+\s*/, '');
+  if (plain.length <= 72) return plain;
+  const cut = plain.slice(0, 72);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > 40 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+interface HistoryEntry {
+  author: string;
+  body: string;
+  at: string;
+}
+
+/**
+ * The agent's Task for a run trigger: the issue's (or PR's) title and body, and its human comments. Comments by
+ * bots, by this action (our marker) and the triggering comment itself (it is the instruction) are left out; on a
+ * PR the inline review comments join the history, each with its file and line.
+ */
+export async function buildTask(client: GitHubClient, repo: RepoRef, trigger: RunTrigger): Promise<Task> {
+  if (trigger.number === undefined) {
+    return {
+      title: titleFromInstruction(trigger.instruction),
+      instruction: trigger.instruction,
+      comments: [],
+      source: { kind: 'dispatch' },
+    };
+  }
+  const { data: issue } = await client.rest.issues.get({ ...repo, issue_number: trigger.number });
+  const isPullRequest = trigger.isPullRequest || Boolean(issue.pull_request);
+  const raw = await client.paginate(client.rest.issues.listComments, {
+    ...repo,
+    issue_number: trigger.number,
+    per_page: 100,
+  });
+  const history: HistoryEntry[] = raw
+    .filter((c) => c.id !== trigger.commentId && !isBotUser(c.user) && !hasOwnMarker(c.body))
+    .map((c) => ({ author: c.user?.login ?? 'ghost', body: sanitizeUserText(c.body), at: c.created_at }));
+  if (isPullRequest) {
+    const reviews = await listReviewComments(client, repo, trigger.number);
+    for (const c of reviews) {
+      if (isBotUser({ login: c.author, type: c.authorType }) || hasOwnMarker(c.body)) continue;
+      const text = sanitizeUserText(c.body);
+      if (!text) continue;
+      const where = c.line === null ? `\`${c.path}\`` : `\`${c.path}\` line ${c.line}`;
+      history.push({ author: c.author, body: `On ${where}:\n${text}`, at: c.createdAt });
+    }
+  }
+  // ISO timestamps sort as strings; the sort is stable, so equal times keep API order.
+  history.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+
+  const title = sanitizeUserText(issue.title) || `#${issue.number}`;
+  const body = sanitizeUserText(issue.body);
+  const instruction = trigger.instruction || body || title;
+  return {
+    title,
+    instruction,
+    ...(trigger.instruction && body ? { body } : {}),
+    comments: history.filter((h) => h.body !== '').map(({ author, body: text }) => ({ author, body: text })),
+    source: { kind: isPullRequest ? 'pull_request' : 'issue', number: issue.number, url: issue.html_url },
+  };
+}

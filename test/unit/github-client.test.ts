@@ -1,0 +1,118 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createGitHubClient, isBotUser, parseRepo } from '../../src/github/client.js';
+import { UserError } from '../../src/util/errors.js';
+import { createMemoryLogger } from '../../src/util/log.js';
+import { FakeGitHub } from '../harness/fake-github.js';
+
+const TOKEN = 'ghs_clientTestToken0000000000000000000';
+const repo = { owner: 'acme', repo: 'demo' };
+let gh: FakeGitHub;
+
+beforeEach(async () => {
+  gh = new FakeGitHub({ token: TOKEN });
+  gh.addRepo({ owner: 'acme', name: 'demo' });
+  await gh.start();
+});
+afterEach(async () => {
+  await gh.stop();
+});
+
+const hits = (path: string): number => gh.requests.filter((r) => r.path === path).length;
+
+describe('createGitHubClient', () => {
+  it('sends the token and retries a 502 until it succeeds', async () => {
+    const client = createGitHubClient(TOKEN, gh.url, { retryAfterBaseValue: 1 });
+    gh.failNext({ path: '/repos/acme/demo', times: 2, kind: 'bad-gateway' });
+    const { data } = await client.rest.repos.get(repo);
+    expect(data.full_name).toBe('acme/demo');
+    expect(gh.requests.map((r) => r.status)).toEqual([502, 502, 200]);
+    expect(gh.requests.every((r) => r.authorized)).toBe(true);
+  });
+
+  it('gives up on 5xx after the configured retries', async () => {
+    const client = createGitHubClient(TOKEN, gh.url, { retryAfterBaseValue: 1, retries: 2 });
+    gh.failNext({ path: '/repos/acme/demo', times: 5, kind: 'server-error' });
+    await expect(client.rest.repos.get(repo)).rejects.toMatchObject({ status: 500 });
+    expect(hits('/repos/acme/demo')).toBe(3);
+  });
+
+  it('retries a write after a secondary rate limit and logs it', async () => {
+    const logger = createMemoryLogger();
+    const client = createGitHubClient(TOKEN, gh.url, { retryAfterBaseValue: 1, spaceWrites: false, logger });
+    const n = gh.addIssue({ title: 'x' });
+    gh.failNext({
+      method: 'POST',
+      path: `/repos/acme/demo/issues/${n}/comments`,
+      kind: 'secondary-rate-limit',
+      retryAfter: 3,
+    });
+    await client.rest.issues.createComment({ ...repo, issue_number: n, body: 'hello' });
+    expect(gh.comments(n).map((c) => c.body)).toEqual(['hello']);
+    expect(gh.requests.map((r) => r.status)).toEqual([403, 201]);
+    expect(logger.lines.join('\n')).toMatch(/secondary rate limit on POST .*retrying in 3s \(1\/2\)/);
+  });
+
+  it('stops after a bounded number of secondary-rate-limit retries', async () => {
+    const logger = createMemoryLogger();
+    const client = createGitHubClient(TOKEN, gh.url, { retryAfterBaseValue: 1, spaceWrites: false, logger });
+    gh.failNext({ path: '/repos/acme/demo', times: 10, kind: 'secondary-rate-limit' });
+    await expect(client.rest.repos.get(repo)).rejects.toMatchObject({ status: 403 });
+    expect(hits('/repos/acme/demo')).toBe(3);
+    expect(logger.lines.at(-1)).toMatch(/giving up/);
+  });
+
+  it('waits out a short primary rate limit once the reset time passes', async () => {
+    const logger = createMemoryLogger();
+    const client = createGitHubClient(TOKEN, gh.url, { retryAfterBaseValue: 1, logger });
+    gh.failNext({ path: '/repos/acme/demo', kind: 'rate-limit', retryAfter: 1 });
+    await expect(client.rest.repos.get(repo)).resolves.toMatchObject({ status: 200 });
+    expect(gh.requests.map((r) => r.status)).toEqual([403, 200]);
+    expect(logger.lines.join('\n')).toMatch(/primary rate limit/);
+  });
+
+  it('does not wait for a retry-after longer than the cap', async () => {
+    const client = createGitHubClient(TOKEN, gh.url, { retryAfterBaseValue: 1, maxRetryAfterSeconds: 5 });
+    gh.failNext({ path: '/repos/acme/demo', kind: 'secondary-rate-limit', retryAfter: 600 });
+    await expect(client.rest.repos.get(repo)).rejects.toMatchObject({ status: 403 });
+    expect(hits('/repos/acme/demo')).toBe(1);
+  });
+
+  it('does not space writes by default, and spaces them a second apart with spaceWrites: true', async () => {
+    const n = gh.addIssue({ title: 'x' });
+    const time = async (client: ReturnType<typeof createGitHubClient>): Promise<number> => {
+      const t0 = Date.now();
+      // Labels are a plain write; comments would also wait on the 3 s notification spacing.
+      for (let i = 0; i < 3; i++)
+        await client.rest.issues.addLabels({ ...repo, issue_number: n, labels: [`l${i}`] });
+      return Date.now() - t0;
+    };
+    expect(await time(createGitHubClient(TOKEN, gh.url))).toBeLessThan(900);
+    expect(await time(createGitHubClient(TOKEN, gh.url, { spaceWrites: true }))).toBeGreaterThanOrEqual(1900);
+    expect(gh.requests.filter((r) => r.method === 'POST')).toHaveLength(6);
+  });
+
+  it('refuses an empty token with a one-line UserError', () => {
+    expect(() => createGitHubClient('')).toThrow(UserError);
+  });
+});
+
+describe('parseRepo', () => {
+  it('parses owner/repo', () => {
+    expect(parseRepo('acme/demo.js')).toEqual({ owner: 'acme', repo: 'demo.js' });
+    expect(parseRepo(' my-org/my_repo ')).toEqual({ owner: 'my-org', repo: 'my_repo' });
+  });
+  it.each(['acme', 'acme/', '/demo', 'a/b/c', 'acme/..', '-x/y', ''])(
+    'rejects %j with a clear error',
+    (value) => {
+      expect(() => parseRepo(value)).toThrow(/GITHUB_REPOSITORY must look like 'owner\/repo'/);
+    },
+  );
+});
+
+describe('isBotUser', () => {
+  it('knows bots by type or [bot] suffix', () => {
+    expect(isBotUser({ login: 'dependabot[bot]' })).toBe(true);
+    expect(isBotUser({ login: 'renovate', type: 'Bot' })).toBe(true);
+    expect(isBotUser({ login: 'alice', type: 'User' })).toBe(false);
+  });
+});
