@@ -1,0 +1,183 @@
+/**
+ * The task travels in `GEMINI.local.md` in the worktree, never in argv (argv is visible in `ps` and copied
+ * into telemetry). Our settings list it first in `context.fileName`, so the CLI sends it to the model with the
+ * repo's own GEMINI.md/AGENTS.md. Git ignores it through the repository's info/exclude; it is removed after
+ * the run and never committed.
+ */
+import { promises as fs } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { Task } from '../run/types.js';
+import { UserError } from '../util/errors.js';
+import { exec } from '../util/exec.js';
+
+export const CONTEXT_FILE_NAME = 'GEMINI.local.md';
+/** Workspace skills dir the CLI discovers natively (trusted workspace; `--skip-trust` makes it trusted). */
+export const SKILLS_DIR = '.gemini/skills';
+
+/** Pure: the context file's markdown. */
+export function renderContextFile(task: Task, conventions: string[]): string {
+  const out: string[] = [];
+  out.push('# Your task', '');
+  out.push(
+    'You are working unattended in this git repository. Nobody will answer questions: decide, do the work, and finish.',
+    '',
+  );
+  out.push(`## ${oneLineText(task.title) || 'Task'}`, '');
+  if (task.source.number !== undefined || task.source.url) {
+    const what = task.source.kind === 'pull_request' ? 'Pull request' : 'Issue';
+    const ref = [task.source.number !== undefined ? `#${task.source.number}` : '', task.source.url ?? '']
+      .filter(Boolean)
+      .join(' ');
+    out.push(`${what}: ${ref}`, '');
+  }
+  out.push('### Instruction', '', task.instruction.trim() || '(none)', '');
+  if (task.body?.trim() && task.body.trim() !== task.instruction.trim()) {
+    out.push('### Description', '', task.body.trim(), '');
+  }
+  if (task.comments.length > 0) {
+    out.push('### Discussion', '');
+    for (const c of task.comments) out.push(`**@${oneLineText(c.author)}** wrote:`, '', c.body.trim(), '');
+  }
+  if (conventions.length > 0) {
+    out.push('## Repository conventions', '');
+    for (const c of conventions) out.push(`- ${c}`);
+    out.push('');
+  }
+  out.push(
+    '## When you are done',
+    '',
+    '- Make focused commits with clear messages (`git add` + `git commit`); commit everything you want to keep.',
+    '- Do not push, do not create branches or pull requests: that happens after you finish.',
+    `- Do not edit, commit or delete \`${CONTEXT_FILE_NAME}\`.`,
+    '- Finish with a short summary of what you did and anything left open.',
+    '',
+  );
+  return out.join('\n');
+}
+
+/** Short hints about the repo: which convention files exist and how tests run. Missing files are fine. */
+export async function detectConventions(worktree: string): Promise<string[]> {
+  const hints: string[] = [];
+  const present = async (name: string): Promise<boolean> =>
+    fs.access(join(worktree, name)).then(
+      () => true,
+      () => false,
+    );
+  const docs: string[] = [];
+  for (const name of ['GEMINI.md', 'AGENTS.md', 'CONTRIBUTING.md', '.github/CONTRIBUTING.md']) {
+    if (await present(name)) docs.push(`\`${name}\``);
+  }
+  if (docs.length > 0) hints.push(`Follow the guidance in ${docs.join(', ')}.`);
+  const pkg = await readJson(join(worktree, 'package.json'));
+  const scripts = pkg && typeof pkg.scripts === 'object' && pkg.scripts !== null ? pkg.scripts : undefined;
+  if (scripts && 'test' in scripts) {
+    const pm = (await present('pnpm-lock.yaml')) ? 'pnpm' : (await present('yarn.lock')) ? 'yarn' : 'npm';
+    hints.push(`Run the tests with \`${pm} test\` before committing.`);
+  }
+  const makefile = await fs.readFile(join(worktree, 'Makefile'), 'utf8').catch(() => '');
+  if (/^test:/m.test(makefile)) hints.push('Run the tests with `make test` before committing.');
+  if (await present('go.mod')) hints.push('Run the tests with `go test ./...` before committing.');
+  if (await present('Cargo.toml')) hints.push('Run the tests with `cargo test` before committing.');
+  return hints;
+}
+
+/** Writes the context file into the worktree and hides it from git. Returns its path. */
+export async function writeContextFile(worktree: string, task: Task): Promise<string> {
+  const file = join(worktree, CONTEXT_FILE_NAME);
+  // A tracked file of that name would be overwritten, and exclude does not hide changes to tracked files.
+  const tracked = await exec('git', ['ls-files', '--', CONTEXT_FILE_NAME], { cwd: worktree, env: gitEnv() });
+  if (tracked.stdout.trim() !== '') {
+    throw new UserError(
+      `The repository tracks ${CONTEXT_FILE_NAME}, the file gemini-run writes the task into; rename or untrack it.`,
+    );
+  }
+  await fs.writeFile(file, renderContextFile(task, await detectConventions(worktree)), { mode: 0o644 });
+  await excludeFromGit(worktree, [`/${CONTEXT_FILE_NAME}`]);
+  return file;
+}
+
+/** Removes the context file; the exclude line stays (harmless, and a follow-up run writes the file again). */
+export async function removeContextFile(worktree: string): Promise<void> {
+  await fs.rm(join(worktree, CONTEXT_FILE_NAME), { force: true });
+}
+
+/**
+ * Copies each entry of a user-provided skills folder into the worktree's `.gemini/skills`, skipping names
+ * the repository already has (its own skills win), and excludes what was copied. Returns the copied paths,
+ * relative to the worktree, for removeInstalledSkills.
+ */
+export async function installSkills(skillsSrc: string, worktree: string): Promise<string[]> {
+  const entries = await fs.readdir(skillsSrc, { withFileTypes: true }).catch(() => {
+    throw new UserError(`The skills folder ${skillsSrc} does not exist or cannot be read.`);
+  });
+  const destDir = join(worktree, SKILLS_DIR);
+  await fs.mkdir(destDir, { recursive: true });
+  const copied: string[] = [];
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.name.startsWith('.')) continue;
+    const dest = join(destDir, entry.name);
+    const exists = await fs.lstat(dest).then(
+      () => true,
+      () => false,
+    );
+    if (exists) continue;
+    await fs.cp(join(skillsSrc, entry.name), dest, { recursive: true, dereference: true });
+    copied.push(`${SKILLS_DIR}/${entry.name}`);
+  }
+  if (copied.length > 0)
+    await excludeFromGit(
+      worktree,
+      copied.map((p) => `/${p}`),
+    );
+  return copied;
+}
+
+/** Removes what installSkills copied, and `.gemini/skills`/`.gemini` when that leaves them empty. */
+export async function removeInstalledSkills(worktree: string, installed: string[]): Promise<void> {
+  for (const rel of installed) await fs.rm(join(worktree, rel), { recursive: true, force: true });
+  for (const dir of [SKILLS_DIR, '.gemini']) {
+    await fs.rmdir(join(worktree, dir)).catch(() => undefined); // only succeeds when empty
+  }
+}
+
+/**
+ * Adds root-anchored patterns to the repository's info/exclude, once each. The path comes from
+ * `git rev-parse --git-path info/exclude`, which is right for linked worktrees and submodules too.
+ */
+export async function excludeFromGit(worktree: string, patterns: string[]): Promise<void> {
+  const res = await exec('git', ['rev-parse', '--git-path', 'info/exclude'], {
+    cwd: worktree,
+    env: gitEnv(),
+  });
+  const rel = res.stdout.trim();
+  const file = isAbsolute(rel) ? rel : resolve(worktree, rel);
+  const current = await fs.readFile(file, 'utf8').catch(() => '');
+  const lines = new Set(current.split(/\r?\n/).map((l) => l.trim()));
+  const missing = patterns.filter((p) => !lines.has(p));
+  if (missing.length === 0) return;
+  await fs.mkdir(dirname(file), { recursive: true });
+  const prefix = current === '' || current.endsWith('\n') ? '' : '\n';
+  await fs.appendFile(file, `${prefix}${missing.join('\n')}\n`);
+}
+
+/** git must look at the worktree it is run in, not at a repository named by an inherited variable. */
+function gitEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY']) {
+    delete env[k];
+  }
+  return env;
+}
+
+function oneLineText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+async function readJson(path: string): Promise<{ scripts?: unknown } | undefined> {
+  try {
+    const value: unknown = JSON.parse(await fs.readFile(path, 'utf8'));
+    return typeof value === 'object' && value !== null ? (value as { scripts?: unknown }) : undefined;
+  } catch {
+    return undefined;
+  }
+}

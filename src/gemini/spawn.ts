@@ -1,0 +1,221 @@
+/**
+ * How gemini is started: argv and environment. Two rules shape everything here:
+ * - no task text in argv (visible in `ps`, and copied into every telemetry record as process.command_args):
+ *   the positional prompt is a fixed instruction; the task is in GEMINI.local.md (and on stdin, headless);
+ * - the environment is built from an allow-list, never by deleting from process.env: a runner's env holds
+ *   GITHUB_TOKEN, ACTIONS_* and INPUT_* secrets, and CI=true / GITHUB_ACTIONS=true force headless mode.
+ */
+import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { totalmem } from 'node:os';
+import type { ApprovalMode, AuthConfig } from '../run/types.js';
+import { CONTEXT_FILE_NAME } from './context-file.js';
+import type { GeminiHome } from './home.js';
+
+/** The positional/`--prompt` text of every run. It names the context file and nothing else. */
+export const FIXED_INSTRUCTION = `Read ${CONTEXT_FILE_NAME} and do the task it describes. When you are done, give a short summary of what you did.`;
+
+/** `--session-id` accepts ^[a-zA-Z0-9-_]+$ and refuses a used id (exit 42): mint a fresh one per spawn. */
+export function newSessionId(): string {
+  return randomUUID();
+}
+
+export interface SpawnSpec {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** The session this spawn starts or resumes (the transcript's identity). */
+  sessionId: string;
+  /** Headless: written to stdin, then stdin is closed. The CLI prepends it to the prompt. */
+  stdin?: string;
+}
+
+/**
+ * Every variable gemini may receive. `exact` names are copied from the source env when set, `prefixes` copy
+ * every matching name; per-auth entries only for that auth kind. Values we compute (GEMINI_CLI_HOME, TMPDIR,
+ * telemetry, auth) are set by buildEnv, not copied. Anything else never reaches gemini.
+ */
+export const ENV_ALLOW_LIST = {
+  exact: ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TERM', 'SHELL', 'TZ', 'COLORTERM'],
+  prefixes: ['LC_'],
+  gitIdentity: ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL'],
+  /** Proxies, enterprise CAs, and API endpoints (the test harness's fake API uses the last two). */
+  passThrough: [
+    'GOOGLE_GEMINI_BASE_URL',
+    'GOOGLE_VERTEX_BASE_URL',
+    'CODE_ASSIST_ENDPOINT',
+    'HTTPS_PROXY',
+    'HTTP_PROXY',
+    'NO_PROXY',
+    'https_proxy',
+    'http_proxy',
+    'no_proxy',
+    'NODE_EXTRA_CA_CERTS',
+  ],
+  /** What google-github-actions/auth exports for Application Default Credentials. */
+  vertexAi: {
+    exact: [
+      'GOOGLE_APPLICATION_CREDENTIALS',
+      'GOOGLE_GHA_CREDS_PATH',
+      'GOOGLE_CLOUD_PROJECT',
+      'GCLOUD_PROJECT',
+      'GCP_PROJECT',
+      'GOOGLE_CLOUD_LOCATION',
+      'GOOGLE_API_KEY',
+    ],
+    prefixes: ['CLOUDSDK_'],
+  },
+} as const;
+
+/** Never copied, whatever a future allow-list edit says (conformance checks this too). */
+const NEVER = /^(CI|GITHUB_.*|ACTIONS_.*|INPUT_.*|RUNNER_.*|GEMINI_CLI_INTEGRATION_TEST|NODE_OPTIONS)$/;
+
+/** OTel's BatchLogRecordProcessor default is 5000 ms: edges would reach the file ~5 s late. 50 ms ≈ 70 ms. */
+export const OTEL_BLRP_SCHEDULE_DELAY_MS = 50;
+
+export interface BuildEnvOptions {
+  home: GeminiHome;
+  auth: AuthConfig;
+  telemetryFile: string;
+  tmpDir: string;
+  sourceEnv: NodeJS.ProcessEnv;
+  gitIdentity?: { name: string; email: string };
+  /**
+   * Keep the CLI's self-relaunch (default false). Measured on 2 cores: `gemini --version` 1.5–1.7 s with the
+   * relaunch, 0.72–0.78 s without; and without it the pane holds ONE node process, so stopping a run cannot
+   * leave a re-parented child behind. The relaunch only raised the heap limit; buildSpec passes that as a
+   * node flag instead. Cost: a CLI-initiated restart (exit 199: /auth change, extension update — none happen
+   * under our settings) ends the run instead of restarting in place.
+   */
+  relaunch?: boolean;
+}
+
+export function buildEnv(o: BuildEnvOptions): Record<string, string> {
+  const src = o.sourceEnv;
+  const env: Record<string, string> = {};
+  const copy = (name: string): void => {
+    const v = src[name];
+    if (v !== undefined && v !== '' && !NEVER.test(name)) env[name] = v;
+  };
+  const copyPrefixed = (prefix: string): void => {
+    for (const name of Object.keys(src)) if (name.startsWith(prefix)) copy(name);
+  };
+  ENV_ALLOW_LIST.exact.forEach(copy);
+  ENV_ALLOW_LIST.prefixes.forEach(copyPrefixed);
+  ENV_ALLOW_LIST.passThrough.forEach(copy);
+  if (o.gitIdentity) {
+    env.GIT_AUTHOR_NAME = env.GIT_COMMITTER_NAME = o.gitIdentity.name;
+    env.GIT_AUTHOR_EMAIL = env.GIT_COMMITTER_EMAIL = o.gitIdentity.email;
+  } else {
+    ENV_ALLOW_LIST.gitIdentity.forEach(copy);
+  }
+  env.TERM = env.TERM && env.TERM !== 'dumb' ? env.TERM : 'xterm-256color';
+  env.TMPDIR = o.tmpDir;
+  env.GEMINI_CLI_HOME = o.home.root;
+  // Deterministic paste-the-code login instead of trying to open a browser on a runner.
+  env.NO_BROWSER = 'true';
+
+  switch (o.auth.kind) {
+    case 'api-key':
+      env.GEMINI_API_KEY = o.auth.apiKey;
+      break;
+    case 'vertex-ai':
+      ENV_ALLOW_LIST.vertexAi.exact.forEach(copy);
+      ENV_ALLOW_LIST.vertexAi.prefixes.forEach(copyPrefixed);
+      env.GOOGLE_GENAI_USE_VERTEXAI = 'true';
+      if (o.auth.project) env.GOOGLE_CLOUD_PROJECT = o.auth.project;
+      if (o.auth.location) env.GOOGLE_CLOUD_LOCATION = o.auth.location;
+      break;
+    case 'oauth':
+      if (o.auth.project) env.GOOGLE_CLOUD_PROJECT = o.auth.project;
+      break;
+  }
+
+  env.GEMINI_TELEMETRY_ENABLED = 'true';
+  env.GEMINI_TELEMETRY_TARGET = 'local';
+  env.GEMINI_TELEMETRY_OUTFILE = o.telemetryFile;
+  env.GEMINI_TELEMETRY_LOG_PROMPTS = 'false';
+  env.OTEL_BLRP_SCHEDULE_DELAY = String(OTEL_BLRP_SCHEDULE_DELAY_MS);
+  if (!o.relaunch) env.GEMINI_CLI_NO_RELAUNCH = 'true';
+  return env;
+}
+
+export interface SpecOptions {
+  geminiPath: string;
+  worktree: string;
+  /** A fresh id when neither this nor resumeSessionId is given. */
+  sessionId?: string;
+  resumeSessionId?: string;
+  model?: string;
+  approvalMode: ApprovalMode;
+  env: Record<string, string>;
+}
+
+/** `gemini --approval-mode <m> --skip-trust --session-id <id> [-m <model>] "<FIXED_INSTRUCTION>"` in a TTY. */
+export function buildInteractiveSpec(o: SpecOptions): SpawnSpec {
+  const { sessionId, sessionArgs } = sessionArgsOf(o);
+  return launch(o, sessionId, [...commonArgs(o, sessionArgs), FIXED_INSTRUCTION]);
+}
+
+/**
+ * Headless: `--output-format stream-json --prompt=<FIXED_INSTRUCTION>` (the `=` form binds the value even if
+ * it began with `-`); the task goes on stdin, which the CLI prepends to the prompt — out of argv and `ps`.
+ */
+export function buildHeadlessSpec(o: SpecOptions & { stdin?: string }): SpawnSpec {
+  const { sessionId, sessionArgs } = sessionArgsOf(o);
+  const spec = launch(o, sessionId, [
+    ...commonArgs(o, sessionArgs),
+    '--output-format',
+    'stream-json',
+    `--prompt=${FIXED_INSTRUCTION}`,
+  ]);
+  return { ...spec, stdin: o.stdin ?? '' };
+}
+
+function sessionArgsOf(o: SpecOptions): { sessionId: string; sessionArgs: string[] } {
+  if (o.resumeSessionId)
+    return { sessionId: o.resumeSessionId, sessionArgs: ['--resume', o.resumeSessionId] };
+  const sessionId = o.sessionId ?? newSessionId();
+  if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new Error(`invalid session id: ${sessionId}`);
+  return { sessionId, sessionArgs: ['--session-id', sessionId] };
+}
+
+function commonArgs(o: SpecOptions, sessionArgs: string[]): string[] {
+  return [
+    '--approval-mode',
+    o.approvalMode,
+    '--skip-trust',
+    ...sessionArgs,
+    ...(o.model ? ['-m', o.model] : []),
+  ];
+}
+
+/**
+ * Without the self-relaunch the heap limit the CLI would have set (half the RAM) has to come from us. For the
+ * npm bundle (a .js file) it is a node flag on our own command line, so it does not leak into the node
+ * processes the agent runs; for any other executable it goes through NODE_OPTIONS.
+ */
+function launch(o: SpecOptions, sessionId: string, args: string[]): SpawnSpec {
+  const env = { ...o.env };
+  const base = { env, cwd: o.worktree, sessionId };
+  if (env.GEMINI_CLI_NO_RELAUNCH !== 'true') return { ...base, command: o.geminiPath, args };
+  const heap = `--max-old-space-size=${heapLimitMb()}`;
+  const script = resolveScript(o.geminiPath);
+  if (script) return { ...base, command: process.execPath, args: [heap, script, ...args] };
+  env.NODE_OPTIONS = heap;
+  return { ...base, command: o.geminiPath, args };
+}
+
+export function heapLimitMb(): number {
+  return Math.floor(totalmem() / (1024 * 1024) / 2);
+}
+
+function resolveScript(path: string): string | undefined {
+  try {
+    const real = realpathSync(path);
+    return /\.(c|m)?js$/.test(real) ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
