@@ -1,0 +1,277 @@
+/**
+ * Captures fixtures from the REAL gemini 0.42.0 playing fake-model scripts (`npm run fixtures:capture`).
+ * Writes fixtures/gemini-0.42.0/<name>/{transcript.jsonl, telemetry.json, stream.jsonl, stderr.txt, exit-code,
+ * screen.txt, README.md}. Usage: `node --import tsx scripts/capture-fixtures.ts [name ...]` (default: all).
+ */
+import { randomUUID } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { exec } from '../src/util/exec.js';
+import { FakeGemini } from '../test/harness/fake-gemini.js';
+import {
+  GEMINI_BIN,
+  findTranscripts,
+  headlessArgs,
+  interactiveArgs,
+  prepareGeminiEnv,
+  waitForTelemetryEvent,
+  withExitFile,
+} from '../test/harness/gemini-launcher.js';
+import { createWorkRepo } from '../test/harness/repo.js';
+import { TmuxSession } from '../test/harness/tmux-session.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = join(ROOT, 'fixtures', 'gemini-0.42.0');
+const PROMPT = 'Read GEMINI.local.md and do the task.';
+
+interface Capture {
+  name: string;
+  script: string;
+  mode: 'interactive' | 'headless';
+  /** Follow-up user turns typed into the TUI after each idle edge. */
+  followUps?: string[];
+  /** The interactive run ends in a blocking dialog, not an idle edge: wait for this text instead. */
+  waitForText?: string;
+  model?: string;
+  /** The model call hangs: once the fake has seen it, press Escape (the timeout recipe), then /quit. */
+  cancelHungRequest?: boolean;
+  notes: string;
+}
+
+const CAPTURES: Capture[] = [
+  {
+    name: 'plain-answer-interactive',
+    script: 'plain-answer',
+    mode: 'interactive',
+    notes: 'One text-only turn, then /quit.',
+  },
+  {
+    name: 'tool-heavy-interactive',
+    script: 'tool-heavy',
+    mode: 'interactive',
+    notes: 'Six tool calls in one turn, then /quit.',
+  },
+  { name: 'plain-answer-headless', script: 'plain-answer', mode: 'headless', notes: 'One text-only turn.' },
+  {
+    name: 'tool-heavy-headless',
+    script: 'tool-heavy',
+    mode: 'headless',
+    notes: 'Six tool calls in one turn.',
+  },
+  {
+    name: 'two-turn-interactive',
+    script: 'two-turn',
+    mode: 'interactive',
+    followUps: ['Where does greet live?'],
+    notes:
+      'First turn from the positional prompt; after its idle edge a second prompt is pasted (tmux bracketed paste, ' +
+      'then Enter after 300 ms); then /quit.',
+  },
+  {
+    name: 'quota-daily-interactive',
+    script: 'quota-daily',
+    mode: 'interactive',
+    waitForText: 'Usage limit reached',
+    notes:
+      'The first model call gets a daily-quota 429. screen.txt is the blocking quota dialog; the process was then ' +
+      'killed by the harness (the dialog never exits on its own), so exit-code is not meaningful.',
+  },
+  {
+    name: 'transient-then-ok-headless',
+    script: 'transient-then-ok',
+    mode: 'headless',
+    notes:
+      'The first model call gets a 503; the CLI backs off (~5 s) and retries; the retry gets text. Exit 0.',
+  },
+  {
+    name: 'hang-escape-interactive',
+    script: 'hang',
+    mode: 'interactive',
+    cancelHungRequest: true,
+    notes:
+      'The model call never answers. One second after the fake received it, a single Escape is sent (the ' +
+      'timeout recipe): "Request cancelled.", api_error, conversation_finished; then /quit.',
+  },
+  {
+    name: 'quota-daily-headless',
+    script: 'quota-daily',
+    mode: 'headless',
+    notes: 'Headless run hitting daily quota: exit 1.',
+  },
+];
+
+async function captureOne(c: Capture): Promise<void> {
+  const started = new Date();
+  const fake = await FakeGemini.start(c.script);
+  const repo = await createWorkRepo({ name: 'sample' });
+  const runDir = await mkdtemp(join(tmpdir(), 'gr-capture-'));
+  const dest = join(OUT, c.name);
+  const sessionId = randomUUID();
+  let argv: string[] = [];
+  try {
+    const g = await prepareGeminiEnv({ fakeUrl: fake.url, runDir });
+    // The task travels in the context file, as the product does it (ignored by git through info/exclude).
+    await writeFile(join(repo.dir, 'GEMINI.local.md'), '# Task\n\nFollow the fixture script.\n');
+    await writeFile(join(repo.dir, '.git', 'info', 'exclude'), 'GEMINI.local.md\n', { flag: 'a' });
+    await rm(dest, { recursive: true, force: true });
+    await mkdir(dest, { recursive: true });
+    const opts = { prompt: PROMPT, sessionId, ...(c.model ? { model: c.model } : {}) };
+    if (c.mode === 'headless') {
+      argv = headlessArgs(opts);
+      const r = await exec(GEMINI_BIN, argv, {
+        cwd: repo.dir,
+        env: g.env,
+        allowAllExitCodes: true,
+        timeoutMs: 120_000,
+      });
+      await writeFile(join(dest, 'stream.jsonl'), r.stdout);
+      await writeFile(join(dest, 'stderr.txt'), r.stderr);
+      await writeFile(join(dest, 'exit-code'), `${r.exitCode}\n`);
+    } else {
+      argv = interactiveArgs(opts);
+      const exitFile = join(runDir, 'exit-code');
+      const [cmd, args] = withExitFile(exitFile, GEMINI_BIN, argv);
+      const tmux = await TmuxSession.start({ command: cmd, args, cwd: repo.dir, env: g.env });
+      try {
+        if (c.waitForText) {
+          const text = c.waitForText;
+          await tmux.waitForScreen((s) => s.includes(text), 60_000);
+          await sleep(1000); // let telemetry flush the api_error
+          await writeFile(join(dest, 'screen.txt'), await tmux.capture());
+        } else {
+          if (c.cancelHungRequest) {
+            const end = Date.now() + 60_000;
+            while (fake.modelRequests().length === 0 && Date.now() < end) await sleep(100);
+            await sleep(1000);
+            await tmux.sendKeys('Escape');
+          }
+          let turns = 1;
+          await waitForTelemetryEvent(g.telemetryFile, 'gemini_cli.conversation_finished', turns, 90_000);
+          for (const text of c.followUps ?? []) {
+            // Pasted, not typed: typed literally, the TUI swallows the `?` (shortcuts-help toggle).
+            await tmux.pasteLine(text);
+            turns++;
+            await waitForTelemetryEvent(g.telemetryFile, 'gemini_cli.conversation_finished', turns, 90_000);
+          }
+          await tmux.sendLine('/quit');
+          await tmux.waitForExit(30_000);
+          await writeFile(join(dest, 'screen.txt'), await tmux.capture());
+        }
+      } finally {
+        await tmux.dispose();
+      }
+      const code = await readFile(exitFile, 'utf8').catch(() => 'killed\n');
+      await writeFile(join(dest, 'exit-code'), code);
+    }
+    const transcripts = await findTranscripts(g.home);
+    if (transcripts[0]) await copyFile(transcripts[0], join(dest, 'transcript.jsonl'));
+    await copyFile(g.telemetryFile, join(dest, 'telemetry.json')).catch(() => undefined);
+    const requests = fake.requests.map((r) => ({
+      path: r.path,
+      kind: r.kind,
+      answeredWith: r.answeredWith,
+      status: r.status,
+    }));
+    await writeFile(join(dest, 'requests.json'), `${JSON.stringify(requests, null, 2)}\n`);
+    const log = await repo.git(['log', '--format=%s%n%b', 'main']);
+    await writeFile(
+      join(dest, 'README.md'),
+      readme(c, argv, sessionId, started, runDir, repo.dir, transcripts.length, log),
+    );
+    console.log(`captured ${c.name}`);
+  } finally {
+    await fake.close();
+    await repo[Symbol.asyncDispose]();
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
+
+function readme(
+  c: Capture,
+  argv: string[],
+  sessionId: string,
+  at: Date,
+  runDir: string,
+  worktree: string,
+  transcripts: number,
+  log: string,
+): string {
+  const files =
+    c.mode === 'headless'
+      ? 'stream.jsonl (stdout), stderr.txt, exit-code, transcript.jsonl, telemetry.json, requests.json'
+      : 'screen.txt (final screen), exit-code (from a sh wrapper), transcript.jsonl, telemetry.json, requests.json';
+  return `# ${c.name}
+
+Captured ${at.toISOString()} from the real \`@google/gemini-cli@0.42.0\` (\`node_modules/.bin/gemini\`) by
+\`npm run fixtures:capture\` (scripts/capture-fixtures.ts), against the local fake API (test/harness/fake-gemini.ts)
+playing \`fixtures/scripts/${c.script}.json\`. ${c.notes}
+
+- mode: ${c.mode}${c.mode === 'interactive' ? ' (tmux 200x50, own socket; follow-ups pasted with `paste-buffer -p` + Enter after 300 ms; `/quit` typed literally)' : ''}
+- command (cwd = the worktree): \`gemini ${argv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}\`
+- session id: \`${sessionId}\`
+- model: ${c.model ?? 'none given (Auto: the router classifier call goes to gemini-2.5-flash-lite first)'}
+- worktree: \`${worktree}\` (a throw-away repo: README.md, src/greet.js; \`GEMINI.local.md\` holds the task
+  and is listed in .git/info/exclude); GEMINI_CLI_HOME and TMPDIR under \`${runDir}\`. Temp paths were left as
+  they were.
+- env: allow-listed (test/harness/gemini-launcher.ts): GEMINI_API_KEY=fake, GOOGLE_GEMINI_BASE_URL=<fake>,
+  GEMINI_TELEMETRY_ENABLED=true, GEMINI_TELEMETRY_TARGET=local, GEMINI_TELEMETRY_LOG_PROMPTS=false,
+  OTEL_BLRP_SCHEDULE_DELAY=50, TERM=xterm-256color; no CI/GITHUB_ACTIONS.
+- transcript files found: ${transcripts}
+- files: ${files}
+- requests.json: every request the fake received (path, kind, what it answered, HTTP status)
+- git log of the worktree after the run:
+
+\`\`\`
+${log.trim()}
+\`\`\`
+`;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const list = wanted.length > 0 ? CAPTURES.filter((c) => wanted.includes(c.name)) : CAPTURES;
+  if (list.length === 0) throw new Error(`unknown capture; known: ${CAPTURES.map((c) => c.name).join(', ')}`);
+  // Read from the package, not `gemini --version`: starting the CLI outside an isolated home is what we avoid.
+  const pkg = JSON.parse(
+    await readFile(join(ROOT, 'node_modules', '@google', 'gemini-cli', 'package.json'), 'utf8'),
+  ) as {
+    version?: string;
+  };
+  const version = pkg.version;
+  if (version !== '0.42.0') throw new Error(`expected gemini 0.42.0 at ${GEMINI_BIN}, got ${version}`);
+  for (const c of list) await captureOne(c);
+  await writeFile(join(OUT, 'README.md'), indexReadme());
+}
+
+function indexReadme(): string {
+  const rows = CAPTURES.map(
+    (c) => `| [${c.name}](${c.name}/README.md) | ${c.mode} | \`${c.script}\` | ${c.notes} |`,
+  );
+  return `# Captures from the real gemini 0.42.0
+
+Each directory was written by \`npm run fixtures:capture\` (scripts/capture-fixtures.ts): the real
+\`@google/gemini-cli@0.42.0\` in an isolated GEMINI_CLI_HOME, playing a fake-model script from
+\`fixtures/scripts/\` served by test/harness/fake-gemini.ts. Each directory's README.md says exactly how
+(command, session id, date, git log after the run). Re-capture one: \`npm run fixtures:capture -- <name>\`.
+
+Files: \`transcript.jsonl\` (the session file from \`<home>/.gemini/tmp/<slug>/chats/\`), \`telemetry.json\`
+(the local telemetry outfile: concatenated pretty-printed JSON objects, not JSONL), \`stream.jsonl\` (headless
+stdout), \`stderr.txt\`, \`exit-code\`, \`screen.txt\` (last interactive screen), \`requests.json\` (what the fake
+API received and answered). Temp paths (/tmp/gr-capture-*, /tmp/gemini-run-repo-*) are left as captured.
+
+| capture | mode | script | what happens |
+|---|---|---|---|
+${rows.join('\n')}
+`;
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+  process.exitCode = 1;
+});

@@ -1,0 +1,18 @@
+// The bundled fake-model conversations: imported (not read from disk) so dist/cli.js carries them.
+import editAndCommit from '../../fixtures/scripts/edit-and-commit.json' with { type: 'json' };
+import hang from '../../fixtures/scripts/hang.json' with { type: 'json' };
+import plainAnswer from '../../fixtures/scripts/plain-answer.json' with { type: 'json' };
+import quotaDaily from '../../fixtures/scripts/quota-daily.json' with { type: 'json' };
+import toolHeavy from '../../fixtures/scripts/tool-heavy.json' with { type: 'json' };
+import transientThenOk from '../../fixtures/scripts/transient-then-ok.json' with { type: 'json' };
+import twoTurn from '../../fixtures/scripts/two-turn.json' with { type: 'json' };
+
+export const EMBEDDED_SCRIPTS: Record<string, unknown> = {
+  'edit-and-commit': editAndCommit,
+  hang,
+  'plain-answer': plainAnswer,
+  'quota-daily': quotaDaily,
+  'tool-heavy': toolHeavy,
+  'transient-then-ok': transientThenOk,
+  'two-turn': twoTurn,
+};
