@@ -1,0 +1,585 @@
+/**
+ * The Gemini CLI chat recording: where it lives for a worktree, how to fold it, and how to put a saved one
+ * back for `--resume`.
+ *
+ * File: `<home>/.gemini/tmp/<slug>/chats/session-<yyyy-MM-ddTHH-mm>-<sid8>.jsonl`, one JSON record per line:
+ * a metadata header, message records (`id`), `{"$set": {...}}` metadata patches and `{"$rewindTo": id}`.
+ * Updates re-append a whole record with the same id, so the fold mirrors the CLI's own loader: last writer
+ * wins by id, position of first occurrence; `$rewindTo` drops that id and everything after (all if unknown).
+ */
+import { createReadStream } from 'node:fs';
+import {
+  copyFile,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { FoldedTranscript, TranscriptMessage, TranscriptToolCall } from '../run/types.js';
+import { normalizeToolName } from './tools.js';
+
+const toolCallSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: z.string().catch('unknown'),
+    args: z.record(z.string(), z.unknown()).optional().catch(undefined),
+    description: z.string().optional().catch(undefined),
+  })
+  .loose();
+
+const num = z.number().catch(0);
+const tokensSchema = z
+  .object({ input: num, output: num, cached: num, thoughts: num, tool: num, total: num })
+  .partial()
+  .transform((t) => ({
+    input: t.input ?? 0,
+    output: t.output ?? 0,
+    cached: t.cached ?? 0,
+    thoughts: t.thoughts ?? 0,
+    tool: t.tool ?? 0,
+    total: t.total ?? 0,
+  }));
+
+const messageSchema = z
+  .object({
+    id: z.string(),
+    timestamp: z.string().optional().catch(undefined),
+    type: z.string().catch('unknown'),
+    content: z.unknown(),
+    model: z.string().optional().catch(undefined),
+    tokens: tokensSchema.nullable().optional().catch(undefined),
+    toolCalls: z.array(z.unknown()).optional().catch(undefined),
+  })
+  .loose();
+
+type RawMessage = z.infer<typeof messageSchema>;
+
+/** Text of a message's content: gemini content is a string; user content is a Part array. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((p) =>
+        p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string'
+          ? (p as { text: string }).text
+          : '',
+      )
+      .join('');
+  }
+  if (content && typeof content === 'object' && typeof (content as { text?: unknown }).text === 'string') {
+    return (content as { text: string }).text;
+  }
+  return '';
+}
+
+type RawLine = string | Buffer;
+
+interface Entry {
+  /** The latest copy, not parsed (nor even decoded) yet. */
+  line?: RawLine;
+  /** The copy before it, used if the latest turns out torn or invalid. */
+  fallback?: RawLine | TranscriptMessage;
+  /** The parsed latest copy. */
+  msg?: TranscriptMessage;
+}
+
+const ID_PREFIX = Buffer.from('{"id":"');
+
+/** Raw lines wait this many message lines before being parsed: re-appends come within a few lines. */
+const PARSE_WINDOW = 64;
+
+function toMessage(raw: RawMessage): TranscriptMessage {
+  const calls: TranscriptToolCall[] = [];
+  for (const c of raw.toolCalls ?? []) {
+    const tc = toolCallSchema.safeParse(c);
+    if (!tc.success) continue;
+    calls.push({
+      id: tc.data.id,
+      name: tc.data.name,
+      kind: normalizeToolName(tc.data.name),
+      status: tc.data.status,
+      ...(tc.data.args ? { args: tc.data.args } : {}),
+      ...(tc.data.description !== undefined ? { description: tc.data.description } : {}),
+    });
+  }
+  return {
+    id: raw.id,
+    type: raw.type,
+    text: contentText(raw.content),
+    toolCalls: calls,
+    ...(raw.timestamp !== undefined ? { timestamp: raw.timestamp } : {}),
+    ...(raw.model !== undefined ? { model: raw.model } : {}),
+    ...(raw.tokens ? { tokens: raw.tokens } : {}),
+  };
+}
+
+function parseMessage(line: RawLine): TranscriptMessage | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(typeof line === 'string' ? line : stripToolOutput(line).toString('utf8'));
+  } catch {
+    if (typeof line === 'string') return undefined;
+    try {
+      json = JSON.parse(line.toString('utf8')); // the cut went wrong: parse the line as written
+    } catch {
+      return undefined;
+    }
+  }
+  const m = messageSchema.safeParse(json);
+  return m.success ? toMessage(m.data) : undefined;
+}
+
+const RESULT_KEY = Buffer.from('"result":[{"functionResponse":');
+const DISPLAY_KEY = Buffer.from(',"resultDisplay":');
+
+/**
+ * Cuts the tool output out of a gemini record before it is decoded and parsed: `toolCalls[].result` (the
+ * functionResponse parts) and `resultDisplay` hold whole files and command outputs — most of a transcript's
+ * bytes — and the fold keeps neither. Keys are found by the CLI's serialisation (`"result":[{"functionResponse":`
+ * and `,"resultDisplay":`); values are skipped with a string-aware scan. Any surprise returns the line as is.
+ */
+export function stripToolOutput(line: Buffer): Buffer {
+  if (line.indexOf(RESULT_KEY) === -1 && line.indexOf(DISPLAY_KEY) === -1) return line;
+  const keep: Buffer[] = [];
+  let pos = 0;
+  for (;;) {
+    const r = line.indexOf(RESULT_KEY, pos);
+    const d = line.indexOf(DISPLAY_KEY, pos);
+    if (r === -1 && d === -1) break;
+    const isResult = r !== -1 && (d === -1 || r < d);
+    // For resultDisplay the leading comma goes with it; for result the trailing one does.
+    const keyStart = isResult ? r : d;
+    const valueStart = keyStart + (isResult ? '"result":'.length : DISPLAY_KEY.length);
+    const valueEnd = skipValue(line, valueStart);
+    if (valueEnd === -1) return line;
+    let cutEnd = valueEnd;
+    if (isResult) {
+      if (line[valueEnd] !== 0x2c) return line;
+      cutEnd = valueEnd + 1;
+    }
+    keep.push(line.subarray(pos, keyStart));
+    pos = cutEnd;
+  }
+  keep.push(line.subarray(pos));
+  return Buffer.concat(keep);
+}
+
+/** Index just past the JSON value starting at i, or -1. */
+function skipValue(b: Buffer, i: number): number {
+  const c = b[i];
+  if (c === 0x22) return skipString(b, i);
+  if (c === 0x7b || c === 0x5b) {
+    let depth = 0;
+    let j = i;
+    while (j < b.length) {
+      const x = b[j]!;
+      if (x === 0x22) {
+        j = skipString(b, j);
+        if (j === -1) return -1;
+        continue;
+      }
+      if (x === 0x7b || x === 0x5b) depth++;
+      else if (x === 0x7d || x === 0x5d) {
+        depth--;
+        if (depth === 0) return j + 1;
+      }
+      j++;
+    }
+    return -1;
+  }
+  // number, true, false, null
+  let j = i;
+  while (j < b.length && b[j] !== 0x2c && b[j] !== 0x7d && b[j] !== 0x5d) j++;
+  return j < b.length ? j : -1;
+}
+
+/** Index just past the string whose opening quote is at i, or -1. */
+function skipString(b: Buffer, i: number): number {
+  let from = i + 1;
+  for (;;) {
+    const q = b.indexOf(0x22, from);
+    if (q === -1) return -1;
+    let k = q - 1;
+    while (b[k] === 0x5c) k--;
+    if ((q - 1 - k) % 2 === 0) return q + 1;
+    from = q + 1;
+  }
+}
+
+/**
+ * Incremental fold; feed it lines in file order. Most message lines are superseded by a later copy with the
+ * same id (tool calls and tokens arrive as re-appends), so a message line is held raw — its id read from the
+ * `{"id":"…"` prefix (the CLI's key order) without parsing — and parsed only once it has sat PARSE_WINDOW
+ * lines without being replaced. Parsed messages keep only what the summary needs (no tool results or
+ * thoughts), which bounds memory by the conversation, not by the file.
+ */
+export class TranscriptFolder {
+  private entries = new Map<string, Entry>();
+  private pending: string[] = [];
+  private meta: Record<string, unknown> = {};
+  badLines = 0;
+
+  line(line: string): void {
+    if (line.startsWith('{"id":"')) {
+      const end = line.indexOf('"', 7);
+      // An id with escapes or an unterminated prefix goes the slow way.
+      if (end > 7 && line.charCodeAt(end - 1) !== 0x5c) {
+        this.setRaw(line.slice(7, end), line);
+        return;
+      }
+    }
+    const trimmed = line.trim();
+    if (trimmed === '') return;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(trimmed);
+    } catch {
+      // A torn last line (the CLI was killed mid-append) or a corrupt one: the CLI's loader skips it too.
+      this.badLines++;
+      return;
+    }
+    if (!rec || typeof rec !== 'object' || Array.isArray(rec)) {
+      this.badLines++;
+      return;
+    }
+    const r = rec as Record<string, unknown>;
+    if ('$rewindTo' in r) {
+      this.rewindTo(String(r['$rewindTo']));
+    } else if ('$set' in r) {
+      const set = r['$set'];
+      if (set && typeof set === 'object' && !Array.isArray(set))
+        this.meta = { ...this.meta, ...(set as object) };
+    } else if (typeof r['id'] === 'string') {
+      this.setRaw(r['id'], trimmed);
+    } else if (typeof r['sessionId'] === 'string') {
+      this.meta = { ...this.meta, ...r };
+    } else {
+      this.badLines++;
+    }
+  }
+
+  /**
+   * Feeds one line as bytes (`buf[start, end)`, no newline). A message line is copied undecoded; most never
+   * need decoding because a later copy supersedes them.
+   */
+  lineBytes(buf: Buffer, start: number, end: number): void {
+    if (
+      end - start > 8 &&
+      buf.compare(ID_PREFIX, 0, ID_PREFIX.length, start, start + ID_PREFIX.length) === 0
+    ) {
+      const q = buf.indexOf(0x22, start + ID_PREFIX.length);
+      if (q !== -1 && q < end && q > start + ID_PREFIX.length && buf[q - 1] !== 0x5c) {
+        this.setRaw(
+          buf.toString('utf8', start + ID_PREFIX.length, q),
+          Buffer.from(buf.subarray(start, end)),
+          true,
+        );
+        return;
+      }
+    }
+    this.line(buf.toString('utf8', start, end));
+  }
+
+  private setRaw(sliced: string, line: RawLine, fresh = false): void {
+    const old = this.entries.get(sliced);
+    // A slice keeps its whole parent string (a 1 MB read) alive; a key lives as long as the fold, so copy it.
+    const id = old || fresh ? sliced : Buffer.from(sliced, 'utf8').toString('utf8');
+    // Map.set on an existing key keeps its first-seen position, as the CLI's loader does.
+    this.entries.set(id, { line, fallback: old ? (old.line ?? old.msg ?? old.fallback) : undefined });
+    this.pending.push(id);
+    if (this.pending.length > PARSE_WINDOW) {
+      const due = this.pending.splice(0, this.pending.length - PARSE_WINDOW);
+      for (const d of due) this.resolve(d);
+    }
+  }
+
+  /** Parses an entry's latest copy; a bad copy falls back to the previous one; none valid drops it. */
+  private resolve(id: string): TranscriptMessage | undefined {
+    const e = this.entries.get(id);
+    if (!e) return undefined;
+    if (e.msg) return e.msg;
+    let msg = e.line !== undefined ? parseMessage(e.line) : undefined;
+    if (!msg) {
+      if (e.line !== undefined) this.badLines++;
+      const fb = e.fallback;
+      msg =
+        fb === undefined ? undefined : typeof fb === 'string' || Buffer.isBuffer(fb) ? parseMessage(fb) : fb;
+    }
+    if (!msg) {
+      this.entries.delete(id);
+      return undefined;
+    }
+    this.entries.set(id, { msg });
+    return msg;
+  }
+
+  private rewindTo(id: string): void {
+    if (!this.entries.has(id)) {
+      this.entries.clear();
+      this.pending = [];
+      return;
+    }
+    let dropping = false;
+    for (const key of [...this.entries.keys()]) {
+      if (key === id) dropping = true;
+      if (dropping) this.entries.delete(key);
+    }
+  }
+
+  result(): FoldedTranscript {
+    const messages: TranscriptMessage[] = [];
+    const toolCalls: TranscriptToolCall[] = [];
+    const tokensByModel: FoldedTranscript['tokensByModel'] = {};
+    const models: string[] = [];
+    let finalAnswer = '';
+    for (const id of [...this.entries.keys()]) {
+      const msg = this.resolve(id);
+      if (!msg) continue;
+      messages.push(msg);
+      toolCalls.push(...msg.toolCalls);
+      if (msg.type !== 'gemini') continue;
+      if (msg.text.trim() !== '') finalAnswer = msg.text;
+      if (!msg.model) continue;
+      if (!models.includes(msg.model)) models.push(msg.model);
+      const t = (tokensByModel[msg.model] ??= { input: 0, output: 0, cached: 0, total: 0, messages: 0 });
+      t.messages++;
+      if (msg.tokens) {
+        t.input += msg.tokens.input;
+        t.output += msg.tokens.output;
+        t.cached += msg.tokens.cached;
+        t.total += msg.tokens.total;
+      }
+    }
+    this.pending = [];
+    const str = (k: string): string | undefined =>
+      typeof this.meta[k] === 'string' ? (this.meta[k] as string) : undefined;
+    const out: FoldedTranscript = { messages, toolCalls, tokensByModel, finalAnswer, models };
+    const sessionId = str('sessionId');
+    const startTime = str('startTime');
+    const lastUpdated = str('lastUpdated');
+    if (sessionId !== undefined) out.sessionId = sessionId;
+    if (startTime !== undefined) out.startTime = startTime;
+    if (lastUpdated !== undefined) out.lastUpdated = lastUpdated;
+    return out;
+  }
+}
+
+export function emptyTranscript(): FoldedTranscript {
+  return { messages: [], toolCalls: [], tokensByModel: {}, finalAnswer: '', models: [] };
+}
+
+export function foldTranscript(text: string): FoldedTranscript {
+  const f = new TranscriptFolder();
+  let start = 0;
+  while (start < text.length) {
+    let nl = text.indexOf('\n', start);
+    if (nl === -1) nl = text.length;
+    f.line(text.slice(start, nl));
+    start = nl + 1;
+  }
+  return f.result();
+}
+
+/**
+ * Streams the file line by line over one reused buffer (grown only for a line longer than it), so memory is
+ * bounded by the longest line plus the folded result. A torn last line is tolerated.
+ */
+export async function foldTranscriptFile(file: string): Promise<FoldedTranscript> {
+  const f = new TranscriptFolder();
+  const fh = await open(file, 'r');
+  try {
+    let buf = Buffer.allocUnsafe(1024 * 1024);
+    let have = 0;
+    for (;;) {
+      if (have === buf.length) {
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, have);
+        buf = bigger;
+      }
+      const { bytesRead } = await fh.read(buf, have, buf.length - have, null);
+      if (bytesRead === 0) break;
+      const end = have + bytesRead;
+      const view = buf.subarray(0, end);
+      let start = 0;
+      // The carried partial line holds no newline: search the new bytes only.
+      for (let nl = view.indexOf(0x0a, have); nl !== -1; nl = view.indexOf(0x0a, start)) {
+        if (nl > start) f.lineBytes(view, start, nl);
+        start = nl + 1;
+      }
+      buf.copyWithin(0, start, end);
+      have = end - start;
+    }
+    if (have > 0) f.lineBytes(buf, 0, have);
+  } finally {
+    await fh.close();
+  }
+  return f.result();
+}
+
+/** The CLI's project slug for a directory (projectRegistry.slugify), before collision suffixes. */
+export function slugify(dir: string): string {
+  return (
+    path
+      .basename(dir)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '-')
+      .replace(/-+/g, '-')
+      .replace(/^-|-$/g, '') || 'project'
+  );
+}
+
+const projectsSchema = z.object({ projects: z.record(z.string(), z.string()) });
+
+async function readProjects(geminiDir: string): Promise<Record<string, string>> {
+  try {
+    const parsed = projectsSchema.safeParse(
+      JSON.parse(await readFile(path.join(geminiDir, 'projects.json'), 'utf8')),
+    );
+    return parsed.success ? parsed.data.projects : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The CLI's sanitised session id prefix used in file names. */
+function sid8(sessionId: string): string {
+  return sessionId.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 8);
+}
+
+async function newestFirst(dir: string, names: string[]): Promise<string[]> {
+  const withTime = await Promise.all(
+    names.map(async (n) => {
+      try {
+        return { n, t: (await stat(path.join(dir, n))).mtimeMs };
+      } catch {
+        return { n, t: -1 };
+      }
+    }),
+  );
+  return withTime
+    .filter((x) => x.t >= 0)
+    .sort((a, b) => b.t - a.t || b.n.localeCompare(a.n))
+    .map((x) => x.n);
+}
+
+async function headerSessionId(file: string): Promise<string | undefined> {
+  const stream = createReadStream(file, { start: 0, end: 64 * 1024 - 1, encoding: 'utf8' });
+  let head = '';
+  for await (const chunk of stream as AsyncIterable<string>) {
+    head += chunk;
+    if (head.includes('\n')) break;
+  }
+  stream.destroy();
+  try {
+    const rec = JSON.parse(head.split('\n', 1)[0] ?? '') as { sessionId?: unknown };
+    return typeof rec.sessionId === 'string' ? rec.sessionId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Finds the transcript of a session run in `worktree` under the Gemini home `home` (GEMINI_CLI_HOME).
+ * The project dir comes from projects.json (worktree path → slug); the file is the one named for the
+ * session id, else the newest `session-*.jsonl` in that dir (after `/clear` the CLI continues in a new file
+ * with a new id, and each run has its own worktree, so the newest file is the current epoch).
+ */
+export async function locateTranscript(
+  home: string,
+  worktree: string,
+  sessionId: string,
+): Promise<string | undefined> {
+  const geminiDir = path.join(home, '.gemini');
+  const projects = await readProjects(geminiDir);
+  const abs = path.resolve(worktree);
+  const candidates = new Set<string>();
+  for (const p of [abs, await realpathOr(abs)]) {
+    const slug = projects[p] ?? projects[p.toLowerCase()];
+    if (slug) candidates.add(slug);
+  }
+  candidates.add(slugify(abs));
+  for (const slug of candidates) {
+    const chats = path.join(geminiDir, 'tmp', slug, 'chats');
+    let names: string[];
+    try {
+      names = (await readdir(chats)).filter((n) => n.startsWith('session-') && /\.jsonl?$/.test(n));
+    } catch {
+      continue;
+    }
+    if (names.length === 0) continue;
+    const prefix = sid8(sessionId);
+    const named = await newestFirst(
+      chats,
+      names.filter((n) => n.replace(/\.jsonl?$/, '').endsWith(`-${prefix}`)),
+    );
+    for (const n of named) {
+      // The 8-char prefix can collide; the header names the session exactly.
+      const id = await headerSessionId(path.join(chats, n));
+      if (id === undefined || id === sessionId) return path.join(chats, n);
+    }
+    const newest = await newestFirst(
+      chats,
+      names.filter((n) => n.endsWith('.jsonl')),
+    );
+    if (newest[0]) return path.join(chats, newest[0]);
+  }
+  return undefined;
+}
+
+async function realpathOr(p: string): Promise<string> {
+  try {
+    return await realpath(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * Puts a saved session file where `gemini --resume <id>` run in `worktree` with home `home` will find it:
+ * `<home>/.gemini/tmp/<slug>/chats/<same file name>`, with the projects.json entry and the `.project_root`
+ * ownership markers the CLI's project registry checks. Returns the restored file's path.
+ */
+export async function restoreTranscript(
+  home: string,
+  worktree: string,
+  transcriptFile: string,
+): Promise<string> {
+  const geminiDir = path.join(home, '.gemini');
+  const abs = path.resolve(worktree);
+  const projects = await readProjects(geminiDir);
+  let slug = projects[abs];
+  if (!slug) {
+    const taken = new Set(Object.values(projects));
+    const base = slugify(abs);
+    slug = base;
+    for (let i = 1; taken.has(slug); i++) slug = `${base}-${i}`;
+    projects[abs] = slug;
+    await mkdir(geminiDir, { recursive: true, mode: 0o700 });
+    const tmp = path.join(geminiDir, `projects.json.${process.pid}.tmp`);
+    await writeFile(tmp, JSON.stringify({ projects }, null, 2));
+    await rename(tmp, path.join(geminiDir, 'projects.json'));
+  }
+  for (const dir of [path.join(geminiDir, 'tmp', slug), path.join(geminiDir, 'history', slug)]) {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFile(path.join(dir, '.project_root'), abs);
+  }
+  const chats = path.join(geminiDir, 'tmp', slug, 'chats');
+  await mkdir(chats, { recursive: true, mode: 0o700 });
+  let name = path.basename(transcriptFile);
+  if (!/^session-.*\.jsonl?$/.test(name)) {
+    // The CLI only lists `session-*` files; keep the id prefix so --resume <id> matches by file name.
+    const id = await headerSessionId(transcriptFile);
+    const stamp = new Date().toISOString().slice(0, 16).replace(/:/g, '-');
+    name = `session-${stamp}-${sid8(id ?? 'restored')}.jsonl`;
+  }
+  const dest = path.join(chats, name);
+  await copyFile(transcriptFile, dest);
+  return dest;
+}

@@ -1,0 +1,72 @@
+/**
+ * BENCH transcript-fold-mbps: foldTranscriptFile over a ≥ 200 MB synthetic session file (turns in the CLI's
+ * write order: user, `$set`, empty gemini record, the same id re-appended with a big tool result, the answer),
+ * beside the naive approach in the same run: read the whole file, JSON.parse every line, fold in memory.
+ * Each side runs BENCH_ROUNDS times (default 3) and reports its best time (the machine is shared; noise only
+ * adds time). Also prints the peak RSS growth of each.
+ * Runs alone: `node --import tsx test/bench/transcript-fold.bench.ts`.
+ */
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { foldTranscriptFile } from '../../src/gemini/transcript.js';
+import { bench, measure, transcriptHeader, transcriptTurn } from './lib.js';
+
+const TARGET = Number(process.env.BENCH_TRANSCRIPT_MB ?? 210) * 1e6;
+
+async function writeFileOf(file: string, target: number): Promise<number> {
+  const ws = createWriteStream(file);
+  ws.write(transcriptHeader() + '\n');
+  let written = 0;
+  let turn = 0;
+  // Every turn has fresh ids (a real session never repeats one), so the fold result grows with the file;
+  // tool results (the bulk of the bytes) are superseded copies or live in the folded messages.
+  while (written < target) {
+    const text = transcriptTurn(turn, Date.UTC(2026, 0, 1) + turn * 1000, 8000).join('\n') + '\n';
+    written += Buffer.byteLength(text);
+    turn++;
+    if (!ws.write(text)) await once(ws, 'drain');
+  }
+  ws.end();
+  await once(ws, 'finish');
+  return turn;
+}
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'gr-bench-transcript-'));
+  try {
+    const file = join(dir, 'session.jsonl');
+    const turns = await writeFileOf(file, TARGET);
+    const mb = (await stat(file)).size / 1e6;
+
+    const fast = await measure(ROUNDS, async () => (await foldTranscriptFile(file)).messages.length);
+
+    const naive = await measure(ROUNDS, async () => {
+      const text = await readFile(file, 'utf8');
+      const byId = new Map<string, unknown>();
+      for (const line of text.split('\n')) {
+        if (line === '') continue;
+        const rec = JSON.parse(line) as { id?: string };
+        if (typeof rec.id === 'string') byId.set(rec.id, rec);
+      }
+      return byId.size;
+    });
+
+    if (fast.value !== turns * 3 || naive.value !== fast.value) {
+      throw new Error(`fold mismatch: ${fast.value} vs naive ${naive.value}, expected ${turns * 3}`);
+    }
+    const fastMbps = mb / (fast.ms / 1000);
+    const naiveMbps = mb / (naive.ms / 1000);
+    bench('transcript-fold-mbps', fastMbps, 'MB/s', { baseline: naiveMbps, ratio: fastMbps / naiveMbps });
+    bench('transcript-fold-peak-rss-mb', fast.rssMb, 'MB', { baseline: naive.rssMb });
+    console.log(`# file ${mb.toFixed(0)} MB, ${turns} turns, ${fast.value} messages`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
