@@ -1,0 +1,168 @@
+/**
+ * The shape every `gemini-run` command shares: a module exporting a Command, node:util parseArgs for flags,
+ * and two kinds of failure — bad usage (exit 2, one line + a pointer to --help) and a UserError (exit 1, one
+ * line). Commands write through `io` so tests can run them in-process against memory streams.
+ */
+import { resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UserError } from '../util/errors.js';
+
+export interface CliIO {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export interface Command {
+  name: string;
+  /** One line for `gemini-run --help`. */
+  summary: string;
+  /** The whole `--help` text: synopsis, options, examples. */
+  usage: string;
+  /** Resolves to the exit code. Throws UsageError (→ 2) or UserError (→ 1) for the user's mistakes. */
+  run(argv: string[], io: CliIO): Promise<number>;
+}
+
+/** Bad command-line usage: exit code 2. */
+export class UsageError extends UserError {
+  constructor(
+    message: string,
+    readonly command?: string,
+  ) {
+    super(message);
+  }
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+export interface Parsed<O extends Options> {
+  values: { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string };
+  positionals: string[];
+  help: boolean;
+}
+
+/**
+ * parseArgs with `--help`/`-h` added, strict flags, and its errors turned into one-line UsageErrors (node's
+ * messages are multi-line and mention internals such as "ERR_PARSE_ARGS_UNKNOWN_OPTION").
+ */
+export function parseCommandArgs<O extends Options>(
+  command: string,
+  argv: string[],
+  options: O,
+  opts: { maxPositionals?: number } = {},
+): Parsed<O> {
+  let result;
+  try {
+    result = parseArgs({
+      args: argv,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (error) {
+    throw new UsageError(describeParseError(error), command);
+  }
+  const values = result.values as Record<string, string | boolean | undefined>;
+  const help = values.help === true;
+  delete values.help;
+  const max = opts.maxPositionals ?? 0;
+  if (!help && result.positionals.length > max) {
+    const extra = result.positionals[max];
+    throw new UsageError(`unexpected argument '${extra ?? ''}'`, command);
+  }
+  return { values: values as Parsed<O>['values'], positionals: result.positionals, help };
+}
+
+function describeParseError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const unknown = /Unknown option '([^']+)'/.exec(message);
+  if (unknown) return `unknown option '${unknown[1]}'`;
+  const missing = /Option '([^']+)' argument missing/.exec(message);
+  if (missing) return `option '${missing[1]?.replace(/^-\w, /, '')}' needs a value`;
+  const noValue = /Option '([^']+)' does not take an argument/.exec(message);
+  if (noValue) return `option '${noValue[1]?.replace(/^-\w, /, '')}' takes no value`;
+  return message.split('\n')[0] ?? message;
+}
+
+export function write(stream: NodeJS.WritableStream, text: string): void {
+  stream.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** Fixed-width text table; the last column is never padded. */
+export function renderTable(header: string[], rows: string[][]): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) =>
+    r
+      .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/**
+ * Reads lines from a stream one at a time across several prompts (login asks again after a wrong code).
+ * `next()` resolves to undefined at end of input.
+ */
+export function createLineReader(stream: NodeJS.ReadableStream): {
+  next(): Promise<string | undefined>;
+  close(): void;
+} {
+  const lines: string[] = [];
+  const waiters: ((line: string | undefined) => void)[] = [];
+  let buffer = '';
+  let ended = false;
+  const onData = (chunk: Buffer | string) => {
+    buffer += chunk.toString();
+    let i: number;
+    while ((i = buffer.indexOf('\n')) !== -1) {
+      const line = buffer.slice(0, i).replace(/\r$/, '');
+      buffer = buffer.slice(i + 1);
+      const w = waiters.shift();
+      if (w) w(line);
+      else lines.push(line);
+    }
+  };
+  const onEnd = () => {
+    ended = true;
+    if (buffer !== '') {
+      const w = waiters.shift();
+      if (w) w(buffer);
+      else lines.push(buffer);
+      buffer = '';
+    }
+    for (const w of waiters.splice(0)) w(undefined);
+  };
+  stream.on('data', onData);
+  stream.on('end', onEnd);
+  return {
+    next() {
+      const line = lines.shift();
+      if (line !== undefined) return Promise.resolve(line);
+      if (ended) return Promise.resolve(undefined);
+      stream.resume();
+      return new Promise((resolve) => waiters.push(resolve));
+    },
+    close() {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.pause();
+    },
+  };
+}
+
+/**
+ * The operator's Gemini home (the parent of `.gemini`), as the CLI itself resolves it: `--home`, else
+ * GEMINI_CLI_HOME, else HOME.
+ */
+export function geminiHomeFrom(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  const home = flag || env.GEMINI_CLI_HOME || env.HOME;
+  if (!home) throw new UserError('cannot tell which Gemini home to use: pass --home <dir> or set HOME');
+  return resolve(home);
+}

@@ -1,0 +1,291 @@
+import { constants, promises as fs } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { readAuthStatus } from '../../gemini/auth-status.js';
+import { PINNED_GEMINI_VERSION, geminiBinIn, geminiVersion, toolCacheDir } from '../../gemini/install.js';
+import { homeAt } from '../../gemini/home.js';
+import { CONTEXT_FILE_NAMES, readSettings } from '../../gemini/settings.js';
+import { exec } from '../../util/exec.js';
+import { getErrorMessage } from '../../util/errors.js';
+import { geminiHomeFrom, parseCommandArgs, renderTable, write, type CliIO, type Command } from '../args.js';
+
+const USAGE = `usage: gemini-run doctor [--json] [--home <dir>] [--gemini <path>] [--tool-cache <dir>]
+
+Checks that this host can run gemini-run: node, tmux, the gemini CLI and its version against the pin
+(${PINNED_GEMINI_VERSION}), the Gemini settings (auto-update off, usage statistics off, context file names), the
+login, and free disk. Prints a table with a fix for every failed check; exit code 1 when any check fails.
+
+Where gemini is looked for: --gemini, else $GEMINI_RUN_GEMINI_PATH, else 'gemini' on PATH, else the tool cache
+($RUNNER_TOOL_CACHE or --tool-cache, as installed by 'gemini-run setup' or the action).
+
+Options:
+  --json              print the checks as JSON
+  --home <dir>        the Gemini home (default: $GEMINI_CLI_HOME, else $HOME)
+  --gemini <path>     the gemini executable to check
+  --tool-cache <dir>  where to look for a cached gemini
+  -h, --help          show this help
+
+Examples:
+  gemini-run doctor
+  gemini-run doctor --json --home /home/runner --gemini /opt/gemini/bin/gemini
+`;
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+export interface Check {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+  /** What to do; set for every warn and fail. */
+  fix?: string;
+}
+
+/** Free space below this is a failure: one run's transcript + telemetry + a worktree can reach hundreds of MB. */
+export const MIN_FREE_BYTES = 1024 ** 3;
+
+async function isExecutable(path: string): Promise<boolean> {
+  try {
+    await fs.access(path, constants.X_OK);
+    return (await fs.stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** First `name` on PATH that is executable. */
+export async function whichOnPath(name: string, pathVar: string | undefined): Promise<string | undefined> {
+  for (const dir of (pathVar ?? '').split(delimiter)) {
+    if (dir && (await isExecutable(join(dir, name)))) return join(dir, name);
+  }
+  return undefined;
+}
+
+/** Where the gemini to use is, and how it was found. */
+export async function locateGemini(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  toolCache?: string,
+): Promise<{ path: string; source: string } | undefined> {
+  if (flag) return { path: flag, source: '--gemini' };
+  if (env.GEMINI_RUN_GEMINI_PATH)
+    return { path: env.GEMINI_RUN_GEMINI_PATH, source: 'GEMINI_RUN_GEMINI_PATH' };
+  const onPath = await whichOnPath('gemini', env.PATH);
+  if (onPath) return { path: onPath, source: 'PATH' };
+  const cache = toolCache ?? env.RUNNER_TOOL_CACHE;
+  if (cache) {
+    const bin = geminiBinIn(toolCacheDir(cache, PINNED_GEMINI_VERSION));
+    try {
+      await fs.access(bin);
+      return { path: bin, source: 'tool cache' };
+    } catch {
+      // not installed there
+    }
+  }
+  return undefined;
+}
+
+/** Pure: node's major version against the requirement. Exported for tests. */
+export function checkNode(version: string): Check {
+  const major = Number(/^v?(\d+)/.exec(version)?.[1] ?? 0);
+  return major >= 20
+    ? { name: 'node', status: 'ok', detail: version }
+    : {
+        name: 'node',
+        status: 'fail',
+        detail: version,
+        fix: 'install Node.js 20 or newer (gemini 0.42.0 needs it)',
+      };
+}
+
+/** Pure: the settings we need, from a parsed settings.json. Exported for tests. */
+export function checkSettings(settings: Record<string, unknown>, file: string): Check[] {
+  const get = (path: string): unknown =>
+    path
+      .split('.')
+      .reduce<unknown>(
+        (node, key) =>
+          node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined,
+        settings,
+      );
+  const fix = `run 'gemini-run setup' (merges gemini-run's settings into ${file})`;
+  const checks: Check[] = [];
+  const autoUpdate =
+    get('general.enableAutoUpdate') === false && get('general.enableAutoUpdateNotification') === false;
+  checks.push(
+    autoUpdate
+      ? { name: 'settings: auto-update', status: 'ok', detail: 'off' }
+      : {
+          name: 'settings: auto-update',
+          status: 'fail',
+          detail: 'on (the CLI would npm install -g @google/gemini-cli@latest machine-wide)',
+          fix,
+        },
+  );
+  checks.push(
+    get('privacy.usageStatisticsEnabled') === false
+      ? { name: 'settings: usage statistics', status: 'ok', detail: 'off' }
+      : { name: 'settings: usage statistics', status: 'fail', detail: 'on (separate upload pipeline)', fix },
+  );
+  const names = get('context.fileName');
+  const list = Array.isArray(names) ? names : typeof names === 'string' ? [names] : [];
+  const missing = CONTEXT_FILE_NAMES.filter((n) => !list.includes(n));
+  checks.push(
+    missing.length === 0
+      ? { name: 'settings: context names', status: 'ok', detail: list.join(', ') }
+      : {
+          name: 'settings: context names',
+          status: 'warn',
+          detail: `missing ${missing.join(', ')} (runs set their own; interactive use on this host would not read them)`,
+          fix,
+        },
+  );
+  return checks;
+}
+
+/** Pure: free bytes → check. */
+export function checkDisk(freeBytes: number, dir: string): Check {
+  const gb = (freeBytes / 1024 ** 3).toFixed(1);
+  return freeBytes >= MIN_FREE_BYTES
+    ? { name: 'free disk', status: 'ok', detail: `${gb} GiB free in ${dir}` }
+    : {
+        name: 'free disk',
+        status: 'fail',
+        detail: `${gb} GiB free in ${dir}`,
+        fix: `free at least 1 GiB in ${dir}`,
+      };
+}
+
+export async function runChecks(o: {
+  home: string;
+  gemini?: string;
+  toolCache?: string;
+  env: NodeJS.ProcessEnv;
+}): Promise<Check[]> {
+  const checks: Check[] = [checkNode(process.version)];
+
+  const tmux = await whichOnPath('tmux', o.env.PATH);
+  if (!tmux) {
+    checks.push({
+      name: 'tmux',
+      status: 'fail',
+      detail: 'not found on PATH',
+      fix: 'install tmux (apt-get install tmux)',
+    });
+  } else {
+    const r = await exec(tmux, ['-V'], { allowAllExitCodes: true, timeoutMs: 10_000 }).catch(() => undefined);
+    const v = r?.stdout.trim() ?? '';
+    checks.push(
+      r && r.exitCode === 0
+        ? { name: 'tmux', status: 'ok', detail: `${v} (${tmux})` }
+        : { name: 'tmux', status: 'fail', detail: `${tmux} does not run`, fix: 'reinstall tmux' },
+    );
+  }
+
+  const found = await locateGemini(o.gemini, o.env, o.toolCache);
+  if (!found) {
+    checks.push({
+      name: 'gemini',
+      status: 'fail',
+      detail: 'not found (--gemini, GEMINI_RUN_GEMINI_PATH, PATH, tool cache)',
+      fix: `run 'gemini-run setup' to install ${PINNED_GEMINI_VERSION}, or pass --gemini <path>`,
+    });
+  } else {
+    const version = await geminiVersion(found.path, o.env);
+    if (!version) {
+      checks.push({
+        name: 'gemini',
+        status: 'fail',
+        detail: `${found.path} (${found.source}) does not run`,
+        fix: `reinstall it with 'gemini-run setup'`,
+      });
+    } else if (version !== PINNED_GEMINI_VERSION) {
+      checks.push({
+        name: 'gemini',
+        status: 'fail',
+        detail: `${version} at ${found.path} (${found.source}); pinned ${PINNED_GEMINI_VERSION}`,
+        fix: `run 'gemini-run setup' and use the installed path (GEMINI_RUN_GEMINI_PATH)`,
+      });
+    } else {
+      checks.push({ name: 'gemini', status: 'ok', detail: `${version} at ${found.path} (${found.source})` });
+    }
+  }
+
+  const home = homeAt(o.home);
+  try {
+    checks.push(...checkSettings(await readSettings(home.settingsPath), home.settingsPath));
+  } catch (error) {
+    checks.push({
+      name: 'settings',
+      status: 'fail',
+      detail: getErrorMessage(error),
+      fix: `fix or remove ${home.settingsPath}`,
+    });
+  }
+
+  const auth = await readAuthStatus(o.home);
+  if (auth.usable) {
+    const expiry = auth.accessTokenExpired
+      ? 'access token expired, refresh token present'
+      : 'access token valid';
+    checks.push({ name: 'login', status: 'ok', detail: `${auth.account ?? 'unknown account'}; ${expiry}` });
+  } else {
+    checks.push({
+      name: 'login',
+      status: auth.credsPresent ? 'fail' : 'warn',
+      detail: auth.credsPresent
+        ? 'creds present but not usable'
+        : 'no OAuth creds (fine with an API key or Vertex AI)',
+      fix: "run 'gemini-run login' (or give runs 'gemini-api-key' / 'use-vertex-ai')",
+    });
+  }
+
+  try {
+    const target = (await fs.stat(o.home).catch(() => undefined)) ? o.home : '/';
+    const st = await fs.statfs(target);
+    checks.push(checkDisk(Number(st.bavail) * Number(st.bsize), target));
+  } catch (error) {
+    checks.push({
+      name: 'free disk',
+      status: 'warn',
+      detail: getErrorMessage(error),
+      fix: 'check the disk by hand (df -h)',
+    });
+  }
+  return checks;
+}
+
+export function renderChecks(checks: Check[]): string {
+  const rows = checks.map((c) => [c.status.toUpperCase(), c.name, c.detail, c.fix ?? '']);
+  return renderTable(['STATUS', 'CHECK', 'DETAIL', 'FIX'], rows);
+}
+
+export const doctorCommand: Command = {
+  name: 'doctor',
+  summary: 'Check this host: node, tmux, gemini version, settings, login, disk',
+  usage: USAGE,
+  async run(argv: string[], io: CliIO): Promise<number> {
+    const { values, help } = parseCommandArgs('doctor', argv, {
+      json: { type: 'boolean' },
+      home: { type: 'string' },
+      gemini: { type: 'string' },
+      'tool-cache': { type: 'string' },
+    });
+    if (help) {
+      write(io.stdout, USAGE);
+      return 0;
+    }
+    const checks = await runChecks({
+      home: geminiHomeFrom(values.home, io.env),
+      gemini: values.gemini,
+      toolCache: values['tool-cache'],
+      env: io.env,
+    });
+    const failed = checks.filter((c) => c.status === 'fail');
+    if (values.json) {
+      write(io.stdout, JSON.stringify({ ok: failed.length === 0, checks }, null, 2));
+    } else {
+      write(io.stdout, renderChecks(checks));
+      write(io.stdout, failed.length === 0 ? '\nAll checks passed.' : `\n${failed.length} check(s) failed.`);
+    }
+    return failed.length === 0 ? 0 : 1;
+  },
+};

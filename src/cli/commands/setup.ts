@@ -1,0 +1,96 @@
+import { constants, promises as fs } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PINNED_GEMINI_VERSION, geminiVersion, installGemini } from '../../gemini/install.js';
+import { homeAt } from '../../gemini/home.js';
+import { OWNED_SETTINGS, mergeSettings } from '../../gemini/settings.js';
+import { UserError } from '../../util/errors.js';
+import { createStreamLogger } from '../../util/log.js';
+import { geminiHomeFrom, parseCommandArgs, write, type CliIO, type Command } from '../args.js';
+
+const USAGE = `usage: gemini-run setup [--prefix <dir>] [--home <dir>] [--gemini <path>]
+
+Prepares a self-hosted runner host, run as the runner user: installs @google/gemini-cli@${PINNED_GEMINI_VERSION} with npm
+into a prefix that user owns (no sudo, no global npm; reused when already complete), merges gemini-run's
+settings into the Gemini home (auto-update off, usage statistics off, context file names, oauth-personal), and
+prints the lines to add to the runner's .env file.
+
+Options:
+  --prefix <dir>   install root, laid out like the Actions tool cache
+                   (default: $RUNNER_TOOL_CACHE, else ~/.cache/gemini-run/tool-cache)
+  --home <dir>     the Gemini home to configure (default: $GEMINI_CLI_HOME, else $HOME)
+  --gemini <path>  use this gemini ${PINNED_GEMINI_VERSION} instead of installing one (it is checked)
+  --npm <path>     the npm to install with (default: npm on PATH)
+  -h, --help       show this help
+
+Examples:
+  gemini-run setup
+  sudo -u runner gemini-run setup --prefix /home/runner/_tool --home /home/runner
+  # then, in the runner directory:  cat >> .env <the printed lines>  and restart the runner service
+`;
+
+async function assertWritable(dir: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true }).catch(() => undefined);
+  try {
+    await fs.access(dir, constants.W_OK);
+  } catch {
+    throw new UserError(
+      `${dir} is not writable by this user: run setup as the runner user, or pick --prefix`,
+    );
+  }
+}
+
+export const setupCommand: Command = {
+  name: 'setup',
+  summary: `Install gemini ${PINNED_GEMINI_VERSION} for the runner user, merge settings, print .env lines`,
+  usage: USAGE,
+  async run(argv: string[], io: CliIO): Promise<number> {
+    const { values, help } = parseCommandArgs('setup', argv, {
+      prefix: { type: 'string' },
+      home: { type: 'string' },
+      gemini: { type: 'string' },
+      npm: { type: 'string' },
+    });
+    if (help) {
+      write(io.stdout, USAGE);
+      return 0;
+    }
+    const home = geminiHomeFrom(values.home, io.env);
+    const log = createStreamLogger({ out: io.stderr, err: io.stderr });
+
+    let bin: string;
+    if (values.gemini) {
+      bin = resolve(io.cwd, values.gemini);
+      const version = await geminiVersion(bin, io.env);
+      if (version !== PINNED_GEMINI_VERSION) {
+        throw new UserError(
+          `${bin} reports version '${version ?? 'none'}', expected ${PINNED_GEMINI_VERSION}`,
+        );
+      }
+      log.info(`Using gemini ${version} at ${bin}`);
+    } else {
+      const fallback = io.env.HOME ? join(io.env.HOME, '.cache', 'gemini-run', 'tool-cache') : undefined;
+      const raw = values.prefix ?? io.env.RUNNER_TOOL_CACHE ?? fallback;
+      if (!raw) throw new UserError('no install location: pass --prefix <dir>');
+      const prefix = resolve(io.cwd, raw);
+      await assertWritable(prefix);
+      bin = await installGemini({ version: PINNED_GEMINI_VERSION, cacheRoot: prefix, log, npm: values.npm });
+    }
+
+    const settingsPath = homeAt(home).settingsPath;
+    await mergeSettings(settingsPath, OWNED_SETTINGS('oauth'));
+    log.info(`Merged gemini-run settings into ${settingsPath}`);
+
+    write(
+      io.stdout,
+      [
+        "# Add to the runner's .env (in the runner directory), then restart the runner service:",
+        `GEMINI_RUN_GEMINI_PATH=${bin}`,
+        `GEMINI_RUN_HOST_HOME=${home}`,
+        '# Then log in once as this user: gemini-run login' + (values.home ? ` --home ${home}` : ''),
+        "# The action uses GEMINI_RUN_GEMINI_PATH when its 'gemini-path' input is empty, and the login in GEMINI_RUN_HOST_HOME",
+        '# when no other Gemini auth input is set.',
+      ].join('\n'),
+    );
+    return 0;
+  },
+};
