@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { AuthConfig, OAuthCreds } from '../run/types.js';
 import { UserError } from '../util/errors.js';
 import { parseOAuthCreds, type ParseCredsOptions } from './creds.js';
-import { OWNED_SETTINGS, mergeSettings, writeAtomic } from './settings.js';
+import { OWNED_SETTINGS, RUN_HOME_SETTINGS, mergeSettings, writeAtomic } from './settings.js';
 
 export interface GeminiHome {
   /** The value of GEMINI_CLI_HOME. */
@@ -41,7 +41,7 @@ export async function createIsolatedHome(dir: string, auth: AuthConfig): Promise
   await fs.chmod(home.root, 0o700);
   await fs.chmod(home.geminiDir, 0o700);
   await fs.writeFile(join(home.root, HOME_MARKER), 'gemini-run isolated home\n', { mode: 0o600 });
-  await mergeSettings(home.settingsPath, OWNED_SETTINGS(auth.kind));
+  await mergeSettings(home.settingsPath, { ...OWNED_SETTINGS(auth.kind), ...RUN_HOME_SETTINGS });
   if (auth.kind === 'oauth') {
     await writeAtomic(join(home.geminiDir, OAUTH_CREDS_FILE), credsText(auth.creds), 0o600);
     if (auth.account) {

@@ -37,6 +37,16 @@ export function OWNED_SETTINGS(auth: AuthKind): Record<string, unknown> {
   };
 }
 
+/**
+ * Extra settings of a per-run home only (never merged into an operator's own home): the CLI strips variables
+ * whose names or values look secret (…KEY, …TOKEN, …AUTH…, key-shaped values) from the environment of the
+ * agent's shell commands, so the model key gemini itself needs is not handed on to every `run_shell_command`.
+ * Its name patterns also catch GIT_AUTHOR_*, so the agent's identity travels as GIT_CONFIG_* (see spawn.ts).
+ */
+export const RUN_HOME_SETTINGS: Record<string, unknown> = {
+  'security.environmentVariableRedaction.enabled': true,
+};
+
 /** Never written by the merge, whatever a caller passes. */
 const FORBIDDEN_PATHS = ['general.sessionRetention'];
 

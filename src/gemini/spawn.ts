@@ -105,8 +105,15 @@ export function buildEnv(o: BuildEnvOptions): Record<string, string> {
   ENV_ALLOW_LIST.prefixes.forEach(copyPrefixed);
   ENV_ALLOW_LIST.passThrough.forEach(copy);
   if (o.gitIdentity) {
-    env.GIT_AUTHOR_NAME = env.GIT_COMMITTER_NAME = o.gitIdentity.name;
-    env.GIT_AUTHOR_EMAIL = env.GIT_COMMITTER_EMAIL = o.gitIdentity.email;
+    // As git config from the environment, not GIT_AUTHOR_*: the CLI's redaction of secret-looking variables
+    // (its /AUTH/ name pattern) strips GIT_AUTHOR_* from the agent's shell commands, but never GIT_CONFIG_*.
+    Object.assign(env, {
+      GIT_CONFIG_COUNT: '2',
+      GIT_CONFIG_KEY_0: 'user.name',
+      GIT_CONFIG_VALUE_0: o.gitIdentity.name,
+      GIT_CONFIG_KEY_1: 'user.email',
+      GIT_CONFIG_VALUE_1: o.gitIdentity.email,
+    });
   } else {
     ENV_ALLOW_LIST.gitIdentity.forEach(copy);
   }

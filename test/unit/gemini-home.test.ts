@@ -70,6 +70,8 @@ describe('createIsolatedHome', () => {
     for (const f of files) expect(await fs.readFile(join(home.geminiDir, f), 'utf8')).not.toContain('AIza');
     expect((await readSettings(home.settingsPath)).security).toEqual({
       auth: { selectedType: auth.kind === 'api-key' ? 'gemini-api-key' : 'vertex-ai' },
+      // The agent's shell commands do not inherit the model key (nor anything else secret-shaped).
+      environmentVariableRedaction: { enabled: true },
     });
   });
 });

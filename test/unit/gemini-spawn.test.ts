@@ -135,11 +135,14 @@ describe('buildEnv', () => {
   it('a given git identity wins over the source env', () => {
     const env = envFor({ kind: 'api-key', apiKey: 'k' }, { gitIdentity: { name: 'Bot', email: 'bot@x' } });
     expect(env).toMatchObject({
-      GIT_AUTHOR_NAME: 'Bot',
-      GIT_COMMITTER_NAME: 'Bot',
-      GIT_AUTHOR_EMAIL: 'bot@x',
-      GIT_COMMITTER_EMAIL: 'bot@x',
+      GIT_CONFIG_COUNT: '2',
+      GIT_CONFIG_KEY_0: 'user.name',
+      GIT_CONFIG_VALUE_0: 'Bot',
+      GIT_CONFIG_KEY_1: 'user.email',
+      GIT_CONFIG_VALUE_1: 'bot@x',
     });
+    // GIT_AUTHOR_* from the source would beat the config; they are not copied when an identity is given.
+    for (const k of ENV_ALLOW_LIST.gitIdentity) expect(env[k]).toBeUndefined();
   });
 
   it('the allow-list names no forbidden variable', () => {
