@@ -1,4 +1,5 @@
 // Bundles the three entry points with ncc into dist/. Deterministic, so CI can diff dist/ against a fresh build.
+// ncc type-checks what tsconfig.json includes (src/ only); tests are checked by `npm run typecheck`.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync, chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
