@@ -146,7 +146,10 @@ export interface FoldedTranscript {
   lastUpdated?: string;
   messages: TranscriptMessage[];
   toolCalls: TranscriptToolCall[];
-  tokensByModel: Record<string, { input: number; output: number; cached: number; total: number; messages: number }>;
+  tokensByModel: Record<
+    string,
+    { input: number; output: number; cached: number; total: number; messages: number }
+  >;
   /** The last gemini message with text. */
   finalAnswer: string;
   /** Models that actually served, in first-seen order. */
@@ -158,7 +161,12 @@ export type EngineStatus = 'finished' | 'timed-out' | 'crashed' | 'quota-exhaust
 
 export type ActionStatus = EngineStatus | 'no-changes' | 'refused' | 'skipped';
 
-export const FAILING_STATUSES: readonly ActionStatus[] = ['timed-out', 'crashed', 'quota-exhausted', 'auth-failed'];
+export const FAILING_STATUSES: readonly ActionStatus[] = [
+  'timed-out',
+  'crashed',
+  'quota-exhausted',
+  'auth-failed',
+];
 
 export interface CommitInfo {
   sha: string;

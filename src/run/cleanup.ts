@@ -1,0 +1,49 @@
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { removeContextFile } from '../gemini/context-file.js';
+import { exec } from '../util/exec.js';
+import type { Logger } from '../util/log.js';
+
+/** File in a run dir listing the tmux sockets the run started, one per line (written by the tmux driver). */
+export const SOCKETS_FILE = 'tmux-sockets';
+
+/**
+ * Cleanup after a run that may have died half-way (the post step, a self-hosted runner's next job). Idempotent:
+ * every part tolerates what is already gone. Only our own sockets are touched, never the default tmux server.
+ */
+export async function cleanupRun(o: {
+  runDir?: string;
+  worktree?: string;
+  log: Logger;
+  tmuxPath?: string;
+}): Promise<void> {
+  const tmux = o.tmuxPath ?? 'tmux';
+  if (o.runDir) {
+    const sockets = await readFile(join(o.runDir, SOCKETS_FILE), 'utf8').catch(() => '');
+    for (const socket of sockets.split('\n').filter((s) => /^gemini-run-[A-Za-z0-9_-]+$/.test(s))) {
+      const panes = await exec(tmux, ['-L', socket, 'list-panes', '-a', '-F', '#{pane_pid}'], {
+        allowAllExitCodes: true,
+      }).catch(() => undefined);
+      if (!panes || panes.exitCode !== 0) continue;
+      for (const pid of panes.stdout
+        .split('\n')
+        .map(Number)
+        .filter((n) => n > 1)) {
+        // The pane's process group: gemini in a dialog survives its tmux server otherwise.
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }
+      }
+      await exec(tmux, ['-L', socket, 'kill-server'], { allowAllExitCodes: true }).catch(() => undefined);
+      o.log.info(`Stopped tmux server ${socket}`);
+    }
+    await rm(o.runDir, { recursive: true, force: true });
+  }
+  if (o.worktree) await removeContextFile(o.worktree).catch(() => undefined);
+}

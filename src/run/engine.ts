@@ -1,0 +1,226 @@
+/**
+ * One unattended Gemini run on a worktree: prepare → spawned → working → idle → quitting → collected, with the
+ * walls (timeout, crash, quota, auth, session-id collision) watched from the start. The engine knows nothing
+ * about GitHub. Its promises: it never hangs (every wait is bounded), it never lies about how the run ended,
+ * it never loses the agent's work (leftovers are committed), and nothing it starts outlives it.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  detectConventions,
+  installSkills,
+  removeContextFile,
+  removeInstalledSkills,
+  renderContextFile,
+  writeContextFile,
+} from '../gemini/context-file.js';
+import { createIsolatedHome, type GeminiHome } from '../gemini/home.js';
+import { buildEnv } from '../gemini/spawn.js';
+import { summarizeUsage, type TelemetryEvent } from '../gemini/telemetry.js';
+import {
+  emptyTranscript,
+  foldTranscriptFile,
+  locateTranscript,
+  restoreTranscript,
+} from '../gemini/transcript.js';
+import { commitLeftovers, filesChanged, listCommits, type GitIdentity } from '../git/commits.js';
+import { Git } from '../git/git.js';
+import { UserError, getErrorMessage } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import { runHeadless } from './headless.js';
+import { runInteractive } from './interactive.js';
+import { Progress } from './progress.js';
+import type {
+  ApprovalMode,
+  AuthConfig,
+  EngineStatus,
+  FoldedTranscript,
+  ResumeSource,
+  RunEvent,
+  RunMode,
+  RunResult,
+  Task,
+  TranscriptToolCall,
+  Usage,
+} from './types.js';
+
+export interface RunOptions {
+  /** The checked-out repository the agent works in (its commits stay there). */
+  worktree: string;
+  task: Task;
+  auth: AuthConfig;
+  geminiPath: string;
+  /** undefined = Auto. */
+  model?: string;
+  approvalMode: ApprovalMode;
+  mode: RunMode;
+  /** Bound on the agent's work, from the spawn. */
+  timeoutMs: number;
+  /** A private directory for this run: the Gemini home, TMPDIR, telemetry, the pane script. */
+  runDir: string;
+  /** Where allow-listed variables (PATH, proxies, ...) are copied from. Never passed through whole. */
+  sourceEnv: NodeJS.ProcessEnv;
+  resume?: ResumeSource;
+  skillsDir?: string;
+  gitIdentity?: GitIdentity;
+  log: Logger;
+  onEvent?(e: RunEvent): void;
+  /** Heartbeat period; default 30000; 0 turns it off. */
+  heartbeatMs?: number;
+  /** How long to wait for gemini to exit after /quit before killing it; default 10000. */
+  graceMs?: number;
+  /** How long to wait for the idle edge after the timeout's Escape; default 15000. */
+  escapeGraceMs?: number;
+  tmuxPath?: string;
+  /** Message of the engine's commit of uncommitted work. */
+  leftoverMessage?: string;
+}
+
+/** What one mode runner hands back to the engine. */
+export interface SpawnOutcome {
+  status: EngineStatus;
+  message?: string;
+  sessionId: string;
+  exitCode: number | null;
+  lastScreen?: string[];
+  geminiLifetimeMs: number;
+  /** Telemetry of the last spawn (the run's usage comes from it). */
+  events: TelemetryEvent[];
+  /** Headless: the stream's own totals and answer, used when telemetry or the transcript lack them. */
+  usage?: Usage;
+  answer?: string;
+  toolCalls?: TranscriptToolCall[];
+}
+
+/** What the engine gives a mode runner. */
+export interface SpawnContext {
+  opts: RunOptions;
+  home: GeminiHome;
+  runId: string;
+  progress: Progress;
+  /** The environment of one spawn, with its own telemetry file. */
+  envFor(telemetryFile: string): Record<string, string>;
+  /** The rendered task (headless sends it on stdin). */
+  taskText: string;
+}
+
+export const DEFAULT_LEFTOVER_MESSAGE =
+  'gemini-run: commit work the agent left uncommitted\n\nThe agent stopped with uncommitted changes; gemini-run committed them so nothing is lost.';
+
+async function headSha(worktree: string): Promise<string> {
+  return (await Git.create(worktree).output(['rev-parse', 'HEAD'])).trim();
+}
+
+/** Runs the agent once and reports how it ended. Throws only for setup errors (bad worktree, no tmux). */
+export async function runAgent(opts: RunOptions): Promise<RunResult> {
+  const startedAt = Date.now();
+  const log = opts.log;
+  const runId = `${startedAt.toString(36)}-${randomBytes(3).toString('hex')}`;
+  await mkdir(opts.runDir, { recursive: true, mode: 0o700 });
+  const tmpDir = join(opts.runDir, 'tmp');
+  await mkdir(tmpDir, { recursive: true, mode: 0o700 });
+
+  // prepare
+  if (opts.geminiPath.includes('/')) {
+    await access(opts.geminiPath, fsConstants.X_OK).catch(() => {
+      throw new UserError(`gemini not found or not executable: ${opts.geminiPath}`);
+    });
+  }
+  const baseSha = await headSha(opts.worktree);
+  const home = await createIsolatedHome(join(opts.runDir, 'home'), opts.auth);
+  if (opts.resume) {
+    const restored = await restoreTranscript(home.root, opts.worktree, opts.resume.transcriptFile);
+    log.info(`resuming session ${opts.resume.sessionId} (${restored})`);
+  }
+  const taskText = renderContextFile(opts.task, await detectConventions(opts.worktree));
+  const progress = new Progress(log, opts.onEvent, startedAt);
+  let skills: string[] = [];
+  let outcome: SpawnOutcome;
+  try {
+    await writeContextFile(opts.worktree, opts.task);
+    if (opts.skillsDir) skills = await installSkills(opts.skillsDir, opts.worktree);
+    const ctx: SpawnContext = {
+      opts,
+      home,
+      runId,
+      progress,
+      taskText,
+      envFor: (telemetryFile) =>
+        buildEnv({
+          home,
+          auth: opts.auth,
+          telemetryFile,
+          tmpDir,
+          sourceEnv: opts.sourceEnv,
+          ...(opts.gitIdentity ? { gitIdentity: opts.gitIdentity } : {}),
+        }),
+    };
+    progress.startHeartbeat(opts.heartbeatMs ?? 30_000);
+    outcome = opts.mode === 'headless' ? await runHeadless(ctx) : await runInteractive(ctx);
+  } finally {
+    progress.stopHeartbeat();
+    // The context file and copied skills leave the worktree before anything is committed.
+    await removeContextFile(opts.worktree).catch((e: unknown) =>
+      log.warning(`removing the context file: ${getErrorMessage(e)}`),
+    );
+    await removeInstalledSkills(opts.worktree, skills).catch(() => undefined);
+  }
+  log.info(`gemini ended: ${outcome.status}${outcome.message ? ` (${outcome.message})` : ''}`);
+
+  // collected
+  const transcriptPath = await locateTranscript(home.root, opts.worktree, outcome.sessionId).catch(
+    () => undefined,
+  );
+  let transcript: FoldedTranscript = emptyTranscript();
+  if (transcriptPath) {
+    try {
+      transcript = await foldTranscriptFile(transcriptPath);
+    } catch (e) {
+      log.warning(`could not read the transcript ${transcriptPath}: ${getErrorMessage(e)}`);
+    }
+  }
+  if (!transcript.finalAnswer && outcome.answer) transcript = { ...transcript, finalAnswer: outcome.answer };
+  if (transcript.toolCalls.length === 0 && outcome.toolCalls?.length) {
+    transcript = { ...transcript, toolCalls: outcome.toolCalls };
+  }
+  let usage = summarizeUsage(outcome.events);
+  if (usage.models.length === 0 && outcome.usage) usage = outcome.usage;
+
+  let leftoverCommitted = false;
+  try {
+    leftoverCommitted = await commitLeftovers(
+      opts.worktree,
+      opts.leftoverMessage ?? DEFAULT_LEFTOVER_MESSAGE,
+      opts.gitIdentity,
+    );
+    if (leftoverCommitted) log.info('committed the changes the agent left uncommitted');
+  } catch (e) {
+    log.error(`could not commit the agent's uncommitted changes: ${getErrorMessage(e)}`);
+  }
+  const head = await headSha(opts.worktree);
+  const commits = head === baseSha ? [] : await listCommits(opts.worktree, baseSha, head);
+  const files = head === baseSha ? [] : await filesChanged(opts.worktree, baseSha, head);
+
+  return {
+    status: outcome.status,
+    ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+    mode: opts.mode,
+    sessionId: outcome.sessionId,
+    ...(opts.model !== undefined ? { model: opts.model } : {}),
+    ...(transcriptPath !== undefined ? { transcriptPath } : {}),
+    transcript,
+    usage,
+    exitCode: outcome.exitCode,
+    startedAt: new Date(startedAt).toISOString(),
+    durationMs: Date.now() - startedAt,
+    geminiLifetimeMs: outcome.geminiLifetimeMs,
+    ...(outcome.lastScreen !== undefined ? { lastScreen: outcome.lastScreen } : {}),
+    baseSha,
+    headSha: head,
+    commits: commits.map((c) => ({ sha: c.sha, subject: c.subject })),
+    filesChanged: files,
+    leftoverCommitted,
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * The headless mode: `gemini --output-format stream-json` with the task on stdin. The process's own exit code
+ * and its stream decide the end state; a timeout ends it by its process group (SIGTERM, then SIGKILL).
+ *
+ * This is the one subprocess not started through util/exec: it must be streamed line by line (live progress)
+ * and killed as a group, which the buffering exec wrapper does not offer.
+ */
+import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { StreamJsonTranslator } from '../gemini/headless.js';
+import { buildHeadlessSpec, newSessionId } from '../gemini/spawn.js';
+import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
+import { guardProcessExit } from '../tmux/tmux.js';
+import { getErrorMessage } from '../util/errors.js';
+import type { SpawnContext, SpawnOutcome } from './engine.js';
+import { telemetryToRunEvents } from './progress.js';
+import type { TranscriptToolCall } from './types.js';
+import { decideHeadlessEnd } from './walls.js';
+
+const KILL_AFTER_TERM_MS = 5_000;
+const STDERR_TAIL_BYTES = 64 * 1024;
+
+export async function runHeadless(ctx: SpawnContext): Promise<SpawnOutcome> {
+  for (let attempt = 0; ; attempt++) {
+    const r = await spawnOnce(ctx, attempt);
+    if (r.kind === 'done') return r.outcome;
+    ctx.opts.log.warning(`gemini refused the session id (${r.message}); retrying once with a fresh id`);
+  }
+}
+
+type Attempt = { kind: 'done'; outcome: SpawnOutcome } | { kind: 'retry'; message: string };
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // gone
+  }
+}
+
+async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
+  const { opts, progress } = ctx;
+  const log = opts.log;
+  const telemetryFile = join(opts.runDir, attempt === 0 ? 'telemetry.json' : `telemetry-${attempt}.json`);
+  await rm(telemetryFile, { force: true });
+  const sessionId = opts.resume ? opts.resume.sessionId : newSessionId();
+  const spec = buildHeadlessSpec({
+    geminiPath: opts.geminiPath,
+    worktree: opts.worktree,
+    ...(opts.resume ? { resumeSessionId: sessionId } : { sessionId }),
+    ...(opts.model !== undefined ? { model: opts.model } : {}),
+    approvalMode: opts.approvalMode,
+    env: ctx.envFor(telemetryFile),
+    stdin: ctx.taskText,
+  });
+
+  const events: TelemetryEvent[] = [];
+  const stopFollowing = new AbortController();
+  // Stream-json already reports tools and text; telemetry adds what it lacks (tokens per call, fallbacks).
+  const follower = followTelemetry(
+    telemetryFile,
+    (batch) => {
+      events.push(...batch);
+      for (const ev of batch) {
+        if (ev.kind === 'api-response' || ev.kind === 'flash-fallback') {
+          for (const re of telemetryToRunEvents(ev)) progress.emit(re);
+        }
+      }
+    },
+    { signal: stopFollowing.signal },
+  ).catch((e: unknown) => log.warning(`telemetry follower stopped: ${getErrorMessage(e)}`));
+
+  const translator = new StreamJsonTranslator();
+  const toolCalls = new Map<string, TranscriptToolCall>();
+  let streamError: string | undefined;
+  let streamTerminalQuota = false;
+  const onEvents = (evs: ReturnType<StreamJsonTranslator['push']>): void => {
+    for (const e of evs) {
+      if (e.type === 'tool-started') {
+        const id = e.id ?? `tool-${toolCalls.size}`;
+        toolCalls.set(id, {
+          id,
+          name: e.name,
+          kind: e.kind,
+          status: 'running',
+          ...(e.detail ? { description: e.detail } : {}),
+        });
+      } else if (e.type === 'tool-completed') {
+        const id = e.id ?? `tool-${toolCalls.size}`;
+        const call = toolCalls.get(id) ?? { id, name: e.name, kind: e.kind, status: 'running' };
+        toolCalls.set(id, { ...call, status: e.ok ? 'success' : 'error' });
+      } else if (e.type === 'api-error') {
+        streamError = e.message;
+        if (e.terminalQuota) streamTerminalQuota = true;
+      }
+      if (e.type !== 'text') progress.emit(e);
+      else opts.onEvent?.(e);
+    }
+  };
+
+  const spawnedAt = Date.now();
+  const child = spawn(spec.command, spec.args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    // Its own process group, so a timeout ends gemini and everything it started.
+    detached: true,
+  });
+  // A cancelled job (SIGTERM to us) must not leave gemini running.
+  const releaseGuard = guardProcessExit(() => killGroup(child.pid, 'SIGKILL'));
+  // The stream's `init` announces the session (as 'started'); nothing to emit here.
+  let stderr = '';
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => onEvents(translator.push(chunk)));
+  child.stderr.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-STDERR_TAIL_BYTES);
+  });
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(spec.stdin ?? '');
+
+  let timedOut = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const timeout = setTimeout(() => {
+    timedOut = true;
+    log.warning(
+      `timeout after ${Math.round(opts.timeoutMs / 1000)} s: stopping gemini (SIGTERM, then SIGKILL)`,
+    );
+    killGroup(child.pid, 'SIGTERM');
+    killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_AFTER_TERM_MS);
+  }, opts.timeoutMs);
+
+  let exit: { code: number | null; signal: NodeJS.Signals | null };
+  try {
+    exit = await new Promise((resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', (code, signal) => resolve({ code, signal }));
+    });
+  } finally {
+    clearTimeout(timeout);
+    if (killTimer) clearTimeout(killTimer);
+    // Anything it left in its group (a tool's background process) goes with it.
+    killGroup(child.pid, 'SIGKILL');
+    releaseGuard();
+    stopFollowing.abort();
+    await follower;
+  }
+  const geminiLifetimeMs = Date.now() - spawnedAt;
+  onEvents(translator.end());
+  if (translator.error && !streamError) streamError = translator.error;
+
+  const d = decideHeadlessEnd({
+    events,
+    exitCode: exit.code,
+    signal: exit.signal,
+    timedOut,
+    ...(translator.resultStatus ? { resultStatus: translator.resultStatus } : {}),
+    ...(streamError !== undefined ? { streamError } : {}),
+    streamTerminalQuota,
+    stderr,
+    sessionRetries: attempt,
+  });
+  if (d.action === 'retry') return { kind: 'retry', message: d.message };
+  const lastScreen = stderr.trim() ? stderr.trim().split('\n').slice(-20) : undefined;
+  if (d.status === 'crashed') {
+    log.error(`gemini crashed: ${d.message ?? ''}`);
+    for (const line of lastScreen ?? []) log.error(`  | ${line}`);
+  }
+  return {
+    kind: 'done',
+    outcome: {
+      status: d.status,
+      ...(d.message !== undefined ? { message: d.message } : {}),
+      sessionId: translator.sessionId ?? sessionId,
+      exitCode: exit.code,
+      ...(lastScreen ? { lastScreen } : {}),
+      geminiLifetimeMs,
+      events,
+      ...(translator.usage ? { usage: translator.usage } : {}),
+      answer: translator.answer,
+      toolCalls: [...toolCalls.values()],
+    },
+  };
+}

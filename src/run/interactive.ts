@@ -1,0 +1,195 @@
+/**
+ * The interactive mode: the TUI in its own tmux server, watched through the telemetry file (edges within
+ * ~100 ms), the pane's state and, as a last resort, the screen. walls.ts decides; this file only acts.
+ */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { buildInteractiveSpec, newSessionId } from '../gemini/spawn.js';
+import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
+import { locateTranscript } from '../gemini/transcript.js';
+import { TmuxDriver } from '../tmux/tmux.js';
+import { getErrorMessage } from '../util/errors.js';
+import type { SpawnContext, SpawnOutcome } from './engine.js';
+import { TranscriptToolTail, telemetryToRunEvents } from './progress.js';
+import { decideWall, stripBox } from './walls.js';
+
+const TICK_MS = 200;
+/** Screen captures are the last resort: one per second is enough for "within seconds". */
+const CAPTURE_EVERY_TICKS = 5;
+/** After the pane dies, let the follower (50 ms poll) read the last records before deciding. */
+const SETTLE_AFTER_DEATH_MS = 300;
+const SCREEN_WALL_SETTLE_MS = 500;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export async function runInteractive(ctx: SpawnContext): Promise<SpawnOutcome> {
+  for (let attempt = 0; ; attempt++) {
+    const r = await spawnOnce(ctx, attempt);
+    if (r.kind === 'done') return r.outcome;
+    ctx.opts.log.warning(`gemini refused the session id (${r.message}); retrying once with a fresh id`);
+  }
+}
+
+type Attempt = { kind: 'done'; outcome: SpawnOutcome } | { kind: 'retry'; message: string };
+
+async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
+  const { opts, progress } = ctx;
+  const log = opts.log;
+  const telemetryFile = join(opts.runDir, attempt === 0 ? 'telemetry.json' : `telemetry-${attempt}.json`);
+  await rm(telemetryFile, { force: true });
+  const sessionId = opts.resume ? opts.resume.sessionId : newSessionId();
+  const spec = buildInteractiveSpec({
+    geminiPath: opts.geminiPath,
+    worktree: opts.worktree,
+    ...(opts.resume ? { resumeSessionId: sessionId } : { sessionId }),
+    ...(opts.model !== undefined ? { model: opts.model } : {}),
+    approvalMode: opts.approvalMode,
+    env: ctx.envFor(telemetryFile),
+  });
+
+  const events: TelemetryEvent[] = [];
+  let wake: (() => void) | undefined;
+  const waitTick = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+  const stopFollowing = new AbortController();
+  let follower: Promise<void> | undefined;
+  let driver: TmuxDriver | undefined;
+  try {
+    driver = await TmuxDriver.create({
+      id: `${ctx.runId}-${attempt}`,
+      runDir: opts.runDir,
+      pane: spec,
+      ...(opts.tmuxPath ? { tmuxPath: opts.tmuxPath } : {}),
+    });
+    const spawnedAt = Date.now();
+    log.info(`gemini spawned in tmux (socket ${driver.socket})`);
+    progress.emit({ type: 'started', sessionId, ...(opts.model ? { model: opts.model } : {}) });
+    follower = followTelemetry(
+      telemetryFile,
+      (batch) => {
+        events.push(...batch);
+        for (const ev of batch) for (const re of telemetryToRunEvents(ev)) progress.emit(re);
+        wake?.();
+      },
+      { signal: stopFollowing.signal },
+    ).catch((e: unknown) => log.warning(`telemetry follower stopped: ${getErrorMessage(e)}`));
+
+    const tail = new TranscriptToolTail(() => locateTranscript(ctx.home.root, opts.worktree, sessionId));
+    let screen: string[] = [];
+    let escapeSentAtMs: number | undefined;
+    let deadAt: number | undefined;
+    let screenWallSeenAt: number | undefined;
+    for (let tick = 0; ; tick++) {
+      const pane = await driver.paneState();
+      if (pane.dead && deadAt === undefined) {
+        deadAt = Date.now();
+        await sleep(SETTLE_AFTER_DEATH_MS);
+        continue;
+      }
+      if (tick % CAPTURE_EVERY_TICKS === 0 || pane.dead) {
+        screen = await driver.capture(pane.dead ? 200 : undefined);
+        for (const e of await tail.poll()) progress.emit(e);
+      }
+      const elapsedMs = Date.now() - spawnedAt;
+      const d = decideWall({
+        events,
+        pane,
+        screen,
+        elapsedMs,
+        timeoutMs: opts.timeoutMs,
+        ...(escapeSentAtMs !== undefined ? { escapeSentAtMs } : {}),
+        ...(opts.escapeGraceMs !== undefined ? { escapeGraceMs: opts.escapeGraceMs } : {}),
+        sessionRetries: attempt,
+      });
+      if (d.action === 'wait') {
+        await waitTick(TICK_MS);
+        continue;
+      }
+      if (d.action === 'escape') {
+        log.warning(
+          `timeout after ${Math.round(opts.timeoutMs / 1000)} s: sending one Escape to cancel the turn`,
+        );
+        await driver.sendEscape();
+        escapeSentAtMs = elapsedMs;
+        continue;
+      }
+      if (d.action === 'retry') return { kind: 'retry', message: d.message };
+      if (d.action === 'stop' && d.fromScreen && !screenWallSeenAt) {
+        // The dialog renders about as fast as its api_error reaches telemetry: give the server's words a moment.
+        screenWallSeenAt = Date.now();
+        await waitTick(SCREEN_WALL_SETTLE_MS);
+        continue;
+      }
+      // The last tool calls' arguments, before the summary lines.
+      for (const e of await tail.poll()) progress.emit(e);
+
+      if (d.action === 'quit') {
+        log.info(
+          d.status === 'finished' ? 'agent is idle: quitting gemini' : 'turn cancelled: quitting gemini',
+        );
+        const exited = await quit(driver, opts.graceMs ?? 10_000);
+        const finalPane = await driver.paneState();
+        if (!exited) log.warning('gemini did not exit after /quit; stopping it');
+        return {
+          kind: 'done',
+          outcome: {
+            status: d.status,
+            ...(d.message !== undefined ? { message: d.message } : {}),
+            sessionId,
+            exitCode: finalPane.exitCode,
+            geminiLifetimeMs: (exited ?? Date.now()) - spawnedAt,
+            events,
+          },
+        };
+      }
+
+      // stop: a wall or a dead pane
+      const lastScreen = (await driver.capture(200)).filter((l) => l.trim() !== '').slice(-40);
+      if (d.status === 'crashed') {
+        log.error(`gemini crashed: ${d.message}`);
+        for (const line of lastScreen.slice(-15)) log.error(`  | ${stripBox(line)}`);
+      } else {
+        log.warning(`${d.status}: ${d.message}`);
+      }
+      return {
+        kind: 'done',
+        outcome: {
+          status: d.status,
+          message: d.message,
+          sessionId,
+          exitCode: pane.exitCode,
+          lastScreen,
+          geminiLifetimeMs: (deadAt ?? Date.now()) - spawnedAt,
+          events,
+        },
+      };
+    }
+  } finally {
+    if (driver) {
+      const report = await driver.stop();
+      if (report.survivors.length > 0) {
+        log.warning(`processes of the run survived the stop: ${report.survivors.join(', ')}`);
+      }
+    }
+    stopFollowing.abort();
+    wake?.();
+    await follower;
+  }
+}
+
+/** Types /quit and waits (bounded) for the exit; returns when it was seen, or undefined. */
+async function quit(driver: TmuxDriver, graceMs: number): Promise<number | undefined> {
+  await driver.typeText('/quit');
+  const end = Date.now() + graceMs;
+  while (Date.now() < end) {
+    if ((await driver.paneState()).dead) return Date.now();
+    await sleep(50);
+  }
+  return undefined;
+}

@@ -1,0 +1,215 @@
+/**
+ * Live progress: each tool call and model response as a log line when it happens, and a heartbeat with
+ * elapsed time, turns and tokens. Both modes feed it RunEvents; telemetry events are translated here.
+ */
+import { open } from 'node:fs/promises';
+import type { TelemetryEvent } from '../gemini/telemetry.js';
+import { normalizeToolName } from '../gemini/tools.js';
+import type { Logger } from '../util/log.js';
+import { formatDuration } from './report.js';
+import type { RunEvent } from './types.js';
+
+/** Telemetry → the mode-independent RunEvent vocabulary (config/startup carry nothing for progress). */
+export function telemetryToRunEvents(ev: TelemetryEvent): RunEvent[] {
+  switch (ev.kind) {
+    case 'turn-started':
+      return [{ type: 'turn-started', at: ev.at }];
+    case 'idle':
+      return [{ type: 'idle', at: ev.at }];
+    case 'tool-call':
+      return [
+        {
+          type: 'tool-completed',
+          name: ev.name,
+          kind: normalizeToolName(ev.name),
+          ok: ev.success,
+          durationMs: ev.durationMs,
+        },
+      ];
+    case 'api-response':
+      return [
+        {
+          type: 'model-response',
+          model: ev.model,
+          inputTokens: ev.inputTokens,
+          outputTokens: ev.outputTokens,
+          totalTokens: ev.totalTokens,
+          durationMs: ev.durationMs,
+        },
+      ];
+    case 'api-error':
+      return [
+        {
+          type: 'api-error',
+          message: ev.message,
+          terminalQuota: ev.terminalQuota,
+          ...(ev.statusCode !== undefined ? { statusCode: ev.statusCode } : {}),
+          ...(ev.model !== undefined ? { model: ev.model } : {}),
+        },
+      ];
+    case 'flash-fallback':
+      return [{ type: 'fallback' }];
+    default:
+      return [];
+  }
+}
+
+const seconds = (ms: number | undefined): string =>
+  ms === undefined ? '' : ` (${(ms / 1000).toFixed(1)} s)`;
+
+/** One log line per event worth showing; undefined for the rest. Exported for tests. */
+export function describeEvent(e: RunEvent): string | undefined {
+  switch (e.type) {
+    case 'started':
+      return `gemini started: session ${e.sessionId}${e.model ? `, model ${e.model}` : ''}`;
+    case 'turn-started':
+      return 'turn started';
+    case 'tool-started':
+      return `tool ${e.name} [${e.kind}]${e.detail ? `: ${e.detail}` : ''}`;
+    case 'tool-completed':
+      return `tool ${e.name} [${e.kind}] ${e.ok ? 'ok' : 'FAILED'}${seconds(e.durationMs)}`;
+    case 'model-response':
+      return `model ${e.model}: ${e.inputTokens} in / ${e.outputTokens} out tokens${seconds(e.durationMs)}`;
+    case 'api-error':
+      return `API error${e.statusCode ? ` ${e.statusCode}` : ''}${e.terminalQuota ? ' (terminal quota)' : ''}: ${e.message.replace(/\s+/g, ' ').slice(0, 300)}`;
+    case 'fallback':
+      return `model fallback${e.toModel ? ` to ${e.toModel}` : ''}`;
+    case 'idle':
+      return 'turn finished (idle)';
+    case 'completed':
+      return e.ok ? 'completed' : `completed with error: ${e.error ?? 'unknown'}`;
+    default:
+      return undefined;
+  }
+}
+
+export class Progress {
+  turns = 0;
+  tokens = 0;
+  toolCalls = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly log: Logger,
+    private readonly onEvent: ((e: RunEvent) => void) | undefined,
+    private readonly startedAt: number,
+  ) {}
+
+  emit(e: RunEvent): void {
+    if (e.type === 'turn-started') this.turns++;
+    else if (e.type === 'model-response') this.tokens += e.totalTokens;
+    else if (e.type === 'tool-completed') this.toolCalls++;
+    const line = describeEvent(e);
+    if (line) this.log.info(line);
+    try {
+      this.onEvent?.(e);
+    } catch (err) {
+      // A listener's bug must not end the run.
+      this.log.debug(`onEvent listener threw: ${String(err)}`);
+    }
+  }
+
+  heartbeatLine(now = Date.now()): string {
+    return `… working: ${formatDuration(now - this.startedAt)} elapsed, ${this.turns} turn(s), ${this.tokens} tokens, ${this.toolCalls} tool call(s)`;
+  }
+
+  startHeartbeat(everyMs: number): void {
+    this.stopHeartbeat();
+    if (everyMs <= 0) return;
+    this.timer = setInterval(() => this.log.info(this.heartbeatLine()), everyMs);
+    this.timer.unref();
+  }
+
+  stopHeartbeat(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/** A short, one-line account of a tool call's arguments for the log (the command, the path, the pattern). */
+export function toolArgsDetail(args: unknown): string | undefined {
+  if (!args || typeof args !== 'object') return undefined;
+  const a = args as Record<string, unknown>;
+  for (const key of [
+    'command',
+    'file_path',
+    'dir_path',
+    'absolute_path',
+    'path',
+    'pattern',
+    'url',
+    'query',
+  ]) {
+    const v = a[key];
+    if (typeof v === 'string' && v.trim() !== '') return (v.split('\n', 1)[0] ?? '').slice(0, 200);
+  }
+  return undefined;
+}
+
+const MAX_TAIL_READ = 8 * 1024 * 1024;
+
+/**
+ * Follows the session transcript for what telemetry lacks: each tool call's arguments. Reads only appended
+ * bytes; a record re-appended with more tool calls (the CLI updates records that way) reports only new ids.
+ */
+export class TranscriptToolTail {
+  private file: string | undefined;
+  private offset = 0;
+  private partial = '';
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly locate: () => Promise<string | undefined>) {}
+
+  async poll(): Promise<RunEvent[]> {
+    if (!this.file) {
+      this.file = await this.locate().catch(() => undefined);
+      if (!this.file) return [];
+    }
+    let text: string;
+    try {
+      const fh = await open(this.file, 'r');
+      try {
+        const size = (await fh.stat()).size;
+        if (size <= this.offset) return [];
+        const want = Math.min(size - this.offset, MAX_TAIL_READ);
+        const buf = Buffer.alloc(want);
+        const { bytesRead } = await fh.read(buf, 0, want, this.offset);
+        this.offset += bytesRead;
+        text = this.partial + buf.subarray(0, bytesRead).toString('utf8');
+      } finally {
+        await fh.close();
+      }
+    } catch {
+      return [];
+    }
+    const lines = text.split('\n');
+    this.partial = lines.pop() ?? '';
+    if (this.partial.length > MAX_TAIL_READ) this.partial = '';
+    const out: RunEvent[] = [];
+    for (const line of lines) {
+      if (!line.includes('"toolCalls"')) continue;
+      let rec: unknown;
+      try {
+        rec = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const calls = (rec as { toolCalls?: unknown }).toolCalls;
+      if (!Array.isArray(calls)) continue;
+      for (const c of calls as { id?: unknown; name?: unknown; args?: unknown; description?: unknown }[]) {
+        if (typeof c?.id !== 'string' || typeof c.name !== 'string' || this.seen.has(c.id)) continue;
+        this.seen.add(c.id);
+        const detail =
+          toolArgsDetail(c.args) ?? (typeof c.description === 'string' ? c.description : undefined);
+        out.push({
+          type: 'tool-started',
+          id: c.id,
+          name: c.name,
+          kind: normalizeToolName(c.name),
+          ...(detail ? { detail } : {}),
+        });
+      }
+    }
+    return out;
+  }
+}

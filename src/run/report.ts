@@ -1,0 +1,152 @@
+/**
+ * The run summary in Markdown: used by the demo, the PR comment and the job summary. It renders only what the
+ * run produced (status, usage, tool calls, commits, the model's final answer) plus, when given, the task's
+ * title — never the context file, the fixed instruction or anything else the user did not write.
+ */
+import type { EngineStatus, RunResult, Task, ToolKind } from './types.js';
+
+export interface SummaryOptions {
+  task?: Task;
+  /** First heading; default "Gemini run". */
+  heading?: string;
+  /** Longest final answer rendered, in characters (GitHub comments stop at 65536). */
+  maxAnswerChars?: number;
+}
+
+const STATUS_LINE: Record<EngineStatus, string> = {
+  finished: '✅ finished',
+  'timed-out': '⏱️ timed out',
+  crashed: '💥 crashed',
+  'quota-exhausted': '🚫 quota exhausted',
+  'auth-failed': '🔒 authentication failed',
+};
+
+/** Token shapes that must never be printed, whatever the model wrote. Exported for tests. */
+export const SECRET_PATTERNS: readonly RegExp[] = [
+  /AIza[0-9A-Za-z_-]{35}/g,
+  /ya29\.[0-9A-Za-z._-]{20,}/g,
+  /1\/\/0[0-9A-Za-z_-]{30,}/g,
+  /gh[pousr]_[A-Za-z0-9]{30,}/g,
+  /github_pat_[A-Za-z0-9_]{30,}/g,
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
+];
+
+export function redactSecrets(text: string): string {
+  return SECRET_PATTERNS.reduce((t, re) => t.replace(re, '***'), text);
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${s % 60} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+const formatTokens = (n: number): string => n.toLocaleString('en-US');
+
+/** Escapes a table cell: a pipe or newline would break the row. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+export interface ToolRow {
+  kind: ToolKind;
+  name: string;
+  count: number;
+  failures: number;
+}
+
+/** Tool calls grouped by (kind, name), most used first. Exported for tests. */
+export function toolRows(result: RunResult): ToolRow[] {
+  const rows = new Map<string, ToolRow>();
+  for (const call of result.transcript.toolCalls) {
+    const key = `${call.kind}\u0000${call.name}`;
+    const row = rows.get(key) ?? { kind: call.kind, name: call.name, count: 0, failures: 0 };
+    row.count++;
+    if (call.status !== 'success') row.failures++;
+    rows.set(key, row);
+  }
+  return [...rows.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+}
+
+function isTask(x: SummaryOptions | Task): x is Task {
+  return 'instruction' in x && 'source' in x;
+}
+
+/** `renderSummary(result, task)` (the API plan's form) and `renderSummary(result, opts)` both work. */
+export function renderSummary(result: RunResult, options: SummaryOptions | Task = {}): string {
+  const opts: SummaryOptions = isTask(options) ? { task: options } : options;
+  const out: string[] = [];
+  out.push(`## ${opts.heading ?? 'Gemini run'}: ${STATUS_LINE[result.status]}`, '');
+  if (opts.task?.title) out.push(`**Task:** ${cell(redactSecrets(opts.task.title))}`, '');
+  if (result.message && result.status !== 'finished')
+    out.push(`> ${cell(redactSecrets(result.message))}`, '');
+
+  const usage = result.usage;
+  const facts: [string, string][] = [
+    ['Status', `\`${result.status}\``],
+    ['Mode', result.mode],
+    ['Duration', formatDuration(result.durationMs)],
+    ['Turns', String(usage.turns)],
+    ['Tool calls', String(Math.max(usage.toolCalls, result.transcript.toolCalls.length))],
+    ['Total tokens', formatTokens(usage.totalTokens)],
+  ];
+  out.push('| | |', '|---|---|', ...facts.map(([k, v]) => `| ${k} | ${v} |`), '');
+
+  const tools = toolRows(result);
+  if (tools.length > 0) {
+    out.push('### Tool calls', '', '| Kind | Tool | Calls | Failed |', '|---|---|---:|---:|');
+    for (const t of tools) out.push(`| ${t.kind} | \`${cell(t.name)}\` | ${t.count} | ${t.failures} |`);
+    out.push('');
+  }
+
+  if (usage.models.length > 0) {
+    out.push(
+      '### Models',
+      '',
+      '| Model | Requests | Input | Output | Cached | Total |',
+      '|---|---:|---:|---:|---:|---:|',
+    );
+    for (const m of usage.models) {
+      const name = m.fallback ? `\`${cell(m.model)}\` (fallback)` : `\`${cell(m.model)}\``;
+      out.push(
+        `| ${name} | ${m.requests} | ${formatTokens(m.inputTokens)} | ${formatTokens(m.outputTokens)} | ` +
+          `${formatTokens(m.cachedTokens)} | ${formatTokens(m.totalTokens)} |`,
+      );
+    }
+    if (usage.models.some((m) => m.fallback)) {
+      out.push('', '_A model marked (fallback) served because the requested one was unavailable._');
+    }
+    out.push('');
+  }
+
+  out.push('### Changes', '');
+  if (result.commits.length === 0) {
+    out.push('No commits.');
+  } else {
+    out.push(
+      `${result.commits.length} commit(s)${result.leftoverCommitted ? ', the last one made by gemini-run from uncommitted work' : ''}:`,
+      '',
+    );
+    for (const c of result.commits) out.push(`- \`${c.sha.slice(0, 7)}\` ${cell(redactSecrets(c.subject))}`);
+  }
+  if (result.filesChanged.length > 0) {
+    out.push('', '<details><summary>Files changed (' + result.filesChanged.length + ')</summary>', '');
+    for (const f of result.filesChanged) out.push(`- \`${cell(f)}\``);
+    out.push('', '</details>');
+  }
+  out.push('');
+
+  const answer = result.transcript.finalAnswer.trim();
+  if (answer) {
+    const max = opts.maxAnswerChars ?? 20_000;
+    const text = redactSecrets(answer);
+    out.push('### Final answer', '', text.length > max ? `${text.slice(0, max)}\n\n…(truncated)` : text, '');
+  }
+
+  if (result.sessionId) {
+    out.push('### Resume', '', '```sh', `gemini --resume ${result.sessionId}`, '```', '');
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,337 @@
+/**
+ * The run's walls as pure logic: from what has been observed so far (telemetry events, the pane's state and
+ * exit code, the latest screen, the clock) to the engine's next move. Telemetry and exit codes come first;
+ * the screen is read only for the dialogs that never reach telemetry, and every text matched on screen is in
+ * DIALOG_TEXTS with its proof (a captured screen, or the literal in the 0.42.0 bundle).
+ */
+import type { TelemetryEvent } from '../gemini/telemetry.js';
+import type { EngineStatus } from './types.js';
+
+/** Where a matched text is proven: a captured screen of the real 0.42.0, or the literal in its bundle. */
+export type DialogProof =
+  | { fixture: string }
+  /**
+   * The literal, searched in node_modules/@google/gemini-cli/bundle. The auth dialog and the account refusal
+   * are also reached live by test/e2e/engine-run.test.ts (refused OAuth account, via the harness's OAuth proxy).
+   */
+  | { bundle: string };
+
+export interface DialogText {
+  id: 'quota' | 'auth' | 'auth-error' | 'account-refused' | 'session-exists';
+  /** Matched against each screen line (or the stderr tail of a dead pane). */
+  pattern: RegExp;
+  status: EngineStatus | 'retry';
+  proof: DialogProof;
+}
+
+/**
+ * Every text the engine matches on screen. Screen text is the last resort: telemetry (`api_error`) and exit
+ * codes are checked first, so a wording change here degrades to the timeout, never to a wrong end state.
+ * test/unit/run-walls.test.ts checks each pattern against its proof.
+ */
+export const DIALOG_TEXTS: readonly DialogText[] = [
+  {
+    // ProQuotaDialog / OverageMenuDialog: "Usage limit reached for <model>." (blocks forever).
+    id: 'quota',
+    pattern: /Usage limit reached for (.+?)\.?\s*(?:│|$)/,
+    status: 'quota-exhausted',
+    proof: { fixture: 'fixtures/gemini-0.42.0/quota-daily-interactive/screen.txt' },
+  },
+  {
+    // AuthDialog title, shown when the cached credentials were refused at start or a refresh failed.
+    id: 'auth',
+    pattern: /How would you like to authenticate for this project\?/,
+    status: 'auth-failed',
+    proof: { bundle: 'How would you like to authenticate for this project?' },
+  },
+  {
+    // The AuthDialog's error line: carries the server's reason.
+    id: 'auth-error',
+    pattern: /Failed to sign in\. Message: (.+?)\s*(?:│|$)/,
+    status: 'auth-failed',
+    proof: { bundle: 'Failed to sign in. Message: ' },
+  },
+  {
+    // Code Assist refusing the account at start-up (e.g. consumer accounts since 2026-06): headless prints
+    // "An unexpected critical error occurred:IneligibleTierError: <server reason>" on stderr and exits 1 (live,
+    // against test/harness/oauth-proxy.ts); ProjectIdRequiredError is its sibling for Workspace accounts.
+    id: 'account-refused',
+    pattern: /(?:IneligibleTierError|ProjectIdRequiredError): (.+?)\s*$/,
+    status: 'auth-failed',
+    proof: { bundle: 'throw new IneligibleTierError(res.ineligibleTiers)' },
+  },
+  {
+    // Printed on stderr (the pane) before exit 42 when --session-id is already taken (live: facts file).
+    id: 'session-exists',
+    pattern: /Session ID "?[A-Za-z0-9_-]*"? already exists/,
+    status: 'retry',
+    proof: { bundle: 'already exists. Use --resume to resume it' },
+  },
+];
+
+export interface DialogMatch {
+  dialog: DialogText;
+  line: string;
+  /** The captured group (model name, server message) when the pattern has one. */
+  detail?: string;
+}
+
+/** The first dialog text on screen, scanning from the bottom (the newest lines). */
+export function matchDialog(
+  screen: readonly string[],
+  ids?: readonly DialogText['id'][],
+): DialogMatch | undefined {
+  for (let i = screen.length - 1; i >= 0; i--) {
+    const line = screen[i] as string;
+    for (const dialog of DIALOG_TEXTS) {
+      if (ids && !ids.includes(dialog.id)) continue;
+      const m = dialog.pattern.exec(line);
+      if (m) return { dialog, line: stripBox(line), detail: m[1]?.trim() };
+    }
+  }
+  return undefined;
+}
+
+/** Removes the TUI's box-drawing borders and padding from a screen line. */
+export function stripBox(line: string): string {
+  return line
+    .replace(/[│╭╮╰╯─┃━]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * The server's own message from an api_error's text, which is usually the error JSON
+ * (`{"error":{"code":403,"message":"...","status":"PERMISSION_DENIED"}}`) or a bracketed "[API Error: ...]".
+ */
+export function serverMessage(raw: string): string {
+  const json = /"message"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(raw);
+  let msg = raw;
+  if (json?.[1] !== undefined) {
+    try {
+      msg = JSON.parse(`"${json[1]}"`) as string;
+    } catch {
+      msg = json[1];
+    }
+    // A message that is itself JSON text (nested error): look one level deeper.
+    if (/"message"\s*:/.test(msg) && msg !== raw) return serverMessage(msg);
+  } else {
+    const bracket = /\[API Error: (.+?)\]\s*$/.exec(raw.trim());
+    if (bracket?.[1]) msg = bracket[1];
+  }
+  const line = msg.replace(/\s+/g, ' ').trim();
+  return line.length > 400 ? `${line.slice(0, 397)}...` : line;
+}
+
+export interface WallInput {
+  /** Every telemetry event of this spawn so far, in order. */
+  events: readonly TelemetryEvent[];
+  pane: { dead: boolean; exitCode: number | null; signal?: number };
+  /** The latest capture (may be stale by one poll; only dialogs are read from it). */
+  screen: readonly string[];
+  elapsedMs: number;
+  timeoutMs: number;
+  /** Set once the timeout's single Escape was sent: ms since the run started. */
+  escapeSentAtMs?: number;
+  /** How long to wait for the idle edge after the timeout's Escape before giving up on a clean quit. */
+  escapeGraceMs?: number;
+  /** How many times the spawn was already retried for a session id collision. */
+  sessionRetries: number;
+}
+
+export type WallDecision =
+  /** Keep watching. */
+  | { action: 'wait' }
+  /** The TUI is idle and usable: type /quit, wait for the exit; end state as given. */
+  | { action: 'quit'; status: 'finished' | 'timed-out'; message?: string }
+  /** The timeout: send one Escape and keep watching for the idle edge. */
+  | { action: 'escape' }
+  /** The TUI is blocked or gone: stop it by pid (a dialog ignores /quit). */
+  /** `fromScreen`: only the screen showed it (telemetry may still bring the server's own words). */
+  | { action: 'stop'; status: EngineStatus; message: string; fromScreen?: boolean }
+  /** Exit 42 for a taken session id: spawn again with a fresh id. */
+  | { action: 'retry'; message: string };
+
+export const DEFAULT_ESCAPE_GRACE_MS = 15_000;
+
+/** Exit codes of 0.42.0 (bundle `ExitCodes`). */
+export const EXIT_AUTH = 41;
+export const EXIT_INPUT = 42;
+
+type ApiError = Extract<TelemetryEvent, { kind: 'api-error' }>;
+
+function lastIndex<T>(items: readonly T[], pred: (t: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (pred(items[i] as T)) return i;
+  return -1;
+}
+
+/** The idle edge of the latest turn: the first `idle` after the latest `turn-started` (live: a late extra one follows). */
+export function idleAfterLastTurn(events: readonly TelemetryEvent[], fromIndex = 0): boolean {
+  const turn = lastIndex(events, (e) => e.kind === 'turn-started');
+  if (turn < 0) return false;
+  return events.slice(Math.max(turn + 1, fromIndex)).some((e) => e.kind === 'idle');
+}
+
+function wallError(events: readonly TelemetryEvent[]): { status: EngineStatus; message: string } | undefined {
+  // Our own Escape aborts the request with an api_error too: that is never a wall.
+  const errors = events.filter((e): e is ApiError => e.kind === 'api-error' && !e.cancelled);
+  const quota = errors.find((e) => e.terminalQuota);
+  if (quota) return { status: 'quota-exhausted', message: serverMessage(quota.message) };
+  const auth = errors.find((e) => e.auth);
+  if (auth) return { status: 'auth-failed', message: serverMessage(auth.message) };
+  return undefined;
+}
+
+function screenWall(screen: readonly string[]): { status: EngineStatus; message: string } | undefined {
+  const quota = matchDialog(screen, ['quota']);
+  if (quota) return { status: 'quota-exhausted', message: quota.line };
+  const authError = matchDialog(screen, ['auth-error', 'account-refused']);
+  if (authError) return { status: 'auth-failed', message: authError.detail ?? authError.line };
+  const auth = matchDialog(screen, ['auth']);
+  if (auth)
+    return {
+      status: 'auth-failed',
+      message: 'gemini asked for authentication: the credentials were refused',
+    };
+  return undefined;
+}
+
+/** The last meaningful screen lines, for a crash message. */
+function screenTail(screen: readonly string[], n = 3): string {
+  return screen
+    .map(stripBox)
+    .filter((l) => l !== '' && !/^Pane is dead/.test(l))
+    .slice(-n)
+    .join(' | ');
+}
+
+function exitDescription(pane: WallInput['pane']): string {
+  if (pane.exitCode !== null && pane.exitCode > 128)
+    return `gemini was killed by signal ${pane.exitCode - 128}`;
+  if (pane.exitCode === null && pane.signal) return `gemini was killed by signal ${pane.signal}`;
+  if (pane.exitCode === null) return 'gemini exited (exit code unknown)';
+  return `gemini exited with code ${pane.exitCode}`;
+}
+
+/** The next move of the engine. Pure: everything it needs is in the input. */
+export function decideWall(input: WallInput): WallDecision {
+  const { events, pane, screen } = input;
+  const timedOut = input.escapeSentAtMs !== undefined;
+  const errorWall = wallError(events);
+
+  if (pane.dead) {
+    if (
+      pane.exitCode === EXIT_INPUT &&
+      matchDialog(screen, ['session-exists']) !== undefined &&
+      input.sessionRetries < 1
+    ) {
+      return { action: 'retry', message: 'session id already exists' };
+    }
+    if (errorWall) return { action: 'stop', ...errorWall };
+    if (pane.exitCode === EXIT_AUTH) {
+      const wall = screenWall(screen);
+      const tail = screenTail(screen);
+      return {
+        action: 'stop',
+        status: 'auth-failed',
+        message:
+          wall?.status === 'auth-failed' ? wall.message : tail || 'gemini exited 41 (authentication error)',
+      };
+    }
+    const wall = screenWall(screen);
+    if (wall) return { action: 'stop', ...wall };
+    if (timedOut)
+      return { action: 'stop', status: 'timed-out', message: `timed out; then ${exitDescription(pane)}` };
+    if (pane.exitCode === 0 && idleAfterLastTurn(events)) {
+      return { action: 'stop', status: 'finished', message: 'gemini exited after the turn finished' };
+    }
+    const tail = screenTail(screen);
+    return {
+      action: 'stop',
+      status: 'crashed',
+      message: `${exitDescription(pane)} before the turn finished${tail ? `: ${tail}` : ''}`,
+    };
+  }
+
+  if (errorWall) return { action: 'stop', ...errorWall };
+  const wall = screenWall(screen);
+  if (wall) return { action: 'stop', ...wall, fromScreen: true };
+
+  if (timedOut) {
+    const escapedAt = input.escapeSentAtMs as number;
+    const message = `timed out after ${Math.round(input.timeoutMs / 1000)} s`;
+    // Any idle edge at all after the Escape: the turn was cancelled (or had just finished) and the TUI is usable.
+    if (idleAfterLastTurn(events)) return { action: 'quit', status: 'timed-out', message };
+    if (input.elapsedMs - escapedAt >= (input.escapeGraceMs ?? DEFAULT_ESCAPE_GRACE_MS)) {
+      return {
+        action: 'stop',
+        status: 'timed-out',
+        message: `${message}; gemini did not settle after Escape`,
+      };
+    }
+    return { action: 'wait' };
+  }
+
+  if (idleAfterLastTurn(events)) return { action: 'quit', status: 'finished' };
+  if (input.elapsedMs >= input.timeoutMs) return { action: 'escape' };
+  return { action: 'wait' };
+}
+
+export interface HeadlessEndInput {
+  events: readonly TelemetryEvent[];
+  exitCode: number | null;
+  signal?: string | null;
+  timedOut: boolean;
+  /** The stream's `result` status, when one arrived. */
+  resultStatus?: 'success' | 'error';
+  /** The stream's error text (result.error.message or an `error` event). */
+  streamError?: string;
+  /** A terminal-quota error seen in the stream. */
+  streamTerminalQuota: boolean;
+  /** The tail of stderr (fatal errors are JSON there: `{"error":{"message":...,"code":N}}`). */
+  stderr: string;
+  sessionRetries: number;
+}
+
+/** The end state of a headless run from its exit code and stream. Pure. */
+export function decideHeadlessEnd(
+  input: HeadlessEndInput,
+): { action: 'retry'; message: string } | { action: 'end'; status: EngineStatus; message?: string } {
+  const stderrMessage = input.stderr.trim()
+    ? serverMessage(input.stderr.trim().split('\n').slice(-5).join(' '))
+    : '';
+  if (
+    input.exitCode === EXIT_INPUT &&
+    /already exists/.test(input.stderr) &&
+    input.sessionRetries < 1 &&
+    !input.timedOut
+  ) {
+    return { action: 'retry', message: 'session id already exists' };
+  }
+  if (input.timedOut) return { action: 'end', status: 'timed-out', message: 'timed out; gemini was stopped' };
+  const wall = wallError(input.events);
+  if (wall) return { action: 'end', ...wall };
+  if (input.streamTerminalQuota) {
+    return {
+      action: 'end',
+      status: 'quota-exhausted',
+      message: serverMessage(input.streamError ?? stderrMessage),
+    };
+  }
+  if (input.exitCode === EXIT_AUTH) {
+    return {
+      action: 'end',
+      status: 'auth-failed',
+      message: stderrMessage || serverMessage(input.streamError ?? 'gemini exited 41 (authentication error)'),
+    };
+  }
+  if (input.exitCode === 0 && input.resultStatus !== 'error') return { action: 'end', status: 'finished' };
+  const refused = matchDialog(input.stderr.split('\n'), ['account-refused', 'auth-error']);
+  if (refused) return { action: 'end', status: 'auth-failed', message: refused.detail ?? refused.line };
+  const how =
+    input.exitCode === null
+      ? `gemini was killed by ${input.signal ?? 'a signal'}`
+      : `gemini exited with code ${input.exitCode}`;
+  const why = input.streamError ? serverMessage(input.streamError) : stderrMessage;
+  return { action: 'end', status: 'crashed', message: why ? `${how}: ${why}` : how };
+}

@@ -1,0 +1,434 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { appendFile, chmod, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SOCKETS_FILE } from '../run/cleanup.js';
+import { UserError } from '../util/errors.js';
+import { exec, type ExecResult } from '../util/exec.js';
+
+/** What runs in the pane. Structurally the adapter's SpawnSpec, so the driver does not depend on the adapter. */
+export interface PaneCommand {
+  command: string;
+  args: string[];
+  /** The complete environment of the program; nothing is inherited from the tmux server or from us. */
+  env: Record<string, string>;
+  cwd: string;
+}
+
+export interface PaneState {
+  /** The program (and its wrapper) has exited, or the server is gone. */
+  dead: boolean;
+  /** The pane's wrapper shell: its pid is also the pane's process group and session id. */
+  pid?: number;
+  /** From the wrapper's exit file: tmux's #{pane_dead_status} is empty after a clean exit (live, tmux 3.3a). */
+  exitCode: number | null;
+  /** The signal that killed the wrapper itself, when tmux saw one. */
+  signal?: number;
+}
+
+export interface StopReport {
+  /** Pids of the run that were still alive after the stop (should be empty). */
+  survivors: number[];
+}
+
+/**
+ * The only way the project talks to a terminal program. Deliberately small: typing literal text + Enter and a
+ * single Escape are the only inputs; there is no Ctrl-C and no double Escape (both do destructive things in
+ * the Gemini TUI).
+ */
+export interface TmuxDriver {
+  readonly socket: string;
+  readonly exitFile: string;
+  /** Types text literally, waits for the TUI to take it in, then presses Enter. */
+  typeText(text: string): Promise<void>;
+  /** Exactly one Escape key press. */
+  sendEscape(): Promise<void>;
+  /** The visible screen (plus `lines` of scrollback when given), trailing blank lines dropped. */
+  capture(lines?: number): Promise<string[]>;
+  paneState(): Promise<PaneState>;
+  /** The pane's process and all its live descendants. */
+  panePids(): Promise<number[]>;
+  /** Signals the pane's process group and every descendant found (tools may start their own sessions). */
+  killPane(signal?: NodeJS.Signals): Promise<void>;
+  /** Kills the pane's processes, then the server, then checks nothing is left. Idempotent. */
+  stop(): Promise<StopReport>;
+  /** The same, synchronously and without verification: for process exit and signal handlers only. */
+  stopSync(): void;
+}
+
+export interface TmuxCreateOptions {
+  /** Unique per run; the socket is `gemini-run-<id>`. */
+  id: string;
+  /** Where the pane script and the exit-code file live (the run's private directory). */
+  runDir: string;
+  pane: PaneCommand;
+  width?: number;
+  height?: number;
+  tmuxPath?: string;
+  /** Pause between the literal text and Enter; the CLI drops an Enter that arrives with the text (live). */
+  enterDelayMs?: number;
+}
+
+const PANE_TERM = 'screen-256color';
+
+/** Quotes one word for a POSIX shell. */
+export function shQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The pane's script: `env -i` gives the program exactly the spec's environment, and the exit code lands in a
+ * file because tmux does not report it after a clean exit. Kept in a 0700 file instead of tmux's argv so that
+ * environment values (an API key) never appear in a `ps` listing of the tmux client. Exported for tests.
+ */
+export function renderPaneScript(pane: PaneCommand, exitFile: string): string {
+  const env = { ...pane.env, TERM: PANE_TERM };
+  const assignments = Object.entries(env).map(([key, value]) => {
+    if (!ENV_NAME.test(key)) throw new Error(`invalid environment variable name: ${key}`);
+    return shQuote(`${key}=${value}`);
+  });
+  const argv = [pane.command, ...pane.args].map(shQuote);
+  return [
+    '#!/bin/sh',
+    '# Written by gemini-run for one run; removed when the run stops.',
+    `cd ${shQuote(pane.cwd)} || { echo 127 > ${shQuote(exitFile)}; exit 127; }`,
+    `env -i ${assignments.join(' ')} ${argv.join(' ')}`,
+    'code=$?',
+    `echo "$code" > ${shQuote(`${exitFile}.tmp`)} && mv ${shQuote(`${exitFile}.tmp`)} ${shQuote(exitFile)}`,
+    'exit "$code"',
+    '',
+  ].join('\n');
+}
+
+/** Parses `ps -A -o pid=,ppid=` into the descendants of root (root included when alive). Exported for tests. */
+export function descendantsOf(root: number, psOutput: string): number[] {
+  const children = new Map<number, number[]>();
+  const alive = new Set<number>();
+  for (const line of psOutput.split('\n')) {
+    const m = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    const ppid = Number(m[2]);
+    alive.add(pid);
+    const list = children.get(ppid) ?? [];
+    list.push(pid);
+    children.set(ppid, list);
+  }
+  const out: number[] = [];
+  const queue = alive.has(root) ? [root] : [];
+  if (!alive.has(root)) queue.push(...(children.get(root) ?? []));
+  const seen = new Set<number>();
+  while (queue.length > 0) {
+    const pid = queue.shift() as number;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    out.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/** Alive and not a zombie (containers whose init does not reap leave zombies around forever). */
+export function isProcessAlive(pid: number): boolean {
+  // A zombie is dead for our purposes: it holds no connection and runs nothing; its parent just has not reaped it.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    // no /proc (macOS) or already gone: ask the kernel
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists but is not ours — still alive.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function trySignal(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+const FATAL_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * Runs `cleanup` (synchronous) if this process exits or is signalled before `release()` is called: a cancelled
+ * job must not leave a gemini behind. A signal is re-raised after the cleanup unless someone else handles it.
+ */
+export function guardProcessExit(cleanup: () => void): () => void {
+  let done = false;
+  const run = (): void => {
+    if (done) return;
+    done = true;
+    try {
+      cleanup();
+    } catch {
+      // best effort: the process is going away
+    }
+  };
+  const onSignal = (signal: NodeJS.Signals): void => {
+    run();
+    release();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const release = (): void => {
+    process.removeListener('exit', run);
+    for (const s of FATAL_SIGNALS) process.removeListener(s, onSignal);
+  };
+  process.once('exit', run);
+  for (const s of FATAL_SIGNALS) process.once(s, onSignal);
+  return () => {
+    done = true;
+    release();
+  };
+}
+
+class TmuxDriverImpl implements TmuxDriver {
+  readonly socket: string;
+  readonly exitFile: string;
+  private stopped = false;
+  private readonly releaseGuard: () => void;
+  /** Every pid ever seen in the pane, so a stop can verify even after the server is gone. */
+  private readonly known = new Set<number>();
+
+  constructor(
+    private readonly tmuxPath: string,
+    socket: string,
+    private readonly paneId: string,
+    private readonly panePid: number | undefined,
+    private readonly scriptFile: string,
+    exitFile: string,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly enterDelayMs: number,
+    /** tmux 3.3 leaves the socket file behind after kill-server; a self-hosted runner would collect them. */
+    private readonly socketPath: string,
+  ) {
+    this.socket = socket;
+    this.exitFile = exitFile;
+    if (panePid) this.known.add(panePid);
+    this.releaseGuard = guardProcessExit(() => this.stopSync());
+  }
+
+  private tmux(args: string[]): Promise<ExecResult> {
+    return exec(this.tmuxPath, ['-L', this.socket, ...args], {
+      env: this.env,
+      allowAllExitCodes: true,
+      timeoutMs: 10_000,
+    });
+  }
+
+  private async tmuxOk(args: string[]): Promise<ExecResult> {
+    const r = await this.tmux(args);
+    if (r.exitCode !== 0) throw new Error(`tmux ${args[0]} failed: ${r.stderr.trim()}`);
+    return r;
+  }
+
+  async typeText(text: string): Promise<void> {
+    // -l: literal, so `;`, quotes and key names like "Enter" are typed as characters.
+    await this.tmuxOk(['send-keys', '-t', this.paneId, '-l', '--', text]);
+    await sleep(this.enterDelayMs);
+    await this.tmuxOk(['send-keys', '-t', this.paneId, 'Enter']);
+  }
+
+  async sendEscape(): Promise<void> {
+    await this.tmuxOk(['send-keys', '-t', this.paneId, 'Escape']);
+  }
+
+  async capture(lines?: number): Promise<string[]> {
+    const args = ['capture-pane', '-p', '-J', '-t', this.paneId];
+    if (lines !== undefined && lines > 0) args.push('-S', `-${lines}`);
+    const r = await this.tmux(args);
+    if (r.exitCode !== 0) return [];
+    const out = r.stdout.split('\n').map((l) => l.replace(/\s+$/, ''));
+    while (out.length > 0 && out[out.length - 1] === '') out.pop();
+    return out;
+  }
+
+  private async readExitFile(): Promise<number | null> {
+    try {
+      const text = (await readFile(this.exitFile, 'utf8')).trim();
+      return /^\d+$/.test(text) ? Number(text) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async paneState(): Promise<PaneState> {
+    const r = await this.tmux([
+      'display-message',
+      '-p',
+      '-t',
+      this.paneId,
+      '#{pane_dead}|#{pane_pid}|#{pane_dead_status}|#{pane_dead_signal}',
+    ]);
+    const exitCode = await this.readExitFile();
+    if (r.exitCode !== 0) return { dead: true, pid: this.panePid, exitCode };
+    const [dead, pid, status, signal] = r.stdout.trim().split('|');
+    const state: PaneState = { dead: dead === '1', pid: pid ? Number(pid) : this.panePid, exitCode };
+    if (state.exitCode === null && state.dead && status) state.exitCode = Number(status);
+    if (signal && state.dead) state.signal = Number(signal);
+    return state;
+  }
+
+  async panePids(): Promise<number[]> {
+    if (!this.panePid) return [];
+    const r = await exec('ps', ['-A', '-o', 'pid=,ppid='], { allowAllExitCodes: true, env: this.env });
+    const pids = descendantsOf(this.panePid, r.stdout);
+    for (const p of pids) this.known.add(p);
+    return pids;
+  }
+
+  async killPane(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const pids = await this.panePids();
+    // The pane's program is a session leader started by tmux, so its pid is its process group.
+    if (this.panePid) trySignal(-this.panePid, signal);
+    for (const pid of pids) trySignal(pid, signal);
+  }
+
+  stopSync(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.panePid) trySignal(-this.panePid, 'SIGKILL');
+    for (const pid of this.known) trySignal(pid, 'SIGKILL');
+    spawnSync(this.tmuxPath, ['-L', this.socket, 'kill-server'], {
+      env: this.env,
+      stdio: 'ignore',
+      timeout: 5000,
+    });
+    rmSync(this.scriptFile, { force: true });
+    rmSync(this.socketPath, { force: true });
+    this.releaseGuard();
+  }
+
+  async stop(): Promise<StopReport> {
+    if (!this.stopped) {
+      this.stopped = true;
+      this.releaseGuard();
+      // Processes first: the server's death does not end a gemini sitting in a dialog (live).
+      await this.panePids();
+      const living = [...this.known].filter(isProcessAlive);
+      if (living.length > 0) {
+        await this.killPane('SIGTERM');
+        for (let i = 0; i < 10 && [...this.known].some(isProcessAlive); i++) await sleep(50);
+        await this.killPane('SIGKILL');
+        for (const pid of this.known) trySignal(pid, 'SIGKILL');
+      }
+      await this.tmux(['kill-server']);
+      await rm(this.scriptFile, { force: true });
+      await rm(this.socketPath, { force: true });
+    }
+    for (let i = 0; i < 40 && [...this.known].some(isProcessAlive); i++) await sleep(50);
+    return { survivors: [...this.known].filter(isProcessAlive) };
+  }
+}
+
+export function socketName(id: string): string {
+  return `gemini-run-${id.replace(/[^A-Za-z0-9_-]/g, '')}`;
+}
+
+/** Environment of the tmux client and server themselves; the pane gets its own through `env -i`. */
+function tmuxEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  for (const key of ['HOME', 'TMUX_TMPDIR', 'USER', 'LOGNAME']) {
+    const v = process.env[key];
+    if (v !== undefined) env[key] = v;
+  }
+  // UTF-8 so capture-pane keeps the TUI's box and bullet characters.
+  env.LANG = 'C.UTF-8';
+  return env;
+}
+
+/** Starts a tmux server on the run's own socket with the program in its single pane. */
+export async function createTmuxDriver(o: TmuxCreateOptions): Promise<TmuxDriver> {
+  const tmuxPath = o.tmuxPath ?? 'tmux';
+  const socket = socketName(o.id);
+  const scriptFile = join(o.runDir, 'pane.sh');
+  const exitFile = join(o.runDir, 'pane.exit');
+  await rm(exitFile, { force: true });
+  // Recorded before the server exists, so a post step can stop it even if this process dies right after.
+  await appendFile(join(o.runDir, SOCKETS_FILE), `${socket}\n`, { mode: 0o600 });
+  await writeFile(scriptFile, renderPaneScript(o.pane, exitFile), { mode: 0o700 });
+  await chmod(scriptFile, 0o700);
+  const width = String(o.width ?? 220);
+  const height = String(o.height ?? 50);
+  const env = tmuxEnv();
+  // One invocation: the options exist before the pane's program starts, so even an instant exit remains.
+  const commands: string[][] = [
+    ['start-server'],
+    ['set-option', '-g', 'remain-on-exit', 'on'],
+    ['set-option', '-g', 'history-limit', '5000'],
+    ['set-option', '-g', 'default-terminal', PANE_TERM],
+    ['set-option', '-g', 'default-size', `${width}x${height}`],
+    [
+      'new-session',
+      '-d',
+      '-s',
+      'run',
+      '-x',
+      width,
+      '-y',
+      height,
+      '-P',
+      '-F',
+      '#{pane_id} #{pane_pid} #{socket_path}',
+      'sh',
+      scriptFile,
+    ],
+  ];
+  const argv = [
+    '-L',
+    socket,
+    '-f',
+    '/dev/null',
+    '-u',
+    ...commands.flatMap((c, i) => (i === 0 ? c : [';', ...c])),
+  ];
+  const r = await exec(tmuxPath, argv, { env, allowAllExitCodes: true, timeoutMs: 10_000 }).catch(
+    (e: unknown) => {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new UserError(`tmux not found (${tmuxPath}): install tmux, or run in headless mode`);
+      }
+      throw e;
+    },
+  );
+  const m = /^(%\d+) (\d+) (.+)$/.exec(r.stdout.trim());
+  if (r.exitCode !== 0 || !m) {
+    await exec(tmuxPath, ['-L', socket, 'kill-server'], { env, allowAllExitCodes: true, timeoutMs: 5000 });
+    await rm(scriptFile, { force: true });
+    throw new Error(`could not start tmux on socket ${socket}: ${r.stderr.trim() || r.stdout.trim()}`);
+  }
+  return new TmuxDriverImpl(
+    tmuxPath,
+    socket,
+    m[1] as string,
+    Number(m[2]),
+    scriptFile,
+    exitFile,
+    env,
+    o.enterDelayMs ?? 300,
+    m[3] as string,
+  );
+}
+
+/** Whether a server is listening on the run's socket (for tests and leak checks). */
+export async function tmuxServerAlive(socket: string, tmuxPath = 'tmux'): Promise<boolean> {
+  const r = await exec(tmuxPath, ['-L', socket, 'list-sessions'], {
+    env: tmuxEnv(),
+    allowAllExitCodes: true,
+    timeoutMs: 5000,
+  });
+  return r.exitCode === 0;
+}
+
+/** The seam: `TmuxDriver.create(...)`; tests may substitute any object implementing the interface. */
+export const TmuxDriver = { create: createTmuxDriver };

@@ -1,0 +1,92 @@
+/**
+ * run-overhead-s: the engine's wall time for a scripted 3-turn run (two tool calls, then the answer) minus the
+ * gemini process's own lifetime — i.e. what preparing, watching, quitting and collecting cost. Target ≤ 1.5 s.
+ * Runs the real gemini 0.42.0 in tmux against the fake API. `node --import tsx test/bench/run-overhead.bench.ts`
+ * (RUNS=<n> for more samples; the median is printed).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runAgent } from '../../src/run/engine.js';
+import { createMemoryLogger } from '../../src/util/log.js';
+import { FakeGemini, type Script } from '../harness/fake-gemini.js';
+import { GEMINI_BIN, TEST_GIT_IDENTITY } from '../harness/gemini-launcher.js';
+import { createWorkRepo } from '../harness/repo.js';
+
+const SCRIPT: Script = {
+  description: 'three model turns: list, shell commit, answer',
+  steps: [
+    { functionCalls: [{ name: 'list_directory', args: { dir_path: '.' } }] },
+    {
+      functionCalls: [
+        {
+          name: 'run_shell_command',
+          args: {
+            command: "printf 'x\\n' > x.txt && git add x.txt && git commit -q -m 'Add x'",
+            description: 'commit',
+          },
+        },
+      ],
+    },
+    { text: 'Added x.txt.' },
+  ],
+};
+
+async function once(): Promise<{
+  overheadS: number;
+  wallS: number;
+  lifetimeS: number;
+  idleToReturnS: number;
+}> {
+  const fake = await FakeGemini.start(SCRIPT);
+  const repo = await createWorkRepo();
+  const runDir = await mkdtemp(join(tmpdir(), 'bench-run-overhead-'));
+  try {
+    const t0 = performance.now();
+    let idleAt = 0;
+    const r = await runAgent({
+      worktree: repo.dir,
+      task: { title: 'bench', instruction: 'Add x.txt.', comments: [], source: { kind: 'local' } },
+      auth: { kind: 'api-key', apiKey: 'fake-key' },
+      geminiPath: GEMINI_BIN,
+      model: 'gemini-2.5-flash',
+      approvalMode: 'yolo',
+      mode: 'interactive',
+      timeoutMs: 60_000,
+      runDir,
+      sourceEnv: { ...repo.env, GOOGLE_GEMINI_BASE_URL: fake.url },
+      gitIdentity: TEST_GIT_IDENTITY,
+      log: createMemoryLogger(),
+      heartbeatMs: 0,
+      onEvent: (e) => {
+        if (e.type === 'idle' && idleAt === 0) idleAt = e.at;
+      },
+    });
+    const returnedAt = Date.now();
+    const wall = performance.now() - t0;
+    if (r.status !== 'finished' || r.commits.length !== 1) {
+      throw new Error(`bench run did not finish cleanly: ${r.status} ${r.message ?? ''}`);
+    }
+    return {
+      overheadS: (wall - r.geminiLifetimeMs) / 1000,
+      wallS: wall / 1000,
+      lifetimeS: r.geminiLifetimeMs / 1000,
+      idleToReturnS: (returnedAt - idleAt) / 1000,
+    };
+  } finally {
+    await fake.close();
+    await repo[Symbol.asyncDispose]();
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
+
+const runs = Math.max(1, Number(process.env.RUNS ?? 3));
+const samples: Awaited<ReturnType<typeof once>>[] = [];
+for (let i = 0; i < runs; i++) samples.push(await once());
+samples.sort((a, b) => a.overheadS - b.overheadS);
+const median = samples[Math.floor(samples.length / 2)] as (typeof samples)[number];
+console.error(
+  `run-overhead: ${runs} run(s); median wall ${median.wallS.toFixed(2)} s, gemini lifetime ${median.lifetimeS.toFixed(2)} s; ` +
+    `idle edge → runAgent returned ${median.idleToReturnS.toFixed(2)} s (edge latency + /quit + CLI exit + collect)`,
+);
+console.log(`BENCH run-overhead-s ${median.overheadS.toFixed(3)} s`);

@@ -1,0 +1,384 @@
+/**
+ * The run engine end to end: the real gemini 0.42.0 in tmux (or headless) against a local fake Gemini API,
+ * on a real work repository. Each case asserts the end state, the commits, how long it took to notice, and
+ * that nothing of the run is left (no tmux server on its socket, no gemini process of its session).
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runAgent, type RunOptions } from '../../src/run/engine.js';
+import type { RunEvent, RunResult } from '../../src/run/types.js';
+import { isProcessAlive, tmuxServerAlive } from '../../src/tmux/tmux.js';
+import { exec } from '../../src/util/exec.js';
+import { createMemoryLogger } from '../../src/util/log.js';
+import { FakeGemini, type Script } from '../harness/fake-gemini.js';
+import { GEMINI_BIN, TEST_GIT_IDENTITY } from '../harness/gemini-launcher.js';
+import { CONSUMER_REFUSAL_MESSAGE, OAuthProxy } from '../harness/oauth-proxy.js';
+import { createWorkRepo, type WorkRepo } from '../harness/repo.js';
+
+const MODEL = 'gemini-2.5-flash';
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
+});
+
+/** Pids whose command line names the session (gemini gets `--session-id <id>`). */
+async function sessionPids(sessionId: string): Promise<number[]> {
+  const r = await exec('ps', ['-eo', 'pid=,args='], { allowAllExitCodes: true });
+  return r.stdout
+    .split('\n')
+    .filter((l) => l.includes(sessionId))
+    .map((l) => Number(l.trim().split(/\s+/)[0]))
+    .filter((pid) => pid !== process.pid && isProcessAlive(pid));
+}
+
+interface Case {
+  result: RunResult;
+  repo: WorkRepo;
+  fake?: FakeGemini;
+  lines: string[];
+  events: RunEvent[];
+  socket?: string;
+  wallMs: number;
+}
+
+async function runCase(o: {
+  script?: Script;
+  baseUrl?: string;
+  opts?: Partial<RunOptions>;
+  onEvent?: (e: RunEvent, fake: FakeGemini | undefined) => void;
+  repo?: WorkRepo;
+  extraEnv?: Record<string, string>;
+}): Promise<Case> {
+  const fake = o.script ? await FakeGemini.start(o.script) : undefined;
+  if (fake) cleanups.push(() => fake.close());
+  const repo = o.repo ?? (await createWorkRepo());
+  if (!o.repo) cleanups.push(() => repo[Symbol.asyncDispose]());
+  const runDir = await mkdtemp(join(tmpdir(), 'engine-e2e-'));
+  cleanups.push(() => rm(runDir, { recursive: true, force: true }));
+  const log = createMemoryLogger();
+  const events: RunEvent[] = [];
+  const t0 = Date.now();
+  const result = await runAgent({
+    worktree: repo.dir,
+    task: {
+      title: 'Test task',
+      instruction: 'Do the scripted thing.',
+      comments: [],
+      source: { kind: 'local' },
+    },
+    auth: { kind: 'api-key', apiKey: 'fake-key' },
+    geminiPath: GEMINI_BIN,
+    model: MODEL,
+    approvalMode: 'yolo',
+    mode: 'interactive',
+    timeoutMs: 60_000,
+    runDir,
+    sourceEnv: { ...repo.env, GOOGLE_GEMINI_BASE_URL: o.baseUrl ?? fake?.url ?? '', ...o.extraEnv },
+    gitIdentity: TEST_GIT_IDENTITY,
+    log,
+    onEvent: (e) => {
+      events.push(e);
+      o.onEvent?.(e, fake);
+    },
+    heartbeatMs: 1000,
+    ...o.opts,
+  });
+  const wallMs = Date.now() - t0;
+  const socket = /socket (gemini-run-[\w-]+)/.exec(log.lines.join('\n'))?.[1];
+  // Nothing the engine started outlives it.
+  if (socket) expect(await tmuxServerAlive(socket)).toBe(false);
+  expect(await sessionPids(result.sessionId)).toEqual([]);
+  return {
+    result,
+    repo,
+    ...(fake ? { fake } : {}),
+    lines: log.lines,
+    events,
+    ...(socket ? { socket } : {}),
+    wallMs,
+  };
+}
+
+const shell = (command: string) => ({
+  functionCalls: [{ name: 'run_shell_command', args: { command, description: 'scripted step' } }],
+});
+
+describe('engine e2e (interactive, real gemini 0.42.0)', () => {
+  it('a finished run: commits, usage, transcript, summary facts', async () => {
+    const c = await runCase({
+      script: {
+        description: 'commit a file, then answer',
+        steps: [
+          shell("printf 'hi\\n' > hello.txt && git add hello.txt && git commit -q -m 'Add hello'"),
+          { text: 'Done: added hello.txt.' },
+        ],
+      },
+    });
+    const r = c.result;
+    expect(r.status).toBe('finished');
+    expect(r.exitCode).toBe(0);
+    expect(r.commits.map((x) => x.subject)).toEqual(['Add hello']);
+    expect(r.filesChanged).toEqual(['hello.txt']);
+    expect(r.leftoverCommitted).toBe(false);
+    expect(r.transcript.finalAnswer).toBe('Done: added hello.txt.');
+    expect(r.transcript.toolCalls.map((t) => t.kind)).toEqual(['shell']);
+    expect(r.usage.turns).toBe(1);
+    expect(r.usage.models.map((m) => m.model)).toEqual([MODEL]);
+    expect(r.usage.totalTokens).toBeGreaterThan(0);
+    expect(r.transcriptPath).toMatch(/session-.*\.jsonl$/);
+    // Live progress: the tool call and the model responses were logged as they happened.
+    expect(c.lines.some((l) => /^tool run_shell_command \[shell\] ok/.test(l))).toBe(true);
+    // ...and, from the transcript, what the tool was asked to do.
+    expect(c.lines).toContain(
+      "tool run_shell_command [shell]: printf 'hi\\n' > hello.txt && git add hello.txt && git commit -q -m 'Add hello'",
+    );
+    expect(c.lines.filter((l) => /^model gemini-2\.5-flash:/.test(l))).toHaveLength(2);
+    expect(c.events.some((e) => e.type === 'idle')).toBe(true);
+    // The engine's own overhead around gemini's lifetime is small.
+    expect(r.durationMs - r.geminiLifetimeMs).toBeLessThan(5_000);
+    // The context file is gone from the worktree and never committed.
+    expect(await c.repo.git(['status', '--porcelain', '--ignored'])).not.toContain('GEMINI.local.md');
+    expect(await c.repo.git(['log', '--all', '--name-only', '--format='])).not.toContain('GEMINI.local.md');
+  });
+
+  it('uncommitted edits are committed by the engine (never the context file)', async () => {
+    const c = await runCase({
+      script: {
+        description: 'edit without committing',
+        steps: [
+          shell("printf 'changed\\n' >> README.md && mkdir -p notes && printf 'n\\n' > notes/todo.txt"),
+          { text: 'Edited, not committed.' },
+        ],
+      },
+    });
+    const r = c.result;
+    expect(r.status).toBe('finished');
+    expect(r.leftoverCommitted).toBe(true);
+    expect(r.commits).toHaveLength(1);
+    expect(r.commits[0]?.subject).toMatch(/^gemini-run: commit work the agent left uncommitted/);
+    expect([...r.filesChanged].sort()).toEqual(['README.md', 'notes/todo.txt']);
+    expect(await c.repo.git(['status', '--porcelain'])).toBe('');
+    expect(await c.repo.git(['show', '--name-only', '--format=', 'HEAD'])).not.toContain('GEMINI.local.md');
+  });
+
+  it('timeout with partial commits: one Escape, quit, timed-out, the commit kept', async () => {
+    let hangAt = 0;
+    const c = await runCase({
+      script: {
+        description: 'commit, then the model hangs',
+        steps: [
+          shell("printf 'a\\n' > a.txt && git add a.txt && git commit -q -m 'Partial work'"),
+          { hang: true },
+        ],
+      },
+      opts: { timeoutMs: 8_000 },
+      onEvent: (e) => {
+        if (e.type === 'tool-completed') hangAt = Date.now();
+      },
+    });
+    const r = c.result;
+    expect(r.status).toBe('timed-out');
+    expect(r.commits.map((x) => x.subject)).toEqual(['Partial work']);
+    expect(c.lines.some((l) => /sending one Escape/.test(l))).toBe(true);
+    // The heartbeat (every 1 s here) kept reporting while the model hung.
+    expect(
+      c.lines.filter((l) => /^… working: \d+ s elapsed, 1 turn\(s\), \d+ tokens, 1 tool call\(s\)$/.test(l))
+        .length,
+    ).toBeGreaterThanOrEqual(3);
+    // Escape cancelled the request and the TUI quit cleanly (not killed).
+    expect(r.exitCode).toBe(0);
+    expect(hangAt).toBeGreaterThan(0);
+    // Noticed at the timeout, not later: the spawn's 8 s plus a few seconds to cancel and quit.
+    expect(r.geminiLifetimeMs).toBeLessThan(8_000 + 8_000);
+  });
+
+  it('crash: gemini killed mid-turn is noticed within 10 s', async () => {
+    let killedAt = 0;
+    const c = await runCase({
+      script: { description: 'the model hangs', steps: [{ hang: true }] },
+      onEvent: (e, fake) => {
+        if (e.type !== 'started') return;
+        const sessionId = e.sessionId;
+        void (async () => {
+          // Wait until gemini is inside the model call, then kill it.
+          for (let i = 0; i < 200 && fake?.modelRequests().length === 0; i++)
+            await new Promise((r) => setTimeout(r, 100));
+          for (const pid of await sessionPids(sessionId)) process.kill(pid, 'SIGKILL');
+          killedAt = Date.now();
+        })();
+      },
+    });
+    const r = c.result;
+    expect(killedAt).toBeGreaterThan(0);
+    expect(r.status).toBe('crashed');
+    expect(r.message).toMatch(/signal 9/);
+    expect(r.exitCode).toBe(137);
+    expect(r.commits).toEqual([]);
+    expect(c.lines.some((l) => /^error: gemini crashed/.test(l))).toBe(true);
+    const noticedMs = Date.parse(r.startedAt) + r.durationMs - killedAt;
+    expect(noticedMs).toBeLessThan(10_000);
+  });
+
+  it('terminal quota: quota-exhausted within 10 s of the 429, with the server message', async () => {
+    const c = await runCase({
+      script: { description: 'daily quota', steps: [{ error: { status: 429, kind: 'daily-quota' } }] },
+    });
+    const r = c.result;
+    expect(r.status).toBe('quota-exhausted');
+    expect(r.message).toMatch(/quota/i);
+    const quotaAt = c.fake?.requests.find((q) => q.status === 429)?.at ?? 0;
+    expect(quotaAt).toBeGreaterThan(0);
+    expect(Date.parse(r.startedAt) + r.durationMs - quotaAt).toBeLessThan(10_000);
+    expect(r.usage.turns).toBe(1);
+  });
+
+  it('refused account: the API answers 403 PERMISSION_DENIED → auth-failed with its message', async () => {
+    const message = 'Permission denied: Consumer api_key:fake-key has been suspended.';
+    const server: Server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 403, message, status: 'PERMISSION_DENIED' } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const c = await runCase({ baseUrl: `http://127.0.0.1:${port}` });
+    expect(c.result.status).toBe('auth-failed');
+    expect(c.result.message).toBe(message);
+    expect(c.wallMs).toBeLessThan(30_000);
+  });
+
+  it("refused OAuth account: the auth dialog's server reason → auth-failed within seconds", async () => {
+    const proxy = await OAuthProxy.start({ refuseAccount: CONSUMER_REFUSAL_MESSAGE });
+    cleanups.push(() => proxy.close());
+    const c = await runCase({
+      extraEnv: proxy.env(),
+      opts: { auth: { kind: 'oauth', creds: proxy.seedCreds(), account: 'operator@example.com' } },
+    });
+    expect(c.result.status).toBe('auth-failed');
+    // Only the screen carries this text (the AuthDialog's "Failed to sign in. Message: ..." line).
+    expect(c.result.message).toBe(CONSUMER_REFUSAL_MESSAGE);
+    expect(c.result.lastScreen?.join('\n')).toContain('How would you like to authenticate for this project?');
+    expect(c.wallMs).toBeLessThan(15_000);
+  });
+
+  it('a multi-turn, tool-heavy run', async () => {
+    const c = await runCase({
+      script: {
+        description: 'read, list, write, edit, shell, commit',
+        steps: [
+          { functionCalls: [{ name: 'list_directory', args: { dir_path: '.' } }] },
+          { functionCalls: [{ name: 'read_file', args: { file_path: 'src/greet.js' } }] },
+          {
+            text: 'Writing two files.',
+            functionCalls: [
+              {
+                name: 'write_file',
+                args: { file_path: 'src/bye.js', content: 'export const bye = () => "bye";\n' },
+              },
+              { name: 'write_file', args: { file_path: 'docs/bye.md', content: '# bye\n' } },
+            ],
+          },
+          shell('git add -A && git commit -q -m "Add bye"'),
+          { functionCalls: [{ name: 'read_file', args: { file_path: 'does/not/exist.js' } }] },
+          shell("printf 'x\\n' >> docs/bye.md && git commit -qam 'Extend bye docs'"),
+          { text: 'All done.', chunks: 3 },
+        ],
+      },
+    });
+    const r = c.result;
+    expect(r.status).toBe('finished');
+    expect(r.commits.map((x) => x.subject)).toEqual(['Add bye', 'Extend bye docs']);
+    expect([...r.filesChanged].sort()).toEqual(['docs/bye.md', 'src/bye.js']);
+    const kinds = r.transcript.toolCalls.map((t) => t.kind);
+    expect(kinds).toEqual(['ls', 'read', 'write', 'write', 'shell', 'read', 'shell']);
+    expect(r.transcript.toolCalls.filter((t) => t.status !== 'success')).toHaveLength(1);
+    expect(r.usage.toolCalls).toBe(7);
+    expect(r.usage.models[0]?.requests).toBe(7);
+    expect(r.transcript.finalAnswer).toBe('All done.');
+  });
+});
+
+describe('engine e2e (resume)', () => {
+  it('continues a saved session in a fresh home: same session id, the model sees the earlier turn', async () => {
+    const first = await runCase({
+      script: { description: 'first run', steps: [{ text: 'First answer: the marker is PELICAN-42.' }] },
+    });
+    expect(first.result.status).toBe('finished');
+    const transcriptFile = first.result.transcriptPath;
+    expect(transcriptFile).toBeDefined();
+    const second = await runCase({
+      repo: first.repo,
+      script: { description: 'second run', steps: [{ text: 'Second answer.' }] },
+      opts: { resume: { sessionId: first.result.sessionId, transcriptFile: transcriptFile as string } },
+    });
+    expect(second.result.status).toBe('finished');
+    expect(second.result.sessionId).toBe(first.result.sessionId);
+    expect(JSON.stringify(second.fake?.modelRequests()[0]?.body)).toContain('PELICAN-42');
+    expect(second.result.transcript.finalAnswer).toBe('Second answer.');
+  });
+});
+
+describe('engine e2e (headless)', () => {
+  it('a finished headless run', async () => {
+    const c = await runCase({
+      script: {
+        description: 'commit a file, then answer',
+        steps: [
+          shell("printf 'hi\\n' > h.txt && git add h.txt && git commit -q -m 'Add h'"),
+          { text: 'Headless done.' },
+        ],
+      },
+      opts: { mode: 'headless' },
+    });
+    const r = c.result;
+    expect(r.status).toBe('finished');
+    expect(r.mode).toBe('headless');
+    expect(r.exitCode).toBe(0);
+    expect(r.commits.map((x) => x.subject)).toEqual(['Add h']);
+    expect(r.transcript.finalAnswer).toBe('Headless done.');
+    expect(r.transcript.toolCalls.map((t) => t.name)).toEqual(['run_shell_command']);
+    expect(r.usage.totalTokens).toBeGreaterThan(0);
+    expect(c.lines.some((l) => /^tool run_shell_command \[shell\]: printf/.test(l))).toBe(true);
+    // The task travelled on stdin, not in argv: the fake saw it in the first request's text.
+    const first = JSON.stringify(c.fake?.modelRequests()[0]?.body ?? '');
+    expect(first).toContain('Do the scripted thing.');
+    expect(await readFile(join(c.repo.dir, 'h.txt'), 'utf8')).toBe('hi\n');
+  });
+
+  it('refused OAuth account (headless): IneligibleTierError on stderr → auth-failed', async () => {
+    const proxy = await OAuthProxy.start({ refuseAccount: CONSUMER_REFUSAL_MESSAGE });
+    cleanups.push(() => proxy.close());
+    const c = await runCase({
+      extraEnv: proxy.env(),
+      opts: {
+        mode: 'headless',
+        auth: { kind: 'oauth', creds: proxy.seedCreds(), account: 'operator@example.com' },
+      },
+    });
+    expect(c.result.status).toBe('auth-failed');
+    expect(c.result.message).toBe(CONSUMER_REFUSAL_MESSAGE);
+    expect(c.result.exitCode).toBe(1);
+  });
+
+  it('headless timeout ends the process group: timed-out, commit kept', async () => {
+    const c = await runCase({
+      script: {
+        description: 'commit, then hang',
+        steps: [
+          shell("printf 'a\\n' > a.txt && git add a.txt && git commit -q -m 'Partial'"),
+          { hang: true },
+        ],
+      },
+      opts: { mode: 'headless', timeoutMs: 6_000 },
+    });
+    expect(c.result.status).toBe('timed-out');
+    expect(c.result.commits.map((x) => x.subject)).toEqual(['Partial']);
+    expect(c.result.geminiLifetimeMs).toBeLessThan(6_000 + 6_000);
+  });
+});

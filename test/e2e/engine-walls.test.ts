@@ -1,0 +1,123 @@
+/**
+ * The engine's loop against stand-in "gemini" executables (small shell scripts) for the walls the real CLI
+ * cannot be made to hit offline on demand: a session-id collision (exit 42), an exit before the turn, and
+ * dialogs that only the screen shows. Real tmux, real git; the script records each invocation's argv.
+ */
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runAgent, type RunOptions } from '../../src/run/engine.js';
+import type { RunResult } from '../../src/run/types.js';
+import { isProcessAlive, tmuxServerAlive } from '../../src/tmux/tmux.js';
+import { createMemoryLogger } from '../../src/util/log.js';
+import { TEST_GIT_IDENTITY } from '../harness/gemini-launcher.js';
+import { createWorkRepo } from '../harness/repo.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
+});
+
+async function run(body: string, opts: Partial<RunOptions> = {}) {
+  const dir = await mkdtemp(join(tmpdir(), 'engine-walls-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const repo = await createWorkRepo();
+  cleanups.push(() => repo[Symbol.asyncDispose]());
+  const calls = join(dir, 'calls.log');
+  const fakeGemini = join(dir, 'fake-gemini');
+  // A marker in argv lets the test find the process; `$$` is the stand-in's own pid.
+  await writeFile(fakeGemini, `#!/bin/sh\necho "$$ $*" >> '${calls}'\n${body}\n`);
+  await chmod(fakeGemini, 0o755);
+  const log = createMemoryLogger();
+  const t0 = Date.now();
+  const result: RunResult = await runAgent({
+    worktree: repo.dir,
+    task: { title: 't', instruction: 'i', comments: [], source: { kind: 'local' } },
+    auth: { kind: 'api-key', apiKey: 'k' },
+    geminiPath: fakeGemini,
+    approvalMode: 'yolo',
+    mode: 'interactive',
+    timeoutMs: 20_000,
+    runDir: join(dir, 'run'),
+    sourceEnv: repo.env,
+    gitIdentity: TEST_GIT_IDENTITY,
+    log,
+    heartbeatMs: 0,
+    ...opts,
+  });
+  const wallMs = Date.now() - t0;
+  const invocations = (await readFile(calls, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  const pids = invocations.map((l) => Number(l.split(' ')[0]));
+  for (const pid of pids) expect(isProcessAlive(pid)).toBe(false);
+  for (const socket of log.lines.flatMap((l) => /socket (gemini-run-[\w-]+)/.exec(l)?.[1] ?? [])) {
+    expect(await tmuxServerAlive(socket)).toBe(false);
+  }
+  return { result, log, invocations, wallMs };
+}
+
+const sessionIdOf = (argv: string) => /--session-id (\S+)/.exec(argv)?.[1];
+
+describe('engine walls against stand-in executables', () => {
+  it('exit 42 "already exists" is retried once with a fresh session id, then reported', async () => {
+    const { result, log, invocations } = await run(
+      `echo 'Error starting session: Session ID "x" already exists. Use --resume to resume it, or provide a different ID.' >&2\nexit 42`,
+    );
+    expect(invocations).toHaveLength(2);
+    const [first, second] = invocations.map(sessionIdOf);
+    expect(first).toBeDefined();
+    expect(second).toBeDefined();
+    expect(first).not.toBe(second);
+    expect(log.lines.filter((l) => /retrying once with a fresh id/.test(l))).toHaveLength(1);
+    expect(result.status).toBe('crashed');
+    expect(result.exitCode).toBe(42);
+    expect(result.sessionId).toBe(second);
+  });
+
+  it('headless: the same collision is retried once', async () => {
+    const { result, invocations } = await run(
+      `cat > /dev/null\necho 'Error starting session: Session ID "x" already exists.' >&2\nexit 42`,
+      { mode: 'headless' },
+    );
+    expect(invocations).toHaveLength(2);
+    expect(result.status).toBe('crashed');
+    expect(result.exitCode).toBe(42);
+  });
+
+  it('an exit 0 before any turn finished is a crash, not a finish', async () => {
+    const { result } = await run(`echo 'bye early'\nexit 0`);
+    expect(result.status).toBe('crashed');
+    expect(result.exitCode).toBe(0);
+    expect(result.message).toMatch(/exited with code 0 before the turn finished: bye early/);
+  });
+
+  it('a quota dialog seen only on screen ends quota-exhausted within seconds and the program is killed', async () => {
+    const { result, wallMs } = await run(
+      `printf '╭────╮\\n│ Usage limit reached for gemini-3-pro-preview. │\\n│ ● 1. Keep trying │\\n╰────╯\\n'\nexec sleep 60`,
+    );
+    expect(result.status).toBe('quota-exhausted');
+    expect(result.message).toBe('Usage limit reached for gemini-3-pro-preview.');
+    expect(wallMs).toBeLessThan(10_000);
+    expect(result.lastScreen?.join('\n')).toContain('Keep trying');
+  });
+
+  it('an auth dialog with the server reason, on screen only → auth-failed with that reason', async () => {
+    const { result } = await run(
+      `echo 'How would you like to authenticate for this project?'\necho 'Failed to sign in. Message: account suspended'\nexec sleep 60`,
+    );
+    expect(result.status).toBe('auth-failed');
+    expect(result.message).toBe('account suspended');
+  });
+
+  it('uncommitted work is committed even when the run crashed', async () => {
+    const { result } = await run(`printf 'x\\n' > left.txt\nexit 3`);
+    expect(result.status).toBe('crashed');
+    expect(result.exitCode).toBe(3);
+    expect(result.leftoverCommitted).toBe(true);
+    expect(result.filesChanged).toEqual(['left.txt']);
+    expect(result.commits).toHaveLength(1);
+    // A stand-in writes no transcript: the result says so instead of inventing one.
+    expect(result.transcriptPath).toBeUndefined();
+    expect(result.transcript.messages).toEqual([]);
+  });
+});

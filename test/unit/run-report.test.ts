@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { formatDuration, redactSecrets, renderSummary, toolRows } from '../../src/run/report.js';
+import type { RunResult, Task } from '../../src/run/types.js';
+
+function result(o: Partial<RunResult> = {}): RunResult {
+  return {
+    status: 'finished',
+    mode: 'interactive',
+    sessionId: 'sess-1234',
+    transcript: {
+      messages: [],
+      toolCalls: [
+        { id: '1', name: 'run_shell_command', kind: 'shell', status: 'success' },
+        { id: '2', name: 'run_shell_command', kind: 'shell', status: 'error' },
+        { id: '3', name: 'replace', kind: 'edit', status: 'success' },
+      ],
+      tokensByModel: {},
+      finalAnswer: 'Done: fixed the | bug.',
+      models: ['gemini-2.5-flash'],
+    },
+    usage: {
+      models: [
+        {
+          model: 'gemini-2.5-pro',
+          requests: 2,
+          inputTokens: 1200,
+          outputTokens: 30,
+          cachedTokens: 0,
+          totalTokens: 1230,
+          fallback: false,
+        },
+        {
+          model: 'gemini-2.5-flash',
+          requests: 1,
+          inputTokens: 900,
+          outputTokens: 10,
+          cachedTokens: 100,
+          totalTokens: 910,
+          fallback: true,
+        },
+      ],
+      totalTokens: 2140,
+      toolCalls: 3,
+      turns: 4,
+      durationMs: 125_000,
+    },
+    exitCode: 0,
+    startedAt: '2026-01-01T00:00:00Z',
+    durationMs: 125_000,
+    geminiLifetimeMs: 120_000,
+    baseSha: 'a'.repeat(40),
+    headSha: 'b'.repeat(40),
+    commits: [
+      { sha: 'c'.repeat(40), subject: 'Fix the bug' },
+      { sha: 'd'.repeat(40), subject: 'gemini-run: uncommitted changes' },
+    ],
+    filesChanged: ['src/a.ts', 'README.md'],
+    leftoverCommitted: true,
+    ...o,
+  };
+}
+
+const task: Task = {
+  title: 'Fix the bug',
+  instruction: 'SECRET-INSTRUCTION-TEXT please',
+  comments: [{ author: 'x', body: 'COMMENT-TEXT' }],
+  source: { kind: 'issue', number: 3 },
+};
+
+describe('renderSummary', () => {
+  it('renders status, duration, turns, tools, models, changes, answer and resume line', () => {
+    const md = renderSummary(result(), { task });
+    expect(md).toMatch(/^## Gemini run: ✅ finished/);
+    expect(md).toContain('| Duration | 2 min 5 s |');
+    expect(md).toContain('| Turns | 4 |');
+    expect(md).toContain('| shell | `run_shell_command` | 2 | 1 |');
+    expect(md).toContain('| edit | `replace` | 1 | 0 |');
+    expect(md).toContain('| `gemini-2.5-flash` (fallback) | 1 | 900 | 10 | 100 | 910 |');
+    expect(md).toContain('| `gemini-2.5-pro` | 2 | 1,200 | 30 | 0 | 1,230 |');
+    expect(md).toContain('- `ccccccc` Fix the bug');
+    expect(md).toContain('the last one made by gemini-run');
+    expect(md).toContain('- `src/a.ts`');
+    expect(md).toContain('Done: fixed the | bug.');
+    expect(md).toContain('gemini --resume sess-1234');
+  });
+  it('shows the task title but never the instruction or comments', () => {
+    const md = renderSummary(result(), task);
+    expect(md).toContain('**Task:** Fix the bug');
+    expect(md).not.toContain('SECRET-INSTRUCTION-TEXT');
+    expect(md).not.toContain('COMMENT-TEXT');
+  });
+  it('explains a failing end state with its message', () => {
+    const md = renderSummary(
+      result({
+        status: 'quota-exhausted',
+        message: 'Usage limit reached for gemini-2.5-pro.',
+        commits: [],
+        usage: { ...result().usage, models: [] },
+      }),
+    );
+    expect(md).toMatch(/^## Gemini run: 🚫 quota exhausted/);
+    expect(md).toContain('> Usage limit reached for gemini-2.5-pro.');
+    expect(md).toContain('No commits.');
+    expect(md).not.toContain('### Models');
+  });
+  it('redacts token shapes from the answer and the message', () => {
+    const key = `AIza${'x'.repeat(35)}`;
+    const md = renderSummary(
+      result({
+        status: 'auth-failed',
+        message: `refused ${key}`,
+        transcript: { ...result().transcript, finalAnswer: `token ghp_${'a'.repeat(36)}` },
+      }),
+    );
+    expect(md).not.toContain(key);
+    expect(md).not.toContain('ghp_aaaa');
+    expect(md.match(/\*\*\*/g)?.length).toBeGreaterThanOrEqual(2);
+  });
+  it('truncates a huge answer and omits empty sections', () => {
+    const md = renderSummary(
+      result({ transcript: { ...result().transcript, toolCalls: [], finalAnswer: 'y'.repeat(50) } }),
+      { maxAnswerChars: 10 },
+    );
+    expect(md).toContain('yyyyyyyyyy\n\n…(truncated)');
+    expect(md).not.toContain('### Tool calls');
+  });
+});
+
+describe('helpers', () => {
+  it('formats durations', () => {
+    expect(formatDuration(4_400)).toBe('4 s');
+    expect(formatDuration(3_725_000)).toBe('1 h 2 min');
+  });
+  it('groups tool rows by count', () => {
+    expect(toolRows(result()).map((r) => r.name)).toEqual(['run_shell_command', 'replace']);
+  });
+  it('redacts an OAuth access token', () => {
+    expect(redactSecrets(`Bearer ya29.${'A'.repeat(40)}`)).toBe('Bearer ***');
+  });
+});

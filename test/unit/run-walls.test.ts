@@ -1,0 +1,248 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { TelemetryEvent } from '../../src/gemini/telemetry.js';
+import {
+  DIALOG_TEXTS,
+  decideWall,
+  idleAfterLastTurn,
+  matchDialog,
+  serverMessage,
+  type WallInput,
+} from '../../src/run/walls.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const turn = (at = 1): TelemetryEvent => ({ kind: 'turn-started', at });
+const idle = (at = 2): TelemetryEvent => ({ kind: 'idle', at });
+const apiError = (o: Partial<Extract<TelemetryEvent, { kind: 'api-error' }>>): TelemetryEvent => ({
+  kind: 'api-error',
+  at: 3,
+  message: 'boom',
+  terminalQuota: false,
+  auth: false,
+  cancelled: false,
+  ...o,
+});
+
+function input(o: Partial<WallInput> = {}): WallInput {
+  return {
+    events: [],
+    pane: { dead: false, exitCode: null },
+    screen: [],
+    elapsedMs: 1000,
+    timeoutMs: 60_000,
+    sessionRetries: 0,
+    ...o,
+  };
+}
+
+const QUOTA_SCREEN = [
+  '╭──────────────────────────────────────────────╮',
+  '│ Usage limit reached for gemini-3-flash-preview. │',
+  '│ ● 1. Keep trying                              │',
+  '│   2. Stop                                     │',
+  '╰──────────────────────────────────────────────╯',
+];
+
+describe('idle edge', () => {
+  it('needs a turn, and an idle after the latest turn', () => {
+    expect(idleAfterLastTurn([])).toBe(false);
+    expect(idleAfterLastTurn([idle()])).toBe(false);
+    expect(idleAfterLastTurn([turn(), idle()])).toBe(true);
+    expect(idleAfterLastTurn([turn(), idle(), turn(5)])).toBe(false);
+  });
+});
+
+describe('decideWall', () => {
+  it('waits while working', () => {
+    expect(decideWall(input({ events: [turn()] }))).toEqual({ action: 'wait' });
+  });
+  it('idle → quit, finished', () => {
+    expect(decideWall(input({ events: [turn(), idle()] }))).toEqual({ action: 'quit', status: 'finished' });
+  });
+  it('timeout → one Escape, then quit timed-out on the idle edge', () => {
+    expect(decideWall(input({ events: [turn()], elapsedMs: 60_000 }))).toEqual({ action: 'escape' });
+    expect(decideWall(input({ events: [turn()], elapsedMs: 61_000, escapeSentAtMs: 60_000 }))).toEqual({
+      action: 'wait',
+    });
+    const cancelled = [turn(), apiError({ message: 'Request cancelled.', cancelled: true }), idle()];
+    expect(decideWall(input({ events: cancelled, elapsedMs: 61_000, escapeSentAtMs: 60_000 }))).toMatchObject(
+      {
+        action: 'quit',
+        status: 'timed-out',
+      },
+    );
+  });
+  it('timeout whose Escape does not settle → stop, timed-out', () => {
+    expect(
+      decideWall(
+        input({ events: [turn()], elapsedMs: 80_000, escapeSentAtMs: 60_000, escapeGraceMs: 15_000 }),
+      ),
+    ).toMatchObject({ action: 'stop', status: 'timed-out' });
+  });
+  it('a pane that dies during the timeout is still timed-out', () => {
+    expect(
+      decideWall(input({ pane: { dead: true, exitCode: 137 }, escapeSentAtMs: 60_000, elapsedMs: 61_000 })),
+    ).toMatchObject({ action: 'stop', status: 'timed-out' });
+  });
+  it('crash: the pane died before idle (killed, non-zero, or even 0)', () => {
+    const killed = decideWall(
+      input({ events: [turn()], pane: { dead: true, exitCode: 137 }, screen: ['x ', 'last'] }),
+    );
+    expect(killed).toMatchObject({ action: 'stop', status: 'crashed' });
+    expect(killed.action === 'stop' && killed.message).toMatch(/signal 9 .*last/);
+    expect(decideWall(input({ pane: { dead: true, exitCode: 1 } }))).toMatchObject({
+      status: 'crashed',
+      message: expect.stringMatching(/code 1/),
+    });
+    expect(decideWall(input({ events: [turn()], pane: { dead: true, exitCode: 0 } }))).toMatchObject({
+      status: 'crashed',
+    });
+    expect(decideWall(input({ pane: { dead: true, exitCode: null, signal: 15 } }))).toMatchObject({
+      status: 'crashed',
+      message: expect.stringMatching(/signal 15/),
+    });
+  });
+  it('a clean exit after the idle edge is finished', () => {
+    expect(decideWall(input({ events: [turn(), idle()], pane: { dead: true, exitCode: 0 } }))).toMatchObject({
+      action: 'stop',
+      status: 'finished',
+    });
+  });
+  it('quota wall from telemetry, with the server message, before any idle', () => {
+    const err = apiError({
+      statusCode: 429,
+      terminalQuota: true,
+      message:
+        '{"error":{"code":429,"message":"Quota exceeded for quota metric \\"Requests per day\\"","status":"RESOURCE_EXHAUSTED"}}',
+    });
+    expect(decideWall(input({ events: [turn(), err] }))).toEqual({
+      action: 'stop',
+      status: 'quota-exhausted',
+      message: 'Quota exceeded for quota metric "Requests per day"',
+    });
+  });
+  it('our own Escape (a cancelled request) is never a wall', () => {
+    const err = apiError({ cancelled: true, auth: true, terminalQuota: true, message: 'aborted' });
+    expect(decideWall(input({ events: [turn(), err] }))).toEqual({ action: 'wait' });
+  });
+  it('a retryable 429 is not a wall', () => {
+    const err = apiError({ statusCode: 429, message: 'rate limited' });
+    expect(decideWall(input({ events: [turn(), err] }))).toEqual({ action: 'wait' });
+  });
+  it('quota wall from the screen dialog', () => {
+    expect(decideWall(input({ events: [turn()], screen: QUOTA_SCREEN }))).toEqual({
+      action: 'stop',
+      status: 'quota-exhausted',
+      message: 'Usage limit reached for gemini-3-flash-preview.',
+      fromScreen: true,
+    });
+  });
+  it('auth wall from telemetry keeps the server message', () => {
+    const err = apiError({
+      statusCode: 403,
+      auth: true,
+      message:
+        '[{"error":{"code":403,"message":"The caller does not have permission","status":"PERMISSION_DENIED"}}]',
+    });
+    expect(decideWall(input({ events: [turn(), err, idle()] }))).toEqual({
+      action: 'stop',
+      status: 'auth-failed',
+      message: 'The caller does not have permission',
+    });
+  });
+  it('auth wall from exit 41, with the screen text', () => {
+    expect(
+      decideWall(
+        input({ pane: { dead: true, exitCode: 41 }, screen: ['Error authenticating: invalid_grant', ''] }),
+      ),
+    ).toEqual({ action: 'stop', status: 'auth-failed', message: 'Error authenticating: invalid_grant' });
+  });
+  it('auth wall from the auth dialog and its error line', () => {
+    expect(
+      decideWall(input({ screen: ['│ How would you like to authenticate for this project? │'] })),
+    ).toMatchObject({
+      action: 'stop',
+      status: 'auth-failed',
+    });
+    expect(
+      decideWall(
+        input({
+          screen: [
+            'How would you like to authenticate for this project?',
+            '│ Failed to sign in. Message: Account disabled │',
+          ],
+        }),
+      ),
+    ).toEqual({ action: 'stop', status: 'auth-failed', message: 'Account disabled', fromScreen: true });
+  });
+  it('exit 42 "already exists" → retry once, then crashed', () => {
+    const screen = ['Error starting session: Session ID "abc-1" already exists. Use --resume to resume it.'];
+    expect(decideWall(input({ pane: { dead: true, exitCode: 42 }, screen }))).toMatchObject({
+      action: 'retry',
+    });
+    expect(
+      decideWall(input({ pane: { dead: true, exitCode: 42 }, screen, sessionRetries: 1 })),
+    ).toMatchObject({
+      action: 'stop',
+      status: 'crashed',
+    });
+    expect(decideWall(input({ pane: { dead: true, exitCode: 42 }, screen: ['other'] }))).toMatchObject({
+      status: 'crashed',
+    });
+  });
+  it('walls win over idle and over the timeout', () => {
+    const quota = apiError({ terminalQuota: true, message: 'daily' });
+    expect(decideWall(input({ events: [turn(), quota, idle()], elapsedMs: 99_999 }))).toMatchObject({
+      status: 'quota-exhausted',
+    });
+  });
+});
+
+describe('screen texts', () => {
+  it('serverMessage reads JSON, bracketed and plain errors', () => {
+    expect(serverMessage('[API Error: You have exhausted your daily quota on this model.]')).toBe(
+      'You have exhausted your daily quota on this model.',
+    );
+    expect(serverMessage('plain\n text')).toBe('plain text');
+    expect(serverMessage('{"error":{"message":"{\\"error\\":{\\"message\\":\\"inner\\"}}"}}')).toBe('inner');
+  });
+  it('matchDialog strips the box and reads the newest line first', () => {
+    expect(matchDialog(QUOTA_SCREEN)?.line).toBe('Usage limit reached for gemini-3-flash-preview.');
+    expect(matchDialog(QUOTA_SCREEN)?.detail).toBe('gemini-3-flash-preview');
+    expect(matchDialog(['nothing here'])).toBeUndefined();
+  });
+  it('every dialog text is proven by a captured screen or by the 0.42.0 bundle', () => {
+    const bundleDir = join(root, 'node_modules', '@google', 'gemini-cli', 'bundle');
+    const bundle = readdirSync(bundleDir)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(join(bundleDir, f), 'utf8'));
+    for (const d of DIALOG_TEXTS) {
+      if ('fixture' in d.proof) {
+        const lines = readFileSync(join(root, d.proof.fixture), 'utf8').split('\n');
+        expect(
+          lines.some((l) => d.pattern.test(l)),
+          `${d.id} in ${d.proof.fixture}`,
+        ).toBe(true);
+      } else {
+        const literal = d.proof.bundle;
+        expect(
+          bundle.some((text) => text.includes(literal)),
+          `${d.id}: "${literal}" in the bundle`,
+        ).toBe(true);
+      }
+    }
+  });
+  it('the quota fixture yields quota-exhausted on its own (no telemetry)', () => {
+    const screen = readFileSync(
+      join(root, 'fixtures/gemini-0.42.0/quota-daily-interactive/screen.txt'),
+      'utf8',
+    );
+    expect(decideWall(input({ events: [turn()], screen: screen.split('\n') }))).toEqual({
+      action: 'stop',
+      status: 'quota-exhausted',
+      message: 'Usage limit reached for gemini-3-flash-preview.',
+      fromScreen: true,
+    });
+  });
+});
