@@ -1,0 +1,145 @@
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { GEMINI_PACKAGE, PINNED_GEMINI_VERSION, geminiVersion, installGemini } from '../../gemini/install.js';
+import { PROBES, renderDriftTable, runProbes, selectProbes } from '../../probe/index.js';
+import { abortActiveProbes } from '../../probe/runner.js';
+import { UserError } from '../../util/errors.js';
+import { UsageError, type CliIO, type Command } from '../args.js';
+import { createStreamLogger } from '../../util/log.js';
+
+const usage = `usage: gemini-run probe [--gemini <path> | --version <x.y.z>] [--only <probe,...>] [--json] [--list]
+
+Runs the compat probe suite (compat/gemini/compat.md) against a real gemini binary and a local fake Gemini API,
+and prints a drift table against the pinned ${PINNED_GEMINI_VERSION}. Exits 1 when any probe drifted.
+  --gemini <path>    the executable to probe (default: the project's node_modules copy, else gemini on PATH)
+  --version <x.y.z>  install ${GEMINI_PACKAGE}@<x.y.z> into a temporary prefix and probe that
+  --only a,b         run only these probes
+  --json             print the results as JSON instead of the table
+  --list             list the probes and exit`;
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The binary the suite checks by default: the pinned devDependency, else whatever `gemini` is on PATH. */
+async function defaultGemini(cwd: string): Promise<string> {
+  const local = resolve(cwd, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+  return (await exists(local)) ? local : 'gemini';
+}
+
+export const probeCommand: Command = {
+  name: 'probe',
+  summary: `check the gemini behaviours the project relies on against a binary (drift vs ${PINNED_GEMINI_VERSION})`,
+  usage,
+  async run(argv: string[], io: Pick<CliIO, 'stdout' | 'stderr'> & Partial<CliIO>): Promise<number> {
+    let values: {
+      gemini?: string;
+      version?: string;
+      only?: string;
+      json?: boolean;
+      list?: boolean;
+      help?: boolean;
+    };
+    try {
+      ({ values } = parseArgs({
+        args: argv,
+        options: {
+          gemini: { type: 'string' },
+          version: { type: 'string' },
+          only: { type: 'string' },
+          json: { type: 'boolean' },
+          list: { type: 'boolean' },
+          help: { type: 'boolean', short: 'h' },
+        },
+        strict: true,
+        allowPositionals: false,
+      }));
+    } catch (e) {
+      throw new UsageError((e as Error).message.split('\n')[0] ?? 'bad arguments', 'probe');
+    }
+    if (values.help) {
+      io.stdout.write(`${usage}\n`);
+      return 0;
+    }
+    if (values.list) {
+      for (const p of PROBES) io.stdout.write(`${p.name}\t${p.behaviour}\n`);
+      return 0;
+    }
+    if (values.gemini && values.version)
+      throw new UsageError("give either '--gemini <path>' or '--version <x.y.z>', not both", 'probe');
+    if (values.version !== undefined && !/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(values.version)) {
+      throw new UsageError(
+        `'--version ${values.version}' is not a version like ${PINNED_GEMINI_VERSION}`,
+        'probe',
+      );
+    }
+    const only = (values.only ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const { probes, unknown } = selectProbes(only);
+    if (unknown.length > 0)
+      throw new UsageError(`unknown probe(s) ${unknown.join(', ')} (see 'gemini-run probe --list')`, 'probe');
+
+    const log = createStreamLogger({ out: io.stderr, err: io.stderr });
+    let prefix: string | undefined;
+    // Probes start tmux servers and gemini processes: an interrupted suite must not leave them behind.
+    const onSigint = () => {
+      void abortActiveProbes()
+        .then(() => (prefix ? rm(prefix, { recursive: true, force: true }) : undefined))
+        .finally(() => process.exit(130));
+    };
+    process.once('SIGINT', onSigint);
+    try {
+      let gemini: string;
+      if (values.version) {
+        // A throw-away prefix: the probed version never lands in the tool cache or on PATH.
+        prefix = await mkdtemp(join(tmpdir(), 'gemini-probe-install-'));
+        gemini = await installGemini({ version: values.version, cacheRoot: prefix, log });
+      } else {
+        const cwd = io.cwd ?? process.cwd();
+        // A bare name is looked up on PATH; anything with a slash is a path.
+        gemini = values.gemini
+          ? values.gemini.includes('/')
+            ? resolve(cwd, values.gemini)
+            : values.gemini
+          : await defaultGemini(cwd);
+      }
+      const version = await geminiVersion(gemini);
+      if (version === undefined) {
+        throw new UserError(
+          `'${gemini}' does not run ('--version' failed); point --gemini at a gemini executable`,
+        );
+      }
+      io.stderr.write(`Probing ${gemini} (version ${version}) with ${probes.length} probe(s)\n`);
+      const results = await runProbes({
+        gemini,
+        probes,
+        onResult: (r) =>
+          io.stderr.write(
+            `${r.pass ? 'pass ' : 'DRIFT'} ${r.name} (${(r.durationMs / 1000).toFixed(1)}s): ${r.observed}\n`,
+          ),
+      });
+      if (values.json) {
+        io.stdout.write(
+          `${JSON.stringify({ gemini, version, pinned: PINNED_GEMINI_VERSION, results }, null, 2)}\n`,
+        );
+      } else {
+        io.stdout.write(
+          `gemini ${version} vs pinned ${PINNED_GEMINI_VERSION}\n\n${renderDriftTable(results, PINNED_GEMINI_VERSION)}\n`,
+        );
+      }
+      return results.every((r) => r.pass) ? 0 : 1;
+    } finally {
+      process.off('SIGINT', onSigint);
+      if (prefix) await rm(prefix, { recursive: true, force: true });
+    }
+  },
+};
+
+export default probeCommand;

@@ -1,0 +1,72 @@
+import {
+  argvLeakProbe,
+  commitAttributionProbe,
+  contextFilesProbe,
+  invalidSettingsProbe,
+  latencyProbe,
+  quotaHeadlessProbe,
+  sessionCollisionProbe,
+  streamJsonProbe,
+  transient429Probe,
+  versionProbe,
+} from './probes/headless.js';
+import {
+  autoUpdateProbe,
+  ciHeadlessProbe,
+  ctrlCProbe,
+  escapeCancelsProbe,
+  memoryShowProbe,
+  positionalPromptProbe,
+  quitProbe,
+  quotaInteractiveProbe,
+  transient429InteractiveProbe,
+  turnEdgesProbe,
+} from './probes/interactive.js';
+import {
+  clearRotatesProbe,
+  eagerBirthProbe,
+  foldProbe,
+  projectSlugProbe,
+  resumeAcrossHomesProbe,
+} from './probes/transcript.js';
+import type { Probe } from './types.js';
+
+export type { Probe, ProbeOutcome, ProbeResult } from './types.js';
+export { runProbe, runProbes, renderDriftTable } from './runner.js';
+
+/** Every probe, in the order the suite runs them (cheap, no-TTY ones first). */
+export const PROBES: readonly Probe[] = [
+  versionProbe,
+  invalidSettingsProbe,
+  streamJsonProbe,
+  projectSlugProbe,
+  foldProbe,
+  argvLeakProbe,
+  contextFilesProbe,
+  sessionCollisionProbe,
+  latencyProbe,
+  quotaHeadlessProbe,
+  transient429Probe,
+  commitAttributionProbe,
+  resumeAcrossHomesProbe,
+  ciHeadlessProbe,
+  positionalPromptProbe,
+  eagerBirthProbe,
+  turnEdgesProbe,
+  memoryShowProbe,
+  clearRotatesProbe,
+  quotaInteractiveProbe,
+  transient429InteractiveProbe,
+  escapeCancelsProbe,
+  quitProbe,
+  ctrlCProbe,
+  autoUpdateProbe,
+];
+
+/** The probes named in `only` (all when empty); unknown names are returned for an error message. */
+export function selectProbes(only: readonly string[]): { probes: Probe[]; unknown: string[] } {
+  if (only.length === 0) return { probes: [...PROBES], unknown: [] };
+  const byName = new Map(PROBES.map((p) => [p.name, p]));
+  const unknown = only.filter((n) => !byName.has(n));
+  return { probes: PROBES.filter((p) => only.includes(p.name)), unknown };
+}

@@ -1,0 +1,32 @@
+import type { ProbeContext } from './context.js';
+
+/** What one probe saw. `observed` is one line a person can compare with `expected`. */
+export interface ProbeOutcome {
+  observed: string;
+  pass: boolean;
+}
+
+/**
+ * One behaviour of the Gemini CLI the project relies on, checked against a real binary. The `expected` text
+ * describes 0.42.0 (the pin); a probe passes when the binary under test still behaves that way.
+ */
+export interface Probe {
+  /** kebab-case, unique; compat.md names it in its `probe` column. */
+  name: string;
+  behaviour: string;
+  expected: string;
+  /** Upper bound for this probe; the runner kills whatever it started when it is exceeded. Default 30 s. */
+  timeoutMs?: number;
+  /** Basename of the probe's worktree (the CLI derives its project slug from it). */
+  worktreeName?: string;
+  run(ctx: ProbeContext): Promise<ProbeOutcome>;
+}
+
+export interface ProbeResult {
+  name: string;
+  behaviour: string;
+  expected: string;
+  observed: string;
+  pass: boolean;
+  durationMs: number;
+}

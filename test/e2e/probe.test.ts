@@ -1,0 +1,81 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { probeCommand } from '../../src/cli/commands/probe.js';
+import { PROBES, runProbe } from '../../src/probe/index.js';
+import { DEFAULT_PROBE_TIMEOUT_MS } from '../../src/probe/runner.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PINNED = join(ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+
+function memoryIo() {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: string[] = [];
+  const err: string[] = [];
+  stdout.on('data', (b: Buffer) => out.push(b.toString()));
+  stderr.on('data', (b: Buffer) => err.push(b.toString()));
+  return {
+    io: { stdout, stderr, stdin: new PassThrough(), env: process.env, cwd: ROOT },
+    out: () => out.join(''),
+    err: () => err.join(''),
+  };
+}
+
+// Every probe against the real pinned binary: this is the suite that keeps compat/gemini/compat.md honest.
+describe.sequential('probe suite against the pinned gemini 0.42.0', () => {
+  for (const probe of PROBES) {
+    it(
+      probe.name,
+      async () => {
+        const r = await runProbe(probe, { gemini: PINNED });
+        expect(r.pass, `${r.name}: expected ${r.expected}; observed ${r.observed}`).toBe(true);
+      },
+      (probe.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS) + 20_000,
+    );
+  }
+});
+
+describe('gemini-run probe', () => {
+  it('prints a drift table and exits 1 when the binary is not the pinned version', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'probe-cmd-'));
+    try {
+      const fake = join(dir, 'gemini');
+      await writeFile(fake, '#!/bin/sh\necho 9.9.9\n');
+      await chmod(fake, 0o755);
+      const m = memoryIo();
+      const code = await probeCommand.run(['--gemini', fake, '--only', 'version'], m.io);
+      expect(code).toBe(1);
+      expect(m.out()).toContain('gemini 9.9.9 vs pinned 0.42.0');
+      expect(m.out()).toContain(
+        '| version | `gemini --version` prints the version on the last stdout line | 0.42.0 | 9.9.9 (exit 0) | **DRIFT** |',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('exits 0 with JSON results when the pinned binary passes', async () => {
+    const m = memoryIo();
+    const code = await probeCommand.run(['--gemini', PINNED, '--only', 'version', '--json'], m.io);
+    expect(code).toBe(0);
+    const parsed = JSON.parse(m.out()) as { version: string; results: { name: string; pass: boolean }[] };
+    expect(parsed.version).toBe('0.42.0');
+    expect(parsed.results).toEqual([expect.objectContaining({ name: 'version', pass: true })]);
+  });
+
+  it('refuses unknown probes and conflicting flags as usage errors', async () => {
+    await expect(probeCommand.run(['--only', 'no-such-probe'], memoryIo().io)).rejects.toThrow(
+      /unknown probe/,
+    );
+    await expect(
+      probeCommand.run(['--gemini', PINNED, '--version', '0.42.0'], memoryIo().io),
+    ).rejects.toThrow(/not both/);
+    await expect(probeCommand.run(['--gemini', '/nonexistent/gemini'], memoryIo().io)).rejects.toThrow(
+      /does not run/,
+    );
+  });
+});
