@@ -48,11 +48,9 @@ const inputsSchema = z.object({
   'use-vertex-ai': bool('use-vertex-ai'),
   'google-cloud-project': z.string(),
   'google-cloud-location': z.string(),
-  'gemini-version': z
-    .string()
-    .regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, {
-      message: "'gemini-version' must be an exact version like 0.42.0",
-    }),
+  'gemini-version': z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, {
+    message: "'gemini-version' must be an exact version like 0.42.0",
+  }),
   'gemini-path': z.string(),
   model: z.string(),
   mode: z.enum(RUN_MODES as [RunMode, ...RunMode[]], {
@@ -71,11 +69,9 @@ const inputsSchema = z.object({
       message: "'timeout-minutes' must be a number of minutes between 0 and 360",
     }),
   'base-branch': z.string(),
-  'branch-prefix': z
-    .string()
-    .regex(/^[A-Za-z0-9._/-]*$/, {
-      message: "'branch-prefix' may only contain letters, digits, '.', '_', '-' and '/'",
-    }),
+  'branch-prefix': z.string().regex(/^[A-Za-z0-9._/-]*$/, {
+    message: "'branch-prefix' may only contain letters, digits, '.', '_', '-' and '/'",
+  }),
   draft: bool('draft'),
   'scrub-attribution': bool('scrub-attribution'),
   'upload-transcript': bool('upload-transcript'),

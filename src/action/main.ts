@@ -1,11 +1,48 @@
 import * as core from '@actions/core';
-import { getErrorMessage } from '../util/errors.js';
+import { DefaultArtifactClient } from '@actions/artifact';
+import { FAILING_STATUSES } from '../run/types.js';
+import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
+import { readActionContext } from './context.js';
+import { coreLogger } from './core-logger.js';
+import { getInputs, maskSecret } from './inputs.js';
+import { setOutputs } from './outputs.js';
+import { runAction, type ActionIo } from './run-action.js';
+import { saveState } from './state.js';
+
+const io: ActionIo = {
+  log: coreLogger,
+  mask: maskSecret,
+  saveState,
+  writeJobSummary: async (markdown) => {
+    if (!process.env.GITHUB_STEP_SUMMARY) return;
+    await core.summary.addRaw(markdown, true).write();
+  },
+  uploadArtifact: async (name, files, rootDir) => {
+    // Outside a real runner there is no artifact service to talk to.
+    if (!process.env.ACTIONS_RUNTIME_TOKEN || !process.env.ACTIONS_RESULTS_URL) return undefined;
+    const { id } = await new DefaultArtifactClient().uploadArtifact(name, files, rootDir, {
+      retentionDays: 30,
+    });
+    return `${name}${id ? ` (id ${id})` : ''}`;
+  },
+  env: process.env,
+};
 
 /** The action body; the only place that calls core.setFailed. */
 export async function run(): Promise<void> {
+  saveState('isPost', 'true');
   try {
-    core.info('gemini-run: not wired yet');
+    const inputs = getInputs();
+    const ctx = await readActionContext();
+    const { outputs, failure } = await runAction(inputs, ctx, io);
+    setOutputs(outputs);
+    core.info(`status: ${outputs.status}${outputs['pr-url'] ? ` — ${outputs['pr-url']}` : ''}`);
+    if (failure) core.setFailed(failure);
+    else if (FAILING_STATUSES.includes(outputs.status)) core.setFailed(`gemini ended ${outputs.status}`);
   } catch (error) {
-    core.setFailed(getErrorMessage(error));
+    setOutputs({ status: 'crashed' });
+    const message = oneLine(getErrorMessage(error));
+    if (!(error instanceof UserError) && error instanceof Error && error.stack) core.debug(error.stack);
+    core.setFailed(message);
   }
 }

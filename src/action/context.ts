@@ -1,0 +1,73 @@
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { z } from 'zod';
+import { UserError } from '../util/errors.js';
+
+/** GitHub's standard variables, read once at the boundary. */
+const envSchema = z.object({
+  GITHUB_EVENT_NAME: z.string().min(1, { message: 'GITHUB_EVENT_NAME is not set' }),
+  GITHUB_EVENT_PATH: z.string().min(1, { message: 'GITHUB_EVENT_PATH is not set' }),
+  GITHUB_REPOSITORY: z
+    .string()
+    .regex(/^[^/\s]+\/[^/\s]+$/, { message: "GITHUB_REPOSITORY must look like 'owner/repo'" }),
+  GITHUB_API_URL: z.url().default('https://api.github.com'),
+  GITHUB_SERVER_URL: z.url().default('https://github.com'),
+  GITHUB_WORKSPACE: z.string().min(1, { message: 'GITHUB_WORKSPACE is not set' }),
+  GITHUB_RUN_ID: z.string().default('0'),
+  GITHUB_RUN_ATTEMPT: z.string().default('1'),
+  GITHUB_ACTOR: z.string().default(''),
+  RUNNER_TEMP: z.string().optional(),
+  RUNNER_TOOL_CACHE: z.string().optional(),
+});
+
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
+
+export interface ActionContext {
+  eventName: string;
+  payload: unknown;
+  repo: RepoRef;
+  apiUrl: string;
+  serverUrl: string;
+  workspace: string;
+  runId: string;
+  runAttempt: string;
+  actor: string;
+  runnerTemp: string;
+  toolCache: string;
+}
+
+export async function readActionContext(env: NodeJS.ProcessEnv = process.env): Promise<ActionContext> {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new UserError(
+      `This does not look like a GitHub Actions job: ${parsed.error.issues.map((i) => i.message).join('; ')}.`,
+    );
+  }
+  const v = parsed.data;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(await readFile(v.GITHUB_EVENT_PATH, 'utf8'));
+  } catch {
+    throw new UserError(
+      `Cannot read the event payload at ${v.GITHUB_EVENT_PATH}: it is missing or not JSON.`,
+    );
+  }
+  const [owner, repo] = v.GITHUB_REPOSITORY.split('/') as [string, string];
+  const runnerTemp = v.RUNNER_TEMP ?? tmpdir();
+  return {
+    eventName: v.GITHUB_EVENT_NAME,
+    payload,
+    repo: { owner, repo },
+    apiUrl: v.GITHUB_API_URL.replace(/\/$/, ''),
+    serverUrl: v.GITHUB_SERVER_URL.replace(/\/$/, ''),
+    workspace: v.GITHUB_WORKSPACE,
+    runId: v.GITHUB_RUN_ID,
+    runAttempt: v.GITHUB_RUN_ATTEMPT,
+    actor: v.GITHUB_ACTOR,
+    runnerTemp,
+    toolCache: v.RUNNER_TOOL_CACHE ?? `${runnerTemp}/tool-cache`,
+  };
+}

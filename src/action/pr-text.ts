@@ -1,0 +1,96 @@
+import type { ActionStatus, RunResult, Task } from '../run/types.js';
+
+/** Hidden markers that identify our comments (the event parser drops comments that carry them from tasks). */
+export const SUMMARY_MARKER = '<!-- gemini-run:summary -->';
+export const ISSUE_MARKER = '<!-- gemini-run:issue -->';
+const SESSION_MARKER_PREFIX = '<!-- gemini-run:session ';
+
+/** What a later run needs to continue a session: recorded (hidden) in the PR summary comment. */
+export interface SessionRecord {
+  sessionId: string;
+  runId: string;
+  artifact: string;
+  mode: string;
+}
+
+export function sessionMarker(record: SessionRecord): string {
+  return `${SESSION_MARKER_PREFIX}${JSON.stringify(record).replace(/--/g, '\\u002d\\u002d')} -->`;
+}
+
+/** Every session record in a comment body, oldest first. */
+export function parseSessionMarkers(body: string): SessionRecord[] {
+  const out: SessionRecord[] = [];
+  for (const m of body.matchAll(/<!-- gemini-run:session (\{.*?\}) -->/g)) {
+    try {
+      const v = JSON.parse(m[1] ?? '') as Partial<SessionRecord>;
+      if (typeof v.sessionId === 'string' && typeof v.runId === 'string' && typeof v.artifact === 'string') {
+        out.push({
+          sessionId: v.sessionId,
+          runId: v.runId,
+          artifact: v.artifact,
+          mode: String(v.mode ?? ''),
+        });
+      }
+    } catch {
+      // A hand-edited marker is ignored rather than failing the run.
+    }
+  }
+  return out;
+}
+
+export function prTitle(task: Task): string {
+  const first = (task.title || task.instruction).split('\n')[0]?.trim() || 'Changes by gemini-run';
+  return first.length > 100 ? `${first.slice(0, 97)}...` : first;
+}
+
+function quote(text: string, max = 3000): string {
+  const t = text.trim();
+  const cut = t.length > max ? `${t.slice(0, max)}\n…` : t;
+  return cut
+    .split('\n')
+    .map((l) => `> ${l}`)
+    .join('\n');
+}
+
+export function prBody(o: {
+  task: Task;
+  result: RunResult;
+  summary: string;
+  closes?: number;
+  runUrl?: string;
+}): string {
+  const parts = [
+    '## What was asked',
+    quote(o.task.instruction || o.task.title),
+    '',
+    '## What was done',
+    o.result.transcript.finalAnswer.trim() || '_The agent gave no final answer._',
+    '',
+    o.summary.trim(),
+  ];
+  if (o.result.status !== 'finished') {
+    parts.push(
+      '',
+      `> [!WARNING]\n> The run ended \`${o.result.status}\`${o.result.message ? `: ${o.result.message}` : ''}. This draft holds what the agent committed before it stopped.`,
+    );
+  }
+  if (o.runUrl) parts.push('', `Run: ${o.runUrl}`);
+  if (o.closes !== undefined) parts.push('', `Closes #${o.closes}`);
+  return parts.join('\n');
+}
+
+/** What a user should do next, for the statuses that fail the step. */
+export function adviceFor(status: ActionStatus): string {
+  switch (status) {
+    case 'quota-exhausted':
+      return 'The Gemini quota of this account is used up. Wait for it to reset (see the message), use another model with the `model` input, or switch to an API key or Vertex AI; then re-run.';
+    case 'auth-failed':
+      return 'Gemini refused the credentials. Refresh them (`gemini-run login` on the runner host, or update the `gemini-oauth-creds` / `gemini-api-key` secret); consumer Google accounts are refused by the server since 2026-06, so use an API key or Vertex AI.';
+    case 'timed-out':
+      return 'The agent did not finish within `timeout-minutes`. Its partial work is in the draft pull request; raise the timeout or narrow the task and re-run.';
+    case 'crashed':
+      return 'The Gemini CLI stopped unexpectedly; the last screen lines are in the job log. Re-run, and report it if it repeats.';
+    default:
+      return '';
+  }
+}

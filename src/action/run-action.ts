@@ -1,0 +1,441 @@
+import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { scrubAttribution } from '../gemini/attribution.js';
+import { writeBackCreds, homeAt } from '../gemini/home.js';
+import { installGemini, geminiVersion, PINNED_GEMINI_VERSION } from '../gemini/install.js';
+import { resolveModel } from '../gemini/models.js';
+import { listCommits, filesChanged } from '../git/commits.js';
+import {
+  isolateCheckoutCredentials,
+  restoreCheckoutCredentials,
+  type SavedCredentials,
+} from '../git/credentials.js';
+import { fetchBranch } from '../git/fetch.js';
+import { Git } from '../git/git.js';
+import { pushBranch } from '../git/push.js';
+import { scrubCommits } from '../git/scrub.js';
+import { createGitHubClient, type GitHubClient } from '../github/client.js';
+import { commentMarker, createComment, upsertMarkedComment } from '../github/comments.js';
+import { buildTask, interpretEvent, type RunTrigger } from '../github/event.js';
+import { hasWriteAccess } from '../github/permissions.js';
+import { createOrUpdatePull, getPull, type PullInfo } from '../github/pulls.js';
+import { runAgent } from '../run/engine.js';
+import { renderSummary } from '../run/report.js';
+import {
+  FAILING_STATUSES,
+  type ActionStatus,
+  type AuthConfig,
+  type RunResult,
+  type Task,
+} from '../run/types.js';
+import { exec } from '../util/exec.js';
+import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import { resolveAuth } from './auth.js';
+import type { ActionContext, RepoRef } from './context.js';
+import type { ActionInputs } from './inputs.js';
+import type { ActionOutputs } from './outputs.js';
+import { adviceFor, prBody, prTitle, sessionMarker } from './pr-text.js';
+import { Redactor } from './redact.js';
+
+/** Everything the pipeline needs from its host: the action (core) or the demo (plain streams). */
+export interface ActionIo {
+  log: Logger;
+  /** Mask a secret in the log as soon as it is known. */
+  mask(secret: string): void;
+  saveState(key: 'runDir' | 'worktree' | 'savedCredentials', value: string): void;
+  writeJobSummary(markdown: string): Promise<void>;
+  /** Uploads files as a workflow artifact; returns its name, or undefined when artifacts are unavailable. */
+  uploadArtifact(name: string, files: string[], rootDir: string): Promise<string | undefined>;
+  /** The process environment the action runs in (source of the allow-listed variables). */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ActionResult {
+  outputs: ActionOutputs;
+  /** Set when the step must fail: the one-line reason. */
+  failure?: string;
+}
+
+export const AGENT_IDENTITY = {
+  name: 'github-actions[bot]',
+  email: '41898282+github-actions[bot]@users.noreply.github.com',
+};
+
+const SUMMARY_MARKER = commentMarker('summary');
+const ISSUE_MARKER = commentMarker('issue');
+
+function emptyOutputs(status: ActionStatus): ActionOutputs {
+  return {
+    status,
+    'session-id': '',
+    branch: '',
+    'pr-number': '',
+    'pr-url': '',
+    'commit-count': '0',
+    'transcript-path': '',
+    'summary-path': '',
+    models: '',
+    'total-tokens': '',
+  };
+}
+
+/** Where a run works: its branch, what the PR targets, and whether the branch is ours to force-push. */
+interface BranchPlan {
+  branch: string;
+  base: string;
+  ownBranch: boolean;
+  existingPull?: PullInfo;
+}
+
+async function planBranch(
+  client: GitHubClient,
+  repo: RepoRef,
+  trigger: RunTrigger,
+  inputs: ActionInputs,
+  runId: string,
+): Promise<BranchPlan | { refuse: string }> {
+  if (trigger.isPullRequest && trigger.number !== undefined) {
+    const pull = await getPull(client, repo, trigger.number);
+    if (pull.headRepo !== `${repo.owner}/${repo.repo}`) {
+      return {
+        refuse: `gemini-run cannot push to the branch of pull request #${pull.number}: it lives in another repository (a fork).`,
+      };
+    }
+    return {
+      branch: pull.headRef,
+      base: pull.baseRef,
+      ownBranch: pull.headRef.startsWith(inputs.branchPrefix) && pull.author.endsWith('[bot]'),
+      existingPull: pull,
+    };
+  }
+  let base = inputs.baseBranch;
+  if (!base) base = (await client.rest.repos.get({ ...repo })).data.default_branch;
+  const branch =
+    trigger.number !== undefined
+      ? `${inputs.branchPrefix}issue-${trigger.number}`
+      : `${inputs.branchPrefix}run-${runId}`;
+  return { branch, base, ownBranch: true };
+}
+
+async function assertTmux(): Promise<void> {
+  const r = await exec('tmux', ['-V'], { allowAllExitCodes: true }).catch(() => undefined);
+  if (!r || r.exitCode !== 0) {
+    throw new UserError(
+      "tmux is not installed: add a step 'sudo apt-get install -y tmux' before gemini-run, or set 'mode: headless'.",
+    );
+  }
+}
+
+async function resolveGemini(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  env: NodeJS.ProcessEnv,
+  log: Logger,
+): Promise<string> {
+  // A self-hosted runner prepared by `gemini-run setup` names its gemini in the runner's .env, which the
+  // workflow's expressions cannot see.
+  const path = inputs.geminiPath || env.GEMINI_RUN_GEMINI_PATH || '';
+  if (path) {
+    const version = await geminiVersion(path);
+    if (!version)
+      throw new UserError(`The gemini at ${path} does not run ('--version' failed): check 'gemini-path'.`);
+    if (version !== PINNED_GEMINI_VERSION) {
+      log.warning(
+        `gemini at ${path} is ${version}; gemini-run is verified against ${PINNED_GEMINI_VERSION}.`,
+      );
+    }
+    log.info(`Using gemini ${version} at ${path}`);
+    return path;
+  }
+  return installGemini({ version: inputs.geminiVersion, cacheRoot: ctx.toolCache, log });
+}
+
+/**
+ * One action run, from the event to the pull request. Pure of @actions/core: the host passes its I/O in, so the
+ * demo runs the very same pipeline against its local fakes.
+ */
+export async function runAction(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  io: ActionIo,
+): Promise<ActionResult> {
+  const { log } = io;
+  const redactor = new Redactor();
+  const mask = (s: string) => {
+    io.mask(s);
+    redactor.add(s);
+  };
+  if (inputs.githubToken) redactor.add(inputs.githubToken);
+  if (inputs.apiKey) redactor.add(inputs.apiKey);
+
+  const trigger = interpretEvent(ctx.eventName, ctx.payload, {
+    triggerLabel: inputs.triggerLabel,
+    triggerPhrase: inputs.triggerPhrase,
+    prompt: inputs.prompt || undefined,
+  });
+  if (trigger.kind === 'skip') {
+    log.info(`Nothing to do: ${trigger.reason}`);
+    return { outputs: emptyOutputs('skipped') };
+  }
+
+  const token = inputs.githubToken || io.env.GITHUB_TOKEN || '';
+  if (!token)
+    throw new UserError("No GitHub token: set 'github-token' (the default is ${{ github.token }}).");
+  mask(token);
+  const client = createGitHubClient(token, ctx.apiUrl, { logger: log });
+  const { repo } = ctx;
+  const publish = (text: string) => redactor.redact(inputs.scrubAttribution ? scrubAttribution(text) : text);
+
+  const allowed = await log.group('Checking permissions', async () => {
+    const ok = await hasWriteAccess(client, repo, trigger.actor);
+    log.info(`${trigger.actor} ${ok ? 'has' : 'does not have'} write access to ${repo.owner}/${repo.repo}`);
+    return ok;
+  });
+  if (!allowed) {
+    if (trigger.number !== undefined) {
+      await createComment(
+        client,
+        repo,
+        trigger.number,
+        `${commentMarker('refused')}\n@${trigger.actor}, gemini-run only runs for people with write access to this repository, so this request was not run.`,
+      );
+    }
+    return { outputs: emptyOutputs('refused') };
+  }
+
+  /** Tells the issue (or PR) why the run produced no pull request; best effort. */
+  const reportProblem = async (text: string) => {
+    if (trigger.number === undefined) return;
+    await upsertMarkedComment(client, repo, trigger.number, ISSUE_MARKER, publish(text)).catch((e: unknown) =>
+      log.warning(`Could not comment on #${trigger.number}: ${getErrorMessage(e)}`),
+    );
+  };
+
+  let auth: AuthConfig;
+  try {
+    auth = await resolveAuth(inputs, io.env, mask);
+  } catch (error) {
+    const message = oneLine(getErrorMessage(error));
+    await reportProblem(`gemini-run could not start: ${message}\n\n${adviceFor('auth-failed')}`);
+    return { outputs: emptyOutputs('auth-failed'), failure: message };
+  }
+
+  const model = resolveModel(inputs.model || undefined);
+  if (inputs.mode === 'interactive') await assertTmux();
+  const geminiPath = await log.group('Installing gemini', () => resolveGemini(inputs, ctx, io.env, log));
+
+  const task: Task = await log.group('Reading the task', async () => {
+    const t = await buildTask(client, repo, trigger);
+    log.info(`Task: ${t.title} (${t.comments.length} comment(s))`);
+    return t;
+  });
+
+  const plan = await planBranch(client, repo, trigger, inputs, ctx.runId);
+  if ('refuse' in plan) {
+    await reportProblem(plan.refuse);
+    return { outputs: emptyOutputs('refused'), failure: undefined };
+  }
+
+  const worktree = ctx.workspace;
+  const git = Git.create(worktree);
+  // The push goes to the URL the checkout configured, read now, before the agent can edit the config.
+  const originUrl = await git.remoteUrl('origin');
+  if (!originUrl)
+    throw new UserError(`The workspace ${worktree} has no 'origin' remote: run actions/checkout first.`);
+
+  const { baseSha, remoteSha } = await log.group(`Preparing branch ${plan.branch}`, async () => {
+    const existing = await fetchBranch({ worktree, url: originUrl, branch: plan.branch, token });
+    if (existing) {
+      log.info(`Continuing on ${plan.branch} (${existing.slice(0, 12)})`);
+      await git.run(['checkout', '--quiet', '-B', plan.branch, existing]);
+    } else {
+      const baseTip = await fetchBranch({ worktree, url: originUrl, branch: plan.base, token });
+      log.info(`Starting ${plan.branch} from ${plan.base}${baseTip ? ` (${baseTip.slice(0, 12)})` : ''}`);
+      await git.run(['checkout', '--quiet', '-B', plan.branch, ...(baseTip ? [baseTip] : [])]);
+    }
+    return { baseSha: await git.headSha(), remoteSha: existing ?? null };
+  });
+
+  const runDir = await mkdtemp(join(ctx.runnerTemp, 'gemini-run-'));
+  io.saveState('runDir', runDir);
+  io.saveState('worktree', worktree);
+
+  let saved: SavedCredentials | undefined;
+  let result: RunResult;
+  try {
+    saved = await isolateCheckoutCredentials(worktree, { stashDir: join(runDir, 'credentials') });
+    io.saveState('savedCredentials', JSON.stringify(saved));
+    result = await log.group(`Running gemini (${inputs.mode})`, () =>
+      runAgent({
+        worktree,
+        task,
+        auth,
+        geminiPath,
+        model,
+        approvalMode: inputs.approvalMode,
+        mode: inputs.mode,
+        timeoutMs: inputs.timeoutMinutes * 60_000,
+        runDir,
+        sourceEnv: io.env,
+        gitIdentity: AGENT_IDENTITY,
+        log,
+      }),
+    );
+  } finally {
+    if (saved) {
+      await restoreCheckoutCredentials(worktree, saved).catch((e: unknown) =>
+        log.warning(`Could not restore the checkout's credentials: ${getErrorMessage(e)}`),
+      );
+    }
+  }
+  if (auth.kind === 'oauth' && auth.hostHome) {
+    if (await writeBackCreds(homeAt(join(runDir, 'home')), auth).catch(() => false)) {
+      log.info('Wrote the refreshed OAuth creds back to the runner host.');
+    }
+  }
+
+  let commits = result.commits;
+  if (inputs.scrubAttribution && commits.length > 0) {
+    await log.group('Scrubbing attribution from commits', async () => {
+      const { rewritten } = await scrubCommits(worktree, baseSha, scrubAttribution);
+      log.info(`${rewritten} of ${commits.length} commit message(s) rewritten`);
+    });
+    const head = await git.headSha();
+    commits = await listCommits(worktree, baseSha, head);
+    result = { ...result, headSha: head, commits, filesChanged: await filesChanged(worktree, baseSha, head) };
+  }
+
+  const outDir = join(ctx.runnerTemp, `gemini-run-output-${ctx.runId}-${ctx.runAttempt}`);
+  await mkdir(outDir, { recursive: true });
+  const artifactName = `gemini-run-${ctx.runId}-${ctx.runAttempt}`;
+  const summaryBody = renderSummary(result, { task });
+  const summary = publish(
+    summaryBody +
+      `\n\n${sessionMarker({ sessionId: result.sessionId, runId: ctx.runId, artifact: artifactName, mode: result.mode })}`,
+  );
+  const summaryPath = join(outDir, 'summary.md');
+  await writeFile(summaryPath, summary);
+  let transcriptPath = '';
+  if (result.transcriptPath) {
+    transcriptPath = join(outDir, 'transcript.jsonl');
+    await copyFile(result.transcriptPath, transcriptPath);
+  }
+  const runSummaryPath = join(outDir, 'run-summary.json');
+  await writeFile(
+    runSummaryPath,
+    redactor.redact(JSON.stringify(machineSummary(result, plan.branch), null, 2)),
+  );
+
+  const status: ActionStatus =
+    result.status === 'finished' && commits.length === 0 ? 'no-changes' : result.status;
+  const outputs: ActionOutputs = {
+    ...emptyOutputs(status),
+    'session-id': result.sessionId,
+    'commit-count': String(commits.length),
+    'transcript-path': transcriptPath,
+    'summary-path': summaryPath,
+    models: result.usage.models.map((m) => m.model).join(','),
+    'total-tokens': String(result.usage.totalTokens),
+  };
+
+  let pull: PullInfo | undefined = plan.existingPull;
+  if (commits.length > 0) {
+    await log.group(`Pushing ${commits.length} commit(s) to ${plan.branch}`, () =>
+      pushBranch({
+        worktree,
+        remote: originUrl,
+        url: originUrl,
+        branch: plan.branch,
+        token,
+        force: plan.ownBranch ? { expectedSha: remoteSha } : undefined,
+      }),
+    );
+    outputs.branch = plan.branch;
+    if (!plan.existingPull) {
+      pull = await log.group('Opening the pull request', async () => {
+        const { pull: p, created } = await createOrUpdatePull(client, repo, {
+          head: plan.branch,
+          base: plan.base,
+          title: publish(prTitle(task)),
+          body: publish(
+            prBody({
+              task,
+              result,
+              summary: summaryBody,
+              closes: trigger.isPullRequest ? undefined : trigger.number,
+              runUrl: `${ctx.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${ctx.runId}`,
+            }),
+          ),
+          draft: inputs.draft || result.status !== 'finished',
+        });
+        log.info(`${created ? 'Opened' : 'Updated'} pull request #${p.number}: ${p.htmlUrl}`);
+        return p;
+      });
+    }
+  }
+
+  if (pull) {
+    outputs['pr-number'] = String(pull.number);
+    outputs['pr-url'] = pull.htmlUrl;
+    outputs.branch = pull.headRef;
+    await upsertMarkedComment(client, repo, pull.number, SUMMARY_MARKER, summary);
+  }
+  if (trigger.number !== undefined && !trigger.isPullRequest) {
+    const advice = adviceFor(status);
+    const text = pull
+      ? `gemini-run ${result.status === 'finished' ? 'opened' : 'pushed its partial work to'} #${pull.number}.${advice ? `\n\n${advice}` : ''}`
+      : status === 'no-changes'
+        ? `gemini-run finished without changing anything, so there is no pull request. Its answer:\n\n${result.transcript.finalAnswer || '_(no answer)_'}`
+        : `gemini-run ended \`${status}\`${result.message ? `: ${result.message}` : ''} before committing anything.${advice ? `\n\n${advice}` : ''}`;
+    await reportProblem(text);
+  } else if (
+    trigger.isPullRequest &&
+    trigger.number !== undefined &&
+    commits.length === 0 &&
+    FAILING_STATUSES.includes(status)
+  ) {
+    await reportProblem(
+      `gemini-run ended \`${status}\`${result.message ? `: ${result.message}` : ''}.\n\n${adviceFor(status)}`,
+    );
+  }
+
+  await io
+    .writeJobSummary(summary)
+    .catch((e: unknown) => log.warning(`Could not write the job summary: ${getErrorMessage(e)}`));
+  if (inputs.uploadTranscript) {
+    const files = [runSummaryPath, summaryPath, ...(transcriptPath ? [transcriptPath] : [])];
+    await io
+      .uploadArtifact(artifactName, files, outDir)
+      .then((name) =>
+        log.info(name ? `Uploaded artifact ${name}` : 'Artifact upload is not available here; skipped.'),
+      )
+      .catch((e: unknown) => log.warning(`Could not upload the transcript artifact: ${getErrorMessage(e)}`));
+  }
+
+  const failure = FAILING_STATUSES.includes(status)
+    ? `gemini ended ${status}${result.message ? `: ${redactor.redact(result.message)}` : ''}`
+    : undefined;
+  return { outputs, failure };
+}
+
+/** The machine-readable run summary of the artifact: no secrets, no telemetry resource attributes. */
+function machineSummary(result: RunResult, branch: string) {
+  return {
+    status: result.status,
+    message: result.message,
+    mode: result.mode,
+    sessionId: result.sessionId,
+    model: result.model,
+    branch,
+    startedAt: result.startedAt,
+    durationMs: result.durationMs,
+    exitCode: result.exitCode,
+    usage: result.usage,
+    commits: result.commits,
+    filesChanged: result.filesChanged,
+    leftoverCommitted: result.leftoverCommitted,
+    toolCalls: result.transcript.toolCalls.map((t) => ({ name: t.name, kind: t.kind, status: t.status })),
+    finalAnswer: result.transcript.finalAnswer,
+  };
+}

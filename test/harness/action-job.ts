@@ -1,0 +1,264 @@
+/**
+ * Runs the action the way a GitHub runner does: `node dist/index.js`, then `node dist/post.js`, with INPUT_* and
+ * GITHUB_* variables, file commands (GITHUB_OUTPUT, GITHUB_STATE, GITHUB_STEP_SUMMARY) and an event payload, against
+ * a FakeGitHub, a FakeGemini and a workspace cloned from a bare origin.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { FakeGemini, type Script } from '../../src/fake/gemini-api.js';
+import { FakeGitHub, branchesFromGit } from '../../src/fake/github-api.js';
+import { exec } from '../../src/util/exec.js';
+import { createWorkRepo, scrubbedGitEnv, type WorkRepo } from './repo.js';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const GEMINI_JS = join(ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+export const OWNER = 'acme';
+export const REPO = 'widgets';
+/** Shaped like real secrets so the CLI's and our redaction treat them as such. */
+export const GITHUB_TOKEN = 'ghs_' + 'T0kenT0kenT0kenT0kenT0kenT0kenT0ken12';
+export const GEMINI_API_KEY = 'AIzaSy' + 'FakeKeyFakeKeyFakeKeyFakeKeyFake123';
+
+export interface StepResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  state: Record<string, string>;
+  summary: string;
+}
+
+/** Parses a runner file command (`name<<delim\nvalue\ndelim` blocks, or `name=value` lines). */
+export function parseFileCommand(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line);
+    if (heredoc) {
+      const [, name, delim] = heredoc as unknown as [string, string, string];
+      const value: string[] = [];
+      for (i++; i < lines.length && lines[i] !== delim; i++) value.push(lines[i] ?? '');
+      out[name] = value.join('\n');
+    } else if (line.includes('=')) {
+      out[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
+    }
+  }
+  return out;
+}
+
+function runNode(
+  script: string,
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [script], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolvePromise({
+        exitCode: code ?? 1,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      }),
+    );
+  });
+}
+
+export interface JobOptions {
+  script: Script | string;
+  /** Event name and payload; default: issue #1 labeled `gemini-run` by `alice`. */
+  eventName?: string;
+  payload?: unknown;
+  inputs?: Record<string, string>;
+  /** Extra env for the step (e.g. to show that secrets in the env do not reach the agent). */
+  env?: Record<string, string>;
+}
+
+/** One simulated repository + services, reused across several steps (re-runs, follow-up comments). */
+export class ActionWorld implements AsyncDisposable {
+  readonly tmp: string;
+  private constructor(
+    readonly repo: WorkRepo,
+    readonly github: FakeGitHub,
+    readonly workspace: string,
+    tmp: string,
+  ) {
+    this.tmp = tmp;
+  }
+
+  static async create(): Promise<ActionWorld> {
+    const repo = await createWorkRepo({ name: REPO });
+    await repo.git(['push', '--quiet', 'origin', 'main']);
+    const github = new FakeGitHub({
+      token: GITHUB_TOKEN,
+      resolveBranch: branchesFromGit({ [`${OWNER}/${REPO}`]: repo.originDir }),
+    });
+    await github.start();
+    github.addRepo({ owner: OWNER, name: REPO });
+    github.setPermission('alice', 'write');
+    github.setPermission('mallory', 'read');
+    github.addIssue({
+      title: 'Add a notes file',
+      body: 'Please add NOTES.md with a short note.',
+      user: 'alice',
+    });
+    const tmp = await mkdtemp(join(tmpdir(), 'gemini-run-job-'));
+    const workspace = join(tmp, 'workspace', REPO);
+    return new ActionWorld(repo, github, workspace, tmp);
+  }
+
+  /** A fresh checkout of origin, configured like actions/checkout leaves it (persisted token included). */
+  async checkout(ref = 'main'): Promise<void> {
+    await rm(this.workspace, { recursive: true, force: true });
+    await mkdir(join(this.workspace, '..'), { recursive: true });
+    const env = scrubbedGitEnv();
+    await exec('git', ['clone', '--quiet', '--branch', ref, this.repo.originDir, this.workspace], { env });
+    const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64')}`;
+    await exec('git', ['config', '--local', 'http.https://github.com/.extraheader', header], {
+      cwd: this.workspace,
+      env,
+    });
+  }
+
+  labeledPayload(label = 'gemini-run', actor = 'alice', issue = 1): unknown {
+    const i = this.github.issue(issue);
+    return {
+      action: 'labeled',
+      label: { name: label },
+      issue: {
+        number: issue,
+        title: i?.title ?? 'x',
+        body: i?.body ?? '',
+        user: { login: 'alice', type: 'User' },
+      },
+      repository: { full_name: `${OWNER}/${REPO}`, name: REPO, owner: { login: OWNER } },
+      sender: { login: actor, type: 'User' },
+    };
+  }
+
+  commentPayload(body: string, opts: { issue: number; isPull?: boolean; actor?: string }): unknown {
+    const actor = opts.actor ?? 'alice';
+    const commentId = this.github.addComment({ issue: opts.issue, body, user: actor });
+    const i = this.github.issue(opts.issue);
+    return {
+      action: 'created',
+      comment: { id: commentId, body, user: { login: actor, type: 'User' } },
+      issue: {
+        number: opts.issue,
+        title: i?.title ?? 'x',
+        body: i?.body ?? '',
+        user: { login: 'alice', type: 'User' },
+        ...(opts.isPull ? { pull_request: { url: 'x' } } : {}),
+      },
+      repository: { full_name: `${OWNER}/${REPO}`, name: REPO, owner: { login: OWNER } },
+      sender: { login: actor, type: 'User' },
+    };
+  }
+
+  /** Runs main then post; returns both. */
+  async run(
+    o: JobOptions,
+  ): Promise<{ main: StepResult; post: StepResult; gemini: FakeGemini; telemetry: string }> {
+    const gemini = await FakeGemini.start(o.script);
+    try {
+      const stepDir = await mkdtemp(join(this.tmp, 'step-'));
+      const files = {
+        event: join(stepDir, 'event.json'),
+        output: join(stepDir, 'output'),
+        state: join(stepDir, 'state'),
+        summary: join(stepDir, 'summary.md'),
+      };
+      for (const f of [files.output, files.state, files.summary]) await writeFile(f, '');
+      await writeFile(files.event, JSON.stringify(o.payload ?? this.labeledPayload()));
+      const runnerTemp = join(stepDir, 'runner-temp');
+      await mkdir(runnerTemp);
+      const inputs: Record<string, string> = {
+        'github-token': GITHUB_TOKEN,
+        'gemini-api-key': GEMINI_API_KEY,
+        'gemini-path': GEMINI_JS,
+        model: 'gemini-2.5-flash',
+        'timeout-minutes': '2',
+        ...o.inputs,
+      };
+      const base: Record<string, string> = {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? '/root',
+        LANG: 'C.UTF-8',
+        CI: 'true',
+        GITHUB_ACTIONS: 'true',
+        GITHUB_EVENT_NAME: o.eventName ?? 'issues',
+        GITHUB_EVENT_PATH: files.event,
+        GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
+        GITHUB_API_URL: this.github.url,
+        GITHUB_SERVER_URL: 'https://github.com',
+        GITHUB_WORKSPACE: this.workspace,
+        GITHUB_RUN_ID: String(1000 + Math.floor(Math.random() * 1000)),
+        GITHUB_RUN_ATTEMPT: '1',
+        GITHUB_ACTOR: 'alice',
+        GITHUB_OUTPUT: files.output,
+        GITHUB_STATE: files.state,
+        GITHUB_STEP_SUMMARY: files.summary,
+        GITHUB_TOKEN,
+        RUNNER_TEMP: runnerTemp,
+        RUNNER_TOOL_CACHE: join(stepDir, 'tool-cache'),
+        GOOGLE_GEMINI_BASE_URL: gemini.url,
+        ...o.env,
+      };
+      for (const [k, v] of Object.entries(inputs)) base[`INPUT_${k.toUpperCase()}`] = v;
+      const main = await runNode(join(ROOT, 'dist', 'index.js'), base, this.workspace);
+      const mainResult: StepResult = {
+        ...main,
+        outputs: parseFileCommand(await readFile(files.output, 'utf8')),
+        state: parseFileCommand(await readFile(files.state, 'utf8')),
+        summary: await readFile(files.summary, 'utf8'),
+      };
+      // Read what the run left before the post step removes it (the telemetry file is in the run dir).
+      const runDir = mainResult.state.runDir;
+      const telemetry = runDir ? await readFile(join(runDir, 'telemetry.json'), 'utf8').catch(() => '') : '';
+      const postEnv: Record<string, string> = { ...base };
+      for (const [k, v] of Object.entries(mainResult.state)) postEnv[`STATE_${k}`] = v;
+      await writeFile(files.output, '');
+      const post = await runNode(join(ROOT, 'dist', 'post.js'), postEnv, this.workspace);
+      return {
+        main: mainResult,
+        post: { ...post, outputs: {}, state: {}, summary: '' },
+        gemini,
+        telemetry,
+      };
+    } finally {
+      await gemini.close();
+    }
+  }
+
+  async originLog(branch: string): Promise<string> {
+    const r = await exec(
+      'git',
+      ['--git-dir', this.repo.originDir, 'log', '--format=%H%n%an <%ae>%n%B%n--end--', `main..${branch}`],
+      {
+        env: scrubbedGitEnv(),
+        allowAllExitCodes: true,
+      },
+    );
+    return r.exitCode === 0 ? r.stdout : '';
+  }
+
+  async originFile(branch: string, path: string): Promise<string> {
+    const r = await exec('git', ['--git-dir', this.repo.originDir, 'show', `${branch}:${path}`], {
+      env: scrubbedGitEnv(),
+      allowAllExitCodes: true,
+    });
+    return r.exitCode === 0 ? r.stdout : '';
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.github.stop();
+    await this.repo[Symbol.asyncDispose]();
+    await rm(this.tmp, { recursive: true, force: true });
+  }
+}
