@@ -1,4 +1,5 @@
 // The bundled fake-model conversations: imported (not read from disk) so dist/cli.js carries them.
+import demo from '../../fixtures/scripts/demo.json' with { type: 'json' };
 import editAndCommit from '../../fixtures/scripts/edit-and-commit.json' with { type: 'json' };
 import hang from '../../fixtures/scripts/hang.json' with { type: 'json' };
 import plainAnswer from '../../fixtures/scripts/plain-answer.json' with { type: 'json' };
@@ -8,6 +9,7 @@ import transientThenOk from '../../fixtures/scripts/transient-then-ok.json' with
 import twoTurn from '../../fixtures/scripts/two-turn.json' with { type: 'json' };
 
 export const EMBEDDED_SCRIPTS: Record<string, unknown> = {
+  demo,
   'edit-and-commit': editAndCommit,
   hang,
   'plain-answer': plainAnswer,

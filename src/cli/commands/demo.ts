@@ -1,0 +1,73 @@
+import { parseCommandArgs, write, UsageError, type CliIO, type Command } from '../args.js';
+import { runDemo } from '../../demo/demo.js';
+import type { RunMode } from '../../run/types.js';
+import { createStreamLogger } from '../../util/log.js';
+
+const USAGE = `usage: gemini-run demo [--mode interactive|headless] [--keep]
+
+Runs the whole gemini-run job on an embedded default, offline and without credentials: a throw-away
+repository with an issue, the real gemini 0.42.0 (the project's pinned copy), a built-in fake model that
+edits code and commits with attribution lines, and a local fake GitHub. It ends by printing the pull request
+it opened (title, body, scrubbed commits) and the transcript summary.
+
+Options:
+  --mode <m>   interactive (the TUI in tmux, the default) or headless (stream-json)
+  --keep       keep the demo's temp directory and print where it is
+  -h, --help   show this help
+
+Examples:
+  gemini-run demo
+  gemini-run demo --mode headless
+`;
+
+function section(title: string, body: string): string {
+  const rule = '─'.repeat(Math.max(8, 72 - title.length - 4));
+  return `\n── ${title} ${rule}\n${body.trim()}\n`;
+}
+
+export const demoCommand: Command = {
+  name: 'demo',
+  summary: 'run the whole job offline on a built-in repository, fake model and fake GitHub',
+  usage: USAGE,
+  async run(argv: string[], io: CliIO): Promise<number> {
+    const { values, help } = parseCommandArgs('demo', argv, {
+      mode: { type: 'string' },
+      keep: { type: 'boolean' },
+    });
+    if (help) {
+      write(io.stdout, USAGE);
+      return 0;
+    }
+    const mode = (values.mode ?? 'interactive') as RunMode;
+    if (mode !== 'interactive' && mode !== 'headless')
+      throw new UsageError(`--mode must be interactive or headless, not '${mode}'`, 'demo');
+    const log = createStreamLogger({ out: io.stdout, err: io.stderr, prefix: '  ' });
+    write(
+      io.stdout,
+      `gemini-run demo: issue #1 "Add a farewell function" labeled gemini-run (mode: ${mode})`,
+    );
+    const r = await runDemo({ mode, log, keep: values.keep });
+    const out: string[] = [];
+    if (r.pull) {
+      out.push(
+        section(
+          `Pull request #${r.pull.number}${r.pull.draft ? ' (draft)' : ''}: ${r.pull.title}`,
+          r.pull.body ?? '',
+        ),
+      );
+      out.push(section('Commits on gemini-run/issue-1 (attribution scrubbed)', r.commits));
+    }
+    if (r.summaryComment) out.push(section('Summary comment on the pull request', r.summaryComment));
+    if (r.issueComment) out.push(section('Comment on issue #1', r.issueComment));
+    out.push(
+      `\nstatus: ${r.outputs.status}  commits: ${r.outputs['commit-count']}  pr: ${r.outputs['pr-url'] || '-'}  ` +
+        `session: ${r.outputs['session-id'] || '-'}  took ${(r.elapsedMs / 1000).toFixed(1)} s`,
+    );
+    write(io.stdout, out.join(''));
+    if (r.failure) {
+      write(io.stderr, `gemini-run demo: ${r.failure}`);
+      return 1;
+    }
+    return r.outputs.status === 'finished' ? 0 : 1;
+  },
+};

@@ -1,0 +1,166 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { hostHomeFrom } from '../../action/auth.js';
+import { scrubAttribution } from '../../gemini/attribution.js';
+import { readHostCreds, writeBackCreds, homeAt } from '../../gemini/home.js';
+import { resolveModel } from '../../gemini/models.js';
+import { Git } from '../../git/git.js';
+import { listCommits } from '../../git/commits.js';
+import { scrubCommits } from '../../git/scrub.js';
+import { runAgent } from '../../run/engine.js';
+import { renderSummary } from '../../run/report.js';
+import { cleanupRun } from '../../run/cleanup.js';
+import { FAILING_STATUSES, type AuthConfig, type RunMode, type Task } from '../../run/types.js';
+import { UserError } from '../../util/errors.js';
+import { createStreamLogger } from '../../util/log.js';
+import { findBundledGemini } from '../../demo/demo.js';
+import { geminiVersion } from '../../gemini/install.js';
+import { parseCommandArgs, write, UsageError, type CliIO, type Command } from '../args.js';
+
+const USAGE = `usage: gemini-run run (--prompt <text> | --prompt-file <file>) [options]
+
+Runs gemini unattended on a local repository, the same engine as the action, outside GitHub: the task goes
+into GEMINI.local.md (never argv), gemini works in its own tmux session (or headless), and its commits are
+left on a new branch with attribution lines scrubbed. Prints the run summary.
+
+Options:
+  --repo <dir>            the repository to work in (default: the current directory)
+  --prompt <text>         the task
+  --prompt-file <file>    read the task from a file ('-' for stdin)
+  --branch <name>         branch to create for the run (default: gemini-run/local-<time>)
+  --mode <m>              interactive (default) or headless
+  --model <id>            a model from the catalog (default: Auto)
+  --timeout-minutes <n>   bound on the agent's work (default: 30)
+  --gemini <path>         the gemini to run (default: $GEMINI_RUN_GEMINI_PATH, then the pinned copy)
+  --no-scrub              keep attribution lines in commit messages
+  -h, --help              show this help
+
+Auth (exactly one): GEMINI_API_KEY in the environment; GOOGLE_GENAI_USE_VERTEXAI=true with
+GOOGLE_CLOUD_PROJECT; or the login of this host ('gemini-run login', read from $GEMINI_RUN_HOST_HOME or $HOME).
+
+Examples:
+  gemini-run run --prompt "Fix the failing test in src/parse.test.ts"
+  gemini-run run --repo ~/src/app --prompt-file task.md --mode headless --timeout-minutes 10
+`;
+
+async function authFromEnv(env: NodeJS.ProcessEnv): Promise<AuthConfig> {
+  if (env.GEMINI_API_KEY) return { kind: 'api-key', apiKey: env.GEMINI_API_KEY };
+  if (env.GOOGLE_GENAI_USE_VERTEXAI === 'true') {
+    if (!env.GOOGLE_CLOUD_PROJECT)
+      throw new UserError('Vertex AI needs GOOGLE_CLOUD_PROJECT in the environment.');
+    return { kind: 'vertex-ai', project: env.GOOGLE_CLOUD_PROJECT, location: env.GOOGLE_CLOUD_LOCATION };
+  }
+  const hostHome = hostHomeFrom(env);
+  const host = await readHostCreds(hostHome);
+  if (host) return { kind: 'oauth', creds: host.creds, account: host.account, hostHome };
+  throw new UserError(
+    "No Gemini auth: set GEMINI_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT, or run 'gemini-run login'.",
+  );
+}
+
+async function readPrompt(values: { prompt?: string; 'prompt-file'?: string }, io: CliIO): Promise<string> {
+  if (values.prompt && values['prompt-file'])
+    throw new UsageError('give --prompt or --prompt-file, not both', 'run');
+  if (values.prompt) return values.prompt;
+  const file = values['prompt-file'];
+  if (!file) throw new UsageError('a task is needed: --prompt <text> or --prompt-file <file>', 'run');
+  if (file === '-') {
+    const chunks: Buffer[] = [];
+    for await (const c of io.stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(String(c)));
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  return readFile(resolve(io.cwd, file), 'utf8').catch(() => {
+    throw new UserError(`Cannot read the prompt file ${file}.`);
+  });
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'run gemini unattended on a local repository and leave its commits on a branch',
+  usage: USAGE,
+  async run(argv: string[], io: CliIO): Promise<number> {
+    const { values, help } = parseCommandArgs('run', argv, {
+      repo: { type: 'string' },
+      prompt: { type: 'string' },
+      'prompt-file': { type: 'string' },
+      branch: { type: 'string' },
+      mode: { type: 'string' },
+      model: { type: 'string' },
+      'timeout-minutes': { type: 'string' },
+      gemini: { type: 'string' },
+      'no-scrub': { type: 'boolean' },
+    });
+    if (help) {
+      write(io.stdout, USAGE);
+      return 0;
+    }
+    const mode = (values.mode ?? 'interactive') as RunMode;
+    if (mode !== 'interactive' && mode !== 'headless')
+      throw new UsageError(`--mode must be interactive or headless`, 'run');
+    const minutes = Number(values['timeout-minutes'] ?? '30');
+    if (!Number.isFinite(minutes) || minutes <= 0)
+      throw new UsageError('--timeout-minutes must be a positive number', 'run');
+    const instruction = (await readPrompt(values, io)).trim();
+    if (!instruction) throw new UserError('The task is empty.');
+    const model = resolveModel(values.model);
+    const auth = await authFromEnv(io.env);
+
+    const worktree = resolve(io.cwd, values.repo ?? '.');
+    const git = Git.create(worktree);
+    const top = await git.output(['rev-parse', '--show-toplevel']).catch(() => {
+      throw new UserError(`${worktree} is not a git repository.`);
+    });
+    if ((await git.statusPorcelain()).length > 0) {
+      throw new UserError(
+        `${top} has uncommitted changes: commit or stash them first, so the run's commits stay its own.`,
+      );
+    }
+    const geminiPath = values.gemini ?? io.env.GEMINI_RUN_GEMINI_PATH ?? (await findBundledGemini());
+    if (!(await geminiVersion(geminiPath))) throw new UserError(`The gemini at ${geminiPath} does not run.`);
+    const branch =
+      values.branch ?? `gemini-run/local-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}`;
+    await git.run(['checkout', '--quiet', '-b', branch]).catch(() => {
+      throw new UserError(`Cannot create branch '${branch}': does it exist already?`);
+    });
+    const task: Task = {
+      title: instruction.split('\n')[0]!.slice(0, 100),
+      instruction,
+      comments: [],
+      source: { kind: 'local' },
+    };
+    const log = createStreamLogger({ out: io.stdout, err: io.stderr });
+    const runDir = await mkdtemp(join(tmpdir(), 'gemini-run-local-'));
+    try {
+      log.info(`Running gemini (${mode}) on ${top}, branch ${branch}`);
+      const result = await runAgent({
+        worktree: top,
+        task,
+        auth,
+        geminiPath,
+        model,
+        approvalMode: 'yolo',
+        mode,
+        timeoutMs: minutes * 60_000,
+        runDir,
+        sourceEnv: io.env,
+        log,
+      });
+      if (auth.kind === 'oauth') await writeBackCreds(homeAt(join(runDir, 'home')), auth).catch(() => false);
+      let commits = result.commits;
+      if (!values['no-scrub'] && commits.length > 0) {
+        await scrubCommits(top, result.baseSha, scrubAttribution);
+        commits = await listCommits(top, result.baseSha, await git.headSha());
+      }
+      write(io.stdout, `\n${renderSummary({ ...result, commits }, { task })}`);
+      write(
+        io.stdout,
+        `\n${commits.length} commit(s) on branch ${branch}. Transcript: gemini --resume ${result.sessionId}`,
+      );
+      return FAILING_STATUSES.includes(result.status) ? 1 : 0;
+    } finally {
+      await cleanupRun({ runDir, log }).catch(() => undefined);
+      await rm(runDir, { recursive: true, force: true });
+    }
+  },
+};

@@ -1,0 +1,198 @@
+/**
+ * `gemini-run demo`: the whole action job on an embedded default. A throw-away repository with a bare origin,
+ * the real gemini (the project's pinned devDependency), the built-in fake model playing the bundled `demo`
+ * conversation, and a local fake GitHub — then the very pipeline the action runs (runAction), with a console
+ * host instead of @actions/core. No credentials, no network.
+ */
+import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ActionContext } from '../action/context.js';
+import { INPUT_DEFAULTS, parseInputs } from '../action/inputs.js';
+import type { ActionOutputs } from '../action/outputs.js';
+import { runAction, type ActionIo } from '../action/run-action.js';
+import { FakeGemini } from '../fake/gemini-api.js';
+import { FakeGitHub, branchesFromGit, type FakePull } from '../fake/github-api.js';
+import { cleanupRun } from '../run/cleanup.js';
+import type { RunMode } from '../run/types.js';
+import { exec } from '../util/exec.js';
+import { UserError } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+
+export const DEMO_OWNER = 'octo-org';
+export const DEMO_REPO = 'hello-world';
+/** Shaped like real secrets so every redaction path treats them as secrets. */
+const DEMO_TOKEN = 'ghs_' + 'DemoTokenDemoTokenDemoTokenDemoToken00';
+const DEMO_API_KEY = 'AIzaSy' + 'DemoKeyDemoKeyDemoKeyDemoKeyDemo000';
+
+const SEED_FILES: Record<string, string> = {
+  'README.md': '# hello-world\n\nA tiny module that greets people.\n',
+  'src/greet.js': 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n',
+  'package.json':
+    '{\n  "name": "hello-world",\n  "type": "module",\n  "scripts": { "test": "node test/greet.test.js" }\n}\n',
+};
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The pinned gemini installed next to this code by `npm ci` (dist/ or src/ both sit below the project root). */
+export async function findBundledGemini(start = dirname(fileURLToPath(import.meta.url))): Promise<string> {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+    if (await exists(candidate)) return candidate;
+    if (dirname(dir) === dir) break;
+  }
+  throw new UserError(
+    "The pinned gemini is not installed next to gemini-run: run 'npm ci' in the project first.",
+  );
+}
+
+export interface DemoResult {
+  outputs: ActionOutputs;
+  failure?: string;
+  pull?: FakePull;
+  commits: string;
+  summaryComment?: string;
+  issueComment?: string;
+  elapsedMs: number;
+}
+
+export async function runDemo(o: {
+  mode: RunMode;
+  log: Logger;
+  keep?: boolean;
+  geminiPath?: string;
+}): Promise<DemoResult> {
+  const started = Date.now();
+  const root = await mkdtemp(join(tmpdir(), 'gemini-run-demo-'));
+  const gitEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: root,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 'Demo Maintainer',
+    GIT_AUTHOR_EMAIL: 'maintainer@example.invalid',
+    GIT_COMMITTER_NAME: 'Demo Maintainer',
+    GIT_COMMITTER_EMAIL: 'maintainer@example.invalid',
+  };
+  const git = (cwd: string, args: string[]) => exec('git', args, { cwd, env: gitEnv });
+  let github: FakeGitHub | undefined;
+  let gemini: FakeGemini | undefined;
+  let runDir: string | undefined;
+  const workspace = join(root, 'workspace', DEMO_REPO);
+  try {
+    const geminiPath = o.geminiPath ?? (await findBundledGemini());
+    const origin = join(root, 'origin.git');
+    const seed = join(root, 'seed');
+    await git(root, ['init', '--quiet', '--bare', '--initial-branch=main', origin]);
+    await mkdir(join(seed, 'src'), { recursive: true });
+    for (const [path, content] of Object.entries(SEED_FILES)) await writeFile(join(seed, path), content);
+    await git(seed, ['init', '--quiet', '--initial-branch=main']);
+    await git(seed, ['add', '-A']);
+    await git(seed, ['commit', '--quiet', '-m', 'Initial commit']);
+    await git(seed, ['push', '--quiet', origin, 'main']);
+    await git(root, ['clone', '--quiet', origin, workspace]);
+    // What actions/checkout leaves behind: a persisted token the run must hide from the agent.
+    const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${DEMO_TOKEN}`).toString('base64')}`;
+    await git(workspace, ['config', '--local', 'http.https://github.com/.extraheader', header]);
+
+    github = new FakeGitHub({
+      token: DEMO_TOKEN,
+      resolveBranch: branchesFromGit({ [`${DEMO_OWNER}/${DEMO_REPO}`]: origin }),
+    });
+    await github.start();
+    github.addRepo({ owner: DEMO_OWNER, name: DEMO_REPO });
+    github.setPermission('octocat', 'write');
+    github.addIssue({
+      title: 'Add a farewell function',
+      body: 'We can greet people but not say goodbye. Please add `farewell(name)` next to `greet(name)`, with a test.',
+      user: 'octocat',
+    });
+    gemini = await FakeGemini.start('demo');
+
+    const payload = {
+      action: 'labeled',
+      label: { name: 'gemini-run' },
+      issue: {
+        number: 1,
+        title: 'Add a farewell function',
+        body: '',
+        user: { login: 'octocat', type: 'User' },
+      },
+      repository: { full_name: `${DEMO_OWNER}/${DEMO_REPO}`, name: DEMO_REPO, owner: { login: DEMO_OWNER } },
+      sender: { login: 'octocat', type: 'User' },
+    };
+    const runnerTemp = join(root, 'runner-temp');
+    await mkdir(runnerTemp);
+    const ctx: ActionContext = {
+      eventName: 'issues',
+      payload,
+      repo: { owner: DEMO_OWNER, repo: DEMO_REPO },
+      apiUrl: github.url,
+      serverUrl: 'https://github.com',
+      workspace,
+      runId: 'demo',
+      runAttempt: '1',
+      actor: 'octocat',
+      runnerTemp,
+      toolCache: join(root, 'tool-cache'),
+    };
+    const inputs = parseInputs({
+      ...INPUT_DEFAULTS,
+      'github-token': DEMO_TOKEN,
+      'gemini-api-key': DEMO_API_KEY,
+      'gemini-path': geminiPath,
+      mode: o.mode,
+      'timeout-minutes': '5',
+    });
+    const state = new Map<string, string>();
+    const io: ActionIo = {
+      log: o.log,
+      mask: () => undefined,
+      saveState: (k, v) => void state.set(k, v),
+      writeJobSummary: async () => undefined,
+      uploadArtifact: async () => undefined,
+      env: {
+        PATH: process.env.PATH,
+        HOME: root,
+        LANG: process.env.LANG ?? 'C.UTF-8',
+        TERM: process.env.TERM,
+        GOOGLE_GEMINI_BASE_URL: gemini.url,
+        // The fake model is on loopback: never send its traffic through a proxy the user may have set.
+        NO_PROXY: '127.0.0.1,localhost',
+      },
+    };
+    const { outputs, failure } = await runAction(inputs, ctx, io);
+    runDir = state.get('runDir');
+    const pull = github.pulls()[0];
+    const commits = (
+      await exec(
+        'git',
+        [
+          '--git-dir',
+          origin,
+          'log',
+          '--format=commit %h  %an <%ae>%n%n%w(0,4,4)%B',
+          'main..gemini-run/issue-1',
+        ],
+        {
+          env: gitEnv,
+          allowAllExitCodes: true,
+        },
+      )
+    ).stdout.trim();
+    const summaryComment = pull ? github.comments(pull.number)[0]?.body : undefined;
+    const issueComment = github.comments(1).find((c) => c.body.includes('gemini-run:issue'))?.body;
+    return { outputs, failure, pull, commits, summaryComment, issueComment, elapsedMs: Date.now() - started };
+  } finally {
+    await cleanupRun({ runDir, worktree: workspace, log: o.log }).catch(() => undefined);
+    await gemini?.close();
+    await github?.stop();
+    if (!o.keep) await rm(root, { recursive: true, force: true });
+    else o.log.info(`Kept the demo's files in ${root}`);
+  }
+}
