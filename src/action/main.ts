@@ -1,5 +1,4 @@
 import * as core from '@actions/core';
-import { DefaultArtifactClient } from '@actions/artifact';
 import { FAILING_STATUSES } from '../run/types.js';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 import { readActionContext } from './context.js';
@@ -8,6 +7,7 @@ import { getInputs, maskSecret } from './inputs.js';
 import { setOutputs } from './outputs.js';
 import { runAction, type ActionIo } from './run-action.js';
 import { saveState } from './state.js';
+import { artifactTranscriptStore, localTranscriptStore } from './transcript-store.js';
 
 const io: ActionIo = {
   log: coreLogger,
@@ -17,14 +17,10 @@ const io: ActionIo = {
     if (!process.env.GITHUB_STEP_SUMMARY) return;
     await core.summary.addRaw(markdown, true).write();
   },
-  uploadArtifact: async (name, files, rootDir) => {
-    // Outside a real runner there is no artifact service to talk to.
-    if (!process.env.ACTIONS_RUNTIME_TOKEN || !process.env.ACTIONS_RESULTS_URL) return undefined;
-    const { id } = await new DefaultArtifactClient().uploadArtifact(name, files, rootDir, {
-      retentionDays: 30,
-    });
-    return `${name}${id ? ` (id ${id})` : ''}`;
-  },
+  transcriptStore: ({ token, repo }) =>
+    process.env.GEMINI_RUN_TRANSCRIPT_STORE
+      ? localTranscriptStore(process.env.GEMINI_RUN_TRANSCRIPT_STORE)
+      : artifactTranscriptStore({ token, repo, env: process.env }),
   env: process.env,
 };
 

@@ -17,7 +17,7 @@ export function sessionMarker(record: SessionRecord): string {
   return `${SESSION_MARKER_PREFIX}${JSON.stringify(record).replace(/--/g, '\\u002d\\u002d')} -->`;
 }
 
-/** Every session record in a comment body, oldest first. */
+/** Every session record in a comment body, in text order: the newest run's summary comes first. */
 export function parseSessionMarkers(body: string): SessionRecord[] {
   const out: SessionRecord[] = [];
   for (const m of body.matchAll(/<!-- gemini-run:session (\{.*?\}) -->/g)) {
@@ -93,4 +93,19 @@ export function adviceFor(status: ActionStatus): string {
     default:
       return '';
   }
+}
+
+/** Largest comment body GitHub accepts, with room to spare. */
+const MAX_COMMENT = 60_000;
+
+/**
+ * The summary comment after a follow-up run: the new run's summary on top, earlier runs folded below it (their
+ * session records kept, so the newest is always the first one in the body).
+ */
+export function withEarlierRuns(summary: string, previousBody: string): string {
+  const previous = previousBody.replace(/^<!-- gemini-run:summary -->\s*/, '').trim();
+  if (!previous) return summary;
+  const room = MAX_COMMENT - summary.length - 200;
+  const kept = previous.length > room ? `${previous.slice(0, Math.max(0, room))}\n\n…` : previous;
+  return `${summary}\n\n<details><summary>Earlier runs on this pull request</summary>\n\n${kept}\n\n</details>`;
 }

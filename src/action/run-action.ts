@@ -15,7 +15,7 @@ import { Git } from '../git/git.js';
 import { pushBranch } from '../git/push.js';
 import { scrubCommits } from '../git/scrub.js';
 import { createGitHubClient, type GitHubClient } from '../github/client.js';
-import { commentMarker, createComment, upsertMarkedComment } from '../github/comments.js';
+import { commentMarker, createComment, findMarkedComment, upsertMarkedComment } from '../github/comments.js';
 import { buildTask, interpretEvent, type RunTrigger } from '../github/event.js';
 import { hasWriteAccess } from '../github/permissions.js';
 import { createOrUpdatePull, getPull, type PullInfo } from '../github/pulls.js';
@@ -25,6 +25,7 @@ import {
   FAILING_STATUSES,
   type ActionStatus,
   type AuthConfig,
+  type ResumeSource,
   type RunResult,
   type Task,
 } from '../run/types.js';
@@ -35,8 +36,16 @@ import { resolveAuth } from './auth.js';
 import type { ActionContext, RepoRef } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionOutputs } from './outputs.js';
-import { adviceFor, prBody, prTitle, sessionMarker } from './pr-text.js';
+import {
+  adviceFor,
+  parseSessionMarkers,
+  prBody,
+  prTitle,
+  sessionMarker,
+  withEarlierRuns,
+} from './pr-text.js';
 import { Redactor } from './redact.js';
+import type { TranscriptStore } from './transcript-store.js';
 
 /** Everything the pipeline needs from its host: the action (core) or the demo (plain streams). */
 export interface ActionIo {
@@ -45,8 +54,8 @@ export interface ActionIo {
   mask(secret: string): void;
   saveState(key: 'runDir' | 'worktree' | 'savedCredentials', value: string): void;
   writeJobSummary(markdown: string): Promise<void>;
-  /** Uploads files as a workflow artifact; returns its name, or undefined when artifacts are unavailable. */
-  uploadArtifact(name: string, files: string[], rootDir: string): Promise<string | undefined>;
+  /** Where transcripts are kept between runs (a workflow artifact, or a local directory on self-hosted runners). */
+  transcriptStore(o: { token: string; repo: RepoRef }): TranscriptStore;
   /** The process environment the action runs in (source of the allow-listed variables). */
   env: NodeJS.ProcessEnv;
 }
@@ -261,6 +270,34 @@ export async function runAction(
   io.saveState('runDir', runDir);
   io.saveState('worktree', worktree);
 
+  const store = io.transcriptStore({ token, repo });
+  let previousSummary = '';
+  let resume: ResumeSource | undefined;
+  if (plan.existingPull) {
+    const found = await findMarkedComment(client, repo, plan.existingPull.number, SUMMARY_MARKER);
+    if (found) {
+      previousSummary =
+        (await client.rest.issues.getComment({ ...repo, comment_id: found.id })).data.body ?? '';
+      const [latest] = parseSessionMarkers(previousSummary);
+      if (latest) {
+        const file = await store
+          .load(latest, join(runDir, 'resume'))
+          .catch((e: unknown) =>
+            log.warning(`Could not fetch the previous transcript: ${getErrorMessage(e)}`),
+          );
+        if (file) {
+          resume = { sessionId: latest.sessionId, transcriptFile: file };
+          log.info(`Continuing session ${latest.sessionId} from run ${latest.runId}`);
+        }
+      }
+    }
+    if (!resume) {
+      log.warning(
+        "No transcript of this pull request's previous session was found: starting a fresh session with the pull request's description and review comments as context.",
+      );
+    }
+  }
+
   let saved: SavedCredentials | undefined;
   let result: RunResult;
   try {
@@ -280,6 +317,7 @@ export async function runAction(
         sourceEnv: io.env,
         gitIdentity: AGENT_IDENTITY,
         log,
+        ...(resume ? { resume } : {}),
       }),
     );
   } finally {
@@ -379,7 +417,13 @@ export async function runAction(
     outputs['pr-number'] = String(pull.number);
     outputs['pr-url'] = pull.htmlUrl;
     outputs.branch = pull.headRef;
-    await upsertMarkedComment(client, repo, pull.number, SUMMARY_MARKER, summary);
+    await upsertMarkedComment(
+      client,
+      repo,
+      pull.number,
+      SUMMARY_MARKER,
+      withEarlierRuns(summary, previousSummary),
+    );
   }
   if (trigger.number !== undefined && !trigger.isPullRequest) {
     const advice = adviceFor(status);
@@ -405,10 +449,12 @@ export async function runAction(
     .catch((e: unknown) => log.warning(`Could not write the job summary: ${getErrorMessage(e)}`));
   if (inputs.uploadTranscript) {
     const files = [runSummaryPath, summaryPath, ...(transcriptPath ? [transcriptPath] : [])];
-    await io
-      .uploadArtifact(artifactName, files, outDir)
-      .then((name) =>
-        log.info(name ? `Uploaded artifact ${name}` : 'Artifact upload is not available here; skipped.'),
+    await store
+      .save(artifactName, files, outDir)
+      .then((where) =>
+        log.info(
+          where ? `Saved the transcript: ${where}` : 'Artifact upload is not available here; skipped.',
+        ),
       )
       .catch((e: unknown) => log.warning(`Could not upload the transcript artifact: ${getErrorMessage(e)}`));
   }

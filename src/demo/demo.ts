@@ -12,6 +12,7 @@ import type { ActionContext } from '../action/context.js';
 import { INPUT_DEFAULTS, parseInputs } from '../action/inputs.js';
 import type { ActionOutputs } from '../action/outputs.js';
 import { runAction, type ActionIo } from '../action/run-action.js';
+import { localTranscriptStore } from '../action/transcript-store.js';
 import { FakeGemini } from '../fake/gemini-api.js';
 import { FakeGitHub, branchesFromGit, type FakePull } from '../fake/github-api.js';
 import { cleanupRun } from '../run/cleanup.js';
@@ -155,7 +156,7 @@ export async function runDemo(o: {
       mask: () => undefined,
       saveState: (k, v) => void state.set(k, v),
       writeJobSummary: async () => undefined,
-      uploadArtifact: async () => undefined,
+      transcriptStore: () => localTranscriptStore(join(root, 'transcripts')),
       env: {
         PATH: process.env.PATH,
         HOME: root,

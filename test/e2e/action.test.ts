@@ -3,7 +3,7 @@
  * real gemini 0.42.0 against the fake Gemini API, the fake GitHub through the real Octokit, and a workspace
  * whose origin is a bare repository.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
@@ -79,7 +79,7 @@ function assertNoSecrets(world: ActionWorld, texts: string[]): void {
   }
 }
 
-describe('the action, end to end', () => {
+describe.each(['interactive', 'headless'] as const)('the action, end to end (%s)', (mode) => {
   let world: ActionWorld;
   beforeEach(async () => {
     world = await ActionWorld.create();
@@ -91,7 +91,10 @@ describe('the action, end to end', () => {
   });
 
   it('label → PR with scrubbed commits, summary comment and issue comment; re-run updates the same PR', async () => {
-    const first = await world.run({ script: commitScript('NOTES.md', 'Add NOTES.md') });
+    const first = await world.run({
+      mode,
+      script: commitScript('NOTES.md', 'Add NOTES.md'),
+    });
     expect(first.main.stderr).toBe('');
     expect(first.main.exitCode, first.main.stdout).toBe(0);
     expect(first.main.outputs).toMatchObject({
@@ -132,7 +135,10 @@ describe('the action, end to end', () => {
 
     // Re-run for the same issue: same branch, same PR, one more commit, no second PR.
     await world.checkout();
-    const second = await world.run({ script: commitScript('MORE.md', 'Add MORE.md') });
+    const second = await world.run({
+      mode,
+      script: commitScript('MORE.md', 'Add MORE.md'),
+    });
     expect(second.main.exitCode, second.main.stdout).toBe(0);
     expect(second.main.outputs).toMatchObject({ status: 'finished', 'pr-number': '2', 'commit-count': '1' });
     expect(world.github.pulls()).toHaveLength(1);
@@ -153,7 +159,11 @@ describe('the action, end to end', () => {
   });
 
   it('the agent finds no token or key in its env or the git config', async () => {
-    const r = await world.run({ script: spyScript, env: { SOME_SECRET: 'hunter2-secret-value' } });
+    const r = await world.run({
+      mode,
+      script: spyScript,
+      env: { SOME_SECRET: 'hunter2-secret-value' },
+    });
     expect(r.main.outputs.status, r.main.stdout).toBe('finished');
     const spy = await world.originFile('gemini-run/issue-1', 'SPY.txt');
     expect(spy).toContain('---CONFIG---');
@@ -176,7 +186,10 @@ describe('the action, end to end', () => {
   });
 
   it('a finished run without commits ends no-changes with a comment and no PR', async () => {
-    const r = await world.run({ script: 'plain-answer' });
+    const r = await world.run({
+      mode,
+      script: 'plain-answer',
+    });
     expect(r.main.exitCode, r.main.stdout).toBe(0);
     expect(r.main.outputs).toMatchObject({ status: 'no-changes', 'pr-number': '', 'commit-count': '0' });
     expect(world.github.pulls()).toHaveLength(0);
@@ -204,7 +217,11 @@ describe('the action, end to end', () => {
       ],
     };
     const started = Date.now();
-    const r = await world.run({ script, inputs: { 'timeout-minutes': '0.25' } });
+    const r = await world.run({
+      mode,
+      script,
+      inputs: { 'timeout-minutes': '0.25' },
+    });
     expect(Date.now() - started).toBeLessThan(90_000);
     expect(r.main.outputs).toMatchObject({ status: 'timed-out', 'commit-count': '1', 'pr-number': '2' });
     expect(r.main.exitCode).toBe(1);
@@ -215,6 +232,7 @@ describe('the action, end to end', () => {
 
   it('an actor without write access is refused with a comment, and nothing runs', async () => {
     const r = await world.run({
+      mode,
       script: 'plain-answer',
       payload: world.labeledPayload('gemini-run', 'mallory'),
     });
@@ -227,19 +245,28 @@ describe('the action, end to end', () => {
   });
 
   it('another label → skipped, without touching GitHub or gemini', async () => {
-    const r = await world.run({ script: 'plain-answer', payload: world.labeledPayload('bug') });
+    const r = await world.run({
+      mode,
+      script: 'plain-answer',
+      payload: world.labeledPayload('bug'),
+    });
     expect(r.main.exitCode).toBe(0);
     expect(r.main.outputs.status).toBe('skipped');
     expect(r.gemini.requests).toHaveLength(0);
     expect(world.github.requests).toHaveLength(0);
   });
 
-  it('a comment on the run PR → new commits on the same branch and PR', async () => {
-    const first = await world.run({ script: commitScript('NOTES.md', 'Add NOTES.md') });
-    expect(first.main.outputs['pr-number']).toBe('2');
+  it('a comment on the run PR continues the session: history sent, new commit on the same PR, both turns in the summary', async () => {
+    const first = await world.run({
+      mode,
+      script: commitScript('NOTES.md', 'Add NOTES.md'),
+    });
+    expect(first.main.outputs['pr-number'], first.main.stdout).toBe('2');
+    const firstSession = first.main.outputs['session-id'];
     await world.checkout();
     const payload = world.commentPayload('/gemini also add a TODO file', { issue: 2, isPull: true });
     const r = await world.run({
+      mode,
       script: commitScript('TODO.md', 'Add TODO.md'),
       eventName: 'issue_comment',
       payload,
@@ -250,15 +277,44 @@ describe('the action, end to end', () => {
       'pr-number': '2',
       branch: 'gemini-run/issue-1',
       'commit-count': '1',
+      'session-id': firstSession,
     });
+    expect(r.main.stdout).toContain(`Continuing session ${firstSession}`);
+    // The model's first request of the follow-up carries the first conversation.
+    const sent = JSON.stringify(r.gemini.modelRequests()[0]?.body);
+    expect(sent).toContain('Done: NOTES.md is committed.');
     expect(world.github.pulls()).toHaveLength(1);
     const log = await world.originLog('gemini-run/issue-1');
     expect(log).toContain('Add TODO.md');
     expect(log).toContain('Add NOTES.md');
+    const summaries = world.github.comments(2).filter((c) => c.body.includes('gemini-run:summary'));
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]?.body).toContain('Done: TODO.md is committed.');
+    expect(summaries[0]?.body).toContain('Earlier runs on this pull request');
+    expect(summaries[0]?.body).toContain('Done: NOTES.md is committed.');
+  });
+
+  it('a comment on a PR whose transcript is gone starts fresh with the PR as context', async () => {
+    const first = await world.run({ mode, script: commitScript('NOTES.md', 'Add NOTES.md') });
+    expect(first.main.outputs['pr-number']).toBe('2');
+    await rm(join(world.tmp, 'transcripts'), { recursive: true, force: true });
+    await world.checkout();
+    const payload = world.commentPayload('/gemini also add a TODO file', { issue: 2, isPull: true });
+    const r = await world.run({
+      mode,
+      script: commitScript('TODO.md', 'Add TODO.md'),
+      eventName: 'issue_comment',
+      payload,
+    });
+    expect(r.main.outputs.status, r.main.stdout).toBe('finished');
+    expect(r.main.stdout).toContain('starting a fresh session');
+    expect(r.main.outputs['session-id']).not.toBe(first.main.outputs['session-id']);
+    expect(await world.originLog('gemini-run/issue-1')).toContain('Add TODO.md');
   });
 
   it('bad input gets one clear line: malformed creds, unknown model, broken payload', async () => {
     const creds = await world.run({
+      mode,
       script: 'plain-answer',
       inputs: { 'gemini-api-key': '', 'gemini-oauth-creds': '{"access_token": "ya29.secret-not-json' },
     });
@@ -266,10 +322,15 @@ describe('the action, end to end', () => {
     expect(creds.main.outputs.status).toBe('auth-failed');
     expect(visible(creds.main.stdout)).not.toContain('ya29.secret');
 
-    const model = await world.run({ script: 'plain-answer', inputs: { model: 'gemini-9-ultra' } });
+    const model = await world.run({
+      mode,
+      script: 'plain-answer',
+      inputs: { model: 'gemini-9-ultra' },
+    });
     assertOneLineFailure(model.main, /gemini-9-ultra.*gemini-2\.5-flash/);
 
     const broken = await world.run({
+      mode,
       script: 'plain-answer',
       eventName: 'issue_comment',
       payload: { action: 'created' },

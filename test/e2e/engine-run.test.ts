@@ -119,7 +119,7 @@ describe('engine e2e (interactive, real gemini 0.42.0)', () => {
       },
     });
     const r = c.result;
-    expect(r.status).toBe('finished');
+    expect(r.status, `${r.message}\n${r.lastScreen?.join('\n')}`).toBe('finished');
     expect(r.exitCode).toBe(0);
     expect(r.commits.map((x) => x.subject)).toEqual(['Add hello']);
     expect(r.filesChanged).toEqual(['hello.txt']);
@@ -156,7 +156,7 @@ describe('engine e2e (interactive, real gemini 0.42.0)', () => {
       },
     });
     const r = c.result;
-    expect(r.status).toBe('finished');
+    expect(r.status, `${r.message}\n${r.lastScreen?.join('\n')}`).toBe('finished');
     expect(r.leftoverCommitted).toBe(true);
     expect(r.commits).toHaveLength(1);
     expect(r.commits[0]?.subject).toMatch(/^gemini-run: commit work the agent left uncommitted/);
@@ -292,7 +292,7 @@ describe('engine e2e (interactive, real gemini 0.42.0)', () => {
       },
     });
     const r = c.result;
-    expect(r.status).toBe('finished');
+    expect(r.status, `${r.message}\n${r.lastScreen?.join('\n')}`).toBe('finished');
     expect(r.commits.map((x) => x.subject)).toEqual(['Add bye', 'Extend bye docs']);
     expect([...r.filesChanged].sort()).toEqual(['docs/bye.md', 'src/bye.js']);
     const kinds = r.transcript.toolCalls.map((t) => t.kind);
@@ -337,7 +337,7 @@ describe('engine e2e (headless)', () => {
       opts: { mode: 'headless' },
     });
     const r = c.result;
-    expect(r.status).toBe('finished');
+    expect(r.status, `${r.message}\n${r.lastScreen?.join('\n')}`).toBe('finished');
     expect(r.mode).toBe('headless');
     expect(r.exitCode).toBe(0);
     expect(r.commits.map((x) => x.subject)).toEqual(['Add h']);

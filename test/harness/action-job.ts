@@ -76,6 +76,8 @@ export interface JobOptions {
   eventName?: string;
   payload?: unknown;
   inputs?: Record<string, string>;
+  /** The action's `mode` input (default interactive). */
+  mode?: 'interactive' | 'headless';
   /** Extra env for the step (e.g. to show that secrets in the env do not reach the agent). */
   env?: Record<string, string>;
 }
@@ -184,6 +186,7 @@ export class ActionWorld implements AsyncDisposable {
         'gemini-path': GEMINI_JS,
         model: 'gemini-2.5-flash',
         'timeout-minutes': '2',
+        mode: o.mode ?? 'interactive',
         ...o.inputs,
       };
       const base: Record<string, string> = {
@@ -208,6 +211,7 @@ export class ActionWorld implements AsyncDisposable {
         RUNNER_TEMP: runnerTemp,
         RUNNER_TOOL_CACHE: join(stepDir, 'tool-cache'),
         GOOGLE_GEMINI_BASE_URL: gemini.url,
+        GEMINI_RUN_TRANSCRIPT_STORE: join(this.tmp, 'transcripts'),
         ...o.env,
       };
       for (const [k, v] of Object.entries(inputs)) base[`INPUT_${k.toUpperCase()}`] = v;

@@ -1,0 +1,77 @@
+import { DefaultArtifactClient } from '@actions/artifact';
+import { access, copyFile, mkdir, readdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { RepoRef } from './context.js';
+import type { SessionRecord } from './pr-text.js';
+
+/**
+ * Where runs keep their transcript (plus the run summary) so a later `/gemini` comment can continue the
+ * session. On GitHub-hosted runners that is a workflow artifact; a self-hosted runner can keep them in a local
+ * directory instead (GEMINI_RUN_TRANSCRIPT_STORE), which also needs no `actions: read` permission.
+ */
+export interface TranscriptStore {
+  /** Saves the files under `name`; returns a description, or undefined when no store is available. */
+  save(name: string, files: string[], rootDir: string): Promise<string | undefined>;
+  /** Fetches the transcript a record points at into destDir; undefined when it cannot be found. */
+  load(record: SessionRecord, destDir: string): Promise<string | undefined>;
+}
+
+const TRANSCRIPT_FILE = 'transcript.jsonl';
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+export function localTranscriptStore(dir: string): TranscriptStore {
+  const safe = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_');
+  return {
+    async save(name, files) {
+      const target = join(dir, safe(name));
+      await mkdir(target, { recursive: true });
+      for (const f of files) await copyFile(f, join(target, basename(f)));
+      return `${target}`;
+    },
+    async load(record, destDir) {
+      const file = join(dir, safe(record.artifact), TRANSCRIPT_FILE);
+      if (!(await exists(file))) return undefined;
+      await mkdir(destDir, { recursive: true });
+      const out = join(destDir, TRANSCRIPT_FILE);
+      await copyFile(file, out);
+      return out;
+    },
+  };
+}
+
+export function artifactTranscriptStore(o: {
+  token: string;
+  repo: RepoRef;
+  env: NodeJS.ProcessEnv;
+}): TranscriptStore {
+  const available = () => Boolean(o.env.ACTIONS_RUNTIME_TOKEN && o.env.ACTIONS_RESULTS_URL);
+  return {
+    async save(name, files, rootDir) {
+      if (!available()) return undefined;
+      const { id } = await new DefaultArtifactClient().uploadArtifact(name, files, rootDir, {
+        retentionDays: 30,
+      });
+      return `artifact ${name}${id ? ` (id ${id})` : ''}`;
+    },
+    async load(record, destDir) {
+      if (!available()) return undefined;
+      const findBy = {
+        token: o.token,
+        workflowRunId: Number(record.runId),
+        repositoryOwner: o.repo.owner,
+        repositoryName: o.repo.repo,
+      };
+      const client = new DefaultArtifactClient();
+      const { artifact } = await client.getArtifact(record.artifact, { findBy });
+      await client.downloadArtifact(artifact.id, { path: destDir, findBy });
+      const hit = (await readdir(destDir)).find((f) => f === TRANSCRIPT_FILE);
+      return hit ? join(destDir, hit) : undefined;
+    },
+  };
+}
