@@ -1,0 +1,104 @@
+/**
+ * The README's first command (`gemini-run demo`) and `gemini-run run`, through dist/cli.js as a user runs them.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeGemini } from '../../src/fake/gemini-api.js';
+import { exec } from '../../src/util/exec.js';
+import { ROOT } from '../harness/action-job.js';
+import { createWorkRepo, type WorkRepo } from '../harness/repo.js';
+
+function cli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd = ROOT,
+): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
+      env,
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, out, err }));
+  });
+}
+
+const baseEnv = () => ({
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  LANG: 'C.UTF-8',
+  CI: 'true',
+  GITHUB_ACTIONS: 'true',
+});
+
+describe('gemini-run demo', () => {
+  it('runs the whole job offline and prints the PR, the scrubbed commits and the summary', async () => {
+    const started = Date.now();
+    const r = await cli(['demo'], baseEnv());
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toContain('Pull request #2: Add a farewell function');
+    expect(r.out).toContain('Closes #1');
+    expect(r.out).toContain('Add farewell() beside greet()');
+    const commits = r.out.slice(r.out.indexOf('── Commits'), r.out.indexOf('── Summary comment'));
+    expect(commits).not.toMatch(/Co-authored-by|Generated with/i);
+    expect(r.out).toContain('Gemini run: ✅ finished');
+    expect(r.out).toMatch(/status: finished {2}commits: 1/);
+    expect(r.out).not.toContain('AIzaSy');
+    expect(Date.now() - started).toBeLessThan(60_000);
+  });
+
+  it('rejects bad usage in one line with exit 2', async () => {
+    const r = await cli(['demo', '--mode', 'tui'], baseEnv());
+    expect(r.code).toBe(2);
+    expect(r.err.trim().split('\n')[0]).toMatch(/--mode must be interactive or headless/);
+  });
+});
+
+describe('gemini-run run', () => {
+  let repo: WorkRepo | undefined;
+  let fake: FakeGemini | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    await repo?.[Symbol.asyncDispose]();
+  });
+
+  it('leaves the agent’s scrubbed commits on a new branch of a local repository', async () => {
+    repo = await createWorkRepo();
+    fake = await FakeGemini.start('edit-and-commit');
+    const env = {
+      ...baseEnv(),
+      ...repo.env,
+      GEMINI_API_KEY: 'fake-key',
+      GOOGLE_GEMINI_BASE_URL: fake.url,
+      NO_PROXY: '127.0.0.1',
+    };
+    const r = await cli(
+      ['run', '--repo', repo.dir, '--prompt', 'Add a notes file', '--branch', 'try-1', '--mode', 'headless'],
+      env,
+    );
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toContain('1 commit(s) on branch try-1');
+    const log = await exec('git', ['log', '--format=%B', 'main..try-1'], { cwd: repo.dir, env: repo.env });
+    expect(log.stdout).toContain('Add NOTES.md');
+    expect(log.stdout).not.toMatch(/Co-authored-by/i);
+    // The task never went into argv: only the fixed instruction did.
+    expect(JSON.stringify(fake.modelRequests()[0]?.body)).toContain('Add a notes file');
+  });
+
+  it('refuses a dirty repository and a missing task, each in one line', async () => {
+    repo = await createWorkRepo();
+    const env = { ...baseEnv(), ...repo.env, GEMINI_API_KEY: 'k' };
+    expect((await cli(['run', '--repo', repo.dir], env)).err).toMatch(/a task is needed/);
+    await exec('sh', ['-c', 'echo x >> README.md'], { cwd: repo.dir });
+    const dirty = await cli(['run', '--repo', repo.dir, '--prompt', 'x'], env);
+    expect(dirty.code).toBe(1);
+    expect(dirty.err.trim()).toMatch(/uncommitted changes/);
+    expect(dirty.err.trim().split('\n')).toHaveLength(1);
+  });
+});
