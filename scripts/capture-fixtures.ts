@@ -37,6 +37,8 @@ interface Capture {
   model?: string;
   /** The model call hangs: once the fake has seen it, press Escape (the timeout recipe), then /quit. */
   cancelHungRequest?: boolean;
+  /** Headless: after the first run, a second headless run `--resume <session id>` (same home) with this prompt. */
+  resumePrompt?: string;
   notes: string;
 }
 
@@ -95,6 +97,16 @@ const CAPTURES: Capture[] = [
       'timeout recipe): "Request cancelled.", api_error, conversation_finished; then /quit.',
   },
   {
+    name: 'resumed-headless',
+    script: 'two-turn',
+    mode: 'headless',
+    resumePrompt: 'Now say where greet lives.',
+    notes:
+      'Two headless runs in the same GEMINI_CLI_HOME: the first answers (stream.jsonl), the second is ' +
+      '`--resume <session id>` with a follow-up prompt (stream-resumed.jsonl); its model request carried the ' +
+      'first question and answer, and the CLI appended the second turn to the same transcript.jsonl.',
+  },
+  {
     name: 'quota-daily-headless',
     script: 'quota-daily',
     mode: 'headless',
@@ -110,6 +122,7 @@ async function captureOne(c: Capture): Promise<void> {
   const dest = join(OUT, c.name);
   const sessionId = randomUUID();
   let argv: string[] = [];
+  let resumeArgv: string[] | undefined;
   try {
     const g = await prepareGeminiEnv({ fakeUrl: fake.url, runDir });
     // The task travels in the context file, as the product does it (ignored by git through info/exclude).
@@ -129,6 +142,27 @@ async function captureOne(c: Capture): Promise<void> {
       await writeFile(join(dest, 'stream.jsonl'), r.stdout);
       await writeFile(join(dest, 'stderr.txt'), r.stderr);
       await writeFile(join(dest, 'exit-code'), `${r.exitCode}\n`);
+      if (c.resumePrompt !== undefined) {
+        if (r.exitCode !== 0) throw new Error(`${c.name}: the first run exited ${r.exitCode}`);
+        const first = fake.modelRequests().length;
+        resumeArgv = resumeArgs(argv, sessionId, c.resumePrompt);
+        const r2 = await exec(GEMINI_BIN, resumeArgv, {
+          cwd: repo.dir,
+          env: g.env,
+          allowAllExitCodes: true,
+          timeoutMs: 120_000,
+        });
+        await writeFile(join(dest, 'stream-resumed.jsonl'), r2.stdout);
+        await writeFile(join(dest, 'stderr-resumed.txt'), r2.stderr);
+        await writeFile(join(dest, 'exit-code-resumed'), `${r2.exitCode}\n`);
+        // A resume that silently started afresh would still exit 0: the model must have been shown turn one.
+        const resumed = JSON.stringify(fake.modelRequests()[first]?.body ?? '');
+        // The fake streams an answer in chunks, which history may keep as separate parts: match the first one.
+        const firstAnswer = (fake.script.steps[0]?.text ?? '').slice(0, 12);
+        if (r2.exitCode !== 0 || !resumed.includes(PROMPT) || !resumed.includes(firstAnswer)) {
+          throw new Error(`${c.name}: the resumed run (exit ${r2.exitCode}) did not carry the first turn`);
+        }
+      }
     } else {
       argv = interactiveArgs(opts);
       const exitFile = join(runDir, 'exit-code');
@@ -178,7 +212,7 @@ async function captureOne(c: Capture): Promise<void> {
     const log = await repo.git(['log', '--format=%s%n%b', 'main']);
     await writeFile(
       join(dest, 'README.md'),
-      readme(c, argv, sessionId, started, runDir, repo.dir, transcripts.length, log),
+      readme(c, argv, sessionId, started, runDir, repo.dir, transcripts.length, log, resumeArgv),
     );
     console.log(`captured ${c.name}`);
   } finally {
@@ -197,11 +231,17 @@ function readme(
   worktree: string,
   transcripts: number,
   log: string,
+  resumeArgv?: string[],
 ): string {
   const files =
     c.mode === 'headless'
-      ? 'stream.jsonl (stdout), stderr.txt, exit-code, transcript.jsonl, telemetry.json, requests.json'
+      ? resumeArgv
+        ? 'stream.jsonl, stderr.txt, exit-code (first run); stream-resumed.jsonl, stderr-resumed.txt, ' +
+          'exit-code-resumed (the `--resume` run); transcript.jsonl (both turns), telemetry.json (both runs ' +
+          'append to one outfile), requests.json'
+        : 'stream.jsonl (stdout), stderr.txt, exit-code, transcript.jsonl, telemetry.json, requests.json'
       : 'screen.txt (final screen), exit-code (from a sh wrapper), transcript.jsonl, telemetry.json, requests.json';
+  const show = (args: string[]): string => args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ');
   return `# ${c.name}
 
 Captured ${at.toISOString()} from the real \`@google/gemini-cli@0.42.0\` (\`node_modules/.bin/gemini\`) by
@@ -209,7 +249,7 @@ Captured ${at.toISOString()} from the real \`@google/gemini-cli@0.42.0\` (\`node
 playing \`fixtures/scripts/${c.script}.json\`. ${c.notes}
 
 - mode: ${c.mode}${c.mode === 'interactive' ? ' (tmux 200x50, own socket; follow-ups pasted with `paste-buffer -p` + Enter after 300 ms; `/quit` typed literally)' : ''}
-- command (cwd = the worktree): \`gemini ${argv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}\`
+- command (cwd = the worktree): \`gemini ${show(argv)}\`${resumeArgv ? `\n- then, same home and worktree: \`gemini ${show(resumeArgv)}\`` : ''}
 - session id: \`${sessionId}\`
 - model: ${c.model ?? 'none given (Auto: the router classifier call goes to gemini-2.5-flash-lite first)'}
 - worktree: \`${worktree}\` (a throw-away repo: README.md, src/greet.js; \`GEMINI.local.md\` holds the task
@@ -227,6 +267,15 @@ playing \`fixtures/scripts/${c.script}.json\`. ${c.notes}
 ${log.trim()}
 \`\`\`
 `;
+}
+
+/** The first run's argv with its prompt replaced and `--session-id <id>` turned into `--resume <id>`. */
+function resumeArgs(argv: string[], sessionId: string, prompt: string): string[] {
+  const out = argv.map((a) => (a.startsWith('--prompt=') ? `--prompt=${prompt}` : a));
+  const i = out.indexOf('--session-id');
+  if (i === -1 || out[i + 1] !== sessionId) throw new Error('resume: the first run had no --session-id');
+  out.splice(i, 2, '--resume', sessionId);
+  return out;
 }
 
 function sleep(ms: number): Promise<void> {
