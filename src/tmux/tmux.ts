@@ -161,35 +161,54 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const FATAL_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-/**
- * Runs `cleanup` (synchronous) if this process exits or is signalled before `release()` is called: a cancelled
- * job must not leave a gemini behind. A signal is re-raised after the cleanup unless someone else handles it.
- */
-export function guardProcessExit(cleanup: () => void): () => void {
-  let done = false;
-  const run = (): void => {
-    if (done) return;
-    done = true;
+/** The cleanups of every live run in this process, behind one listener per event (many runs, no listener leak). */
+const exitCleanups = new Set<() => void>();
+
+function runExitCleanups(): void {
+  for (const cleanup of [...exitCleanups]) {
+    exitCleanups.delete(cleanup);
     try {
       cleanup();
     } catch {
       // best effort: the process is going away
     }
+  }
+}
+
+function onFatalSignal(signal: NodeJS.Signals): void {
+  runExitCleanups();
+  uninstallExitListeners();
+  // Re-raise so the process ends the way it would have without us, unless someone else handles the signal.
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+
+function installExitListeners(): void {
+  process.on('exit', runExitCleanups);
+  for (const s of FATAL_SIGNALS) process.on(s, onFatalSignal);
+}
+
+function uninstallExitListeners(): void {
+  process.removeListener('exit', runExitCleanups);
+  for (const s of FATAL_SIGNALS) process.removeListener(s, onFatalSignal);
+}
+
+/**
+ * Runs `cleanup` (synchronous) if this process exits or is signalled before the returned release function is
+ * called: a cancelled job must not leave a gemini behind.
+ */
+export function guardProcessExit(cleanup: () => void): () => void {
+  let done = false;
+  const once = (): void => {
+    if (done) return;
+    done = true;
+    cleanup();
   };
-  const onSignal = (signal: NodeJS.Signals): void => {
-    run();
-    release();
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-  };
-  const release = (): void => {
-    process.removeListener('exit', run);
-    for (const s of FATAL_SIGNALS) process.removeListener(s, onSignal);
-  };
-  process.once('exit', run);
-  for (const s of FATAL_SIGNALS) process.once(s, onSignal);
+  if (exitCleanups.size === 0) installExitListeners();
+  exitCleanups.add(once);
   return () => {
     done = true;
-    release();
+    exitCleanups.delete(once);
+    if (exitCleanups.size === 0) uninstallExitListeners();
   };
 }
 
