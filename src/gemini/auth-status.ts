@@ -5,11 +5,19 @@
  */
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 import type { OAuthCreds } from '../run/types.js';
-import { getErrorMessage, UserError } from '../util/errors.js';
+import { getErrorMessage } from '../util/errors.js';
 import { parseOAuthCreds } from './creds.js';
-import { GOOGLE_ACCOUNTS_FILE, OAUTH_CREDS_FILE, homeAt } from './home.js';
+import {
+  GOOGLE_ACCOUNTS_FILE,
+  OAUTH_CREDS_FILE,
+  accountsSchema,
+  homeAt,
+  readActiveAccount,
+  readIfExists,
+} from './home.js';
+
+export { readActiveAccount };
 import { readSettings } from './settings.js';
 
 export interface AuthStatus {
@@ -32,11 +40,6 @@ export interface AuthStatus {
   /** One line per problem, each saying what to do. */
   problems: string[];
 }
-
-const accountsSchema = z.looseObject({
-  active: z.string().nullable().optional(),
-  old: z.array(z.string()).optional(),
-});
 
 /** Pure: the verdict from what was read. Exported for tests. */
 export function evaluateAuth(o: {
@@ -119,18 +122,6 @@ export async function readAuthStatus(home: string, now: number = Date.now()): Pr
   });
 }
 
-/** `active` from google_accounts.json; a damaged file reads as no account (the CLI starts fresh too). */
-export async function readActiveAccount(geminiDir: string): Promise<string | undefined> {
-  const text = await readIfExists(join(geminiDir, GOOGLE_ACCOUNTS_FILE));
-  if (text === undefined) return undefined;
-  try {
-    const parsed = accountsSchema.safeParse(JSON.parse(text));
-    return parsed.success && parsed.data.active ? parsed.data.active : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Pure: google_accounts.json after a signout — `active` moves to `old`, as the CLI's clearCachedGoogleAccount. */
 export function signedOutAccounts(text: string | undefined): { active: null; old: string[] } {
   let old: string[] = [];
@@ -168,14 +159,4 @@ export async function logout(home: string): Promise<{ removedCreds: boolean; acc
     });
   }
   return account ? { removedCreds, account } : { removedCreds };
-}
-
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    throw new UserError(`cannot read ${path}: ${code ?? 'error'}`);
-  }
 }

@@ -51,7 +51,8 @@ export async function createIsolatedHome(dir: string, auth: AuthConfig): Promise
   return home;
 }
 
-const accountsSchema = z.looseObject({
+/** google_accounts.json, as the CLI writes it. */
+export const accountsSchema = z.looseObject({
   active: z.string().nullable().optional(),
   old: z.array(z.string()).optional(),
 });
@@ -72,11 +73,12 @@ export async function readHostCreds(
     source: credsFile,
     allowExpired: opts.allowExpired,
   });
-  const account = await readAccount(home.geminiDir);
+  const account = await readActiveAccount(home.geminiDir);
   return account ? { creds, account } : { creds };
 }
 
-async function readAccount(geminiDir: string): Promise<string | undefined> {
+/** `active` from google_accounts.json; a damaged file reads as no account (the CLI starts fresh too). */
+export async function readActiveAccount(geminiDir: string): Promise<string | undefined> {
   const text = await readIfExists(join(geminiDir, GOOGLE_ACCOUNTS_FILE));
   if (text === undefined) return undefined;
   try {
@@ -156,7 +158,8 @@ function accountsText(account: string): string {
   return JSON.stringify({ active: account, old: [] }, null, 2);
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
+/** A file's text, or undefined when it does not exist; any other error is a one-line UserError. */
+export async function readIfExists(path: string): Promise<string | undefined> {
   try {
     return await fs.readFile(path, 'utf8');
   } catch (error) {

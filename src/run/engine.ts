@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   detectConventions,
@@ -17,7 +17,7 @@ import {
   writeContextFile,
 } from '../gemini/context-file.js';
 import { createIsolatedHome, type GeminiHome } from '../gemini/home.js';
-import { buildEnv } from '../gemini/spawn.js';
+import { buildEnv, newSessionId } from '../gemini/spawn.js';
 import { summarizeUsage, type TelemetryEvent } from '../gemini/telemetry.js';
 import {
   emptyTranscript,
@@ -104,6 +104,42 @@ export interface SpawnContext {
   envFor(telemetryFile: string): Record<string, string>;
   /** The rendered task (headless sends it on stdin). */
   taskText: string;
+}
+
+/** What both mode runners start each spawn attempt with: a fresh telemetry file and the session to use. */
+export async function prepareSpawn(
+  ctx: SpawnContext,
+  attempt: number,
+): Promise<{
+  telemetryFile: string;
+  sessionId: string;
+  spec: {
+    geminiPath: string;
+    worktree: string;
+    sessionId?: string;
+    resumeSessionId?: string;
+    model?: string;
+    approvalMode: ApprovalMode;
+    env: Record<string, string>;
+  };
+}> {
+  const { opts } = ctx;
+  // A retry (session-id collision) gets its own file, so the first attempt's edges cannot end the second.
+  const telemetryFile = join(opts.runDir, attempt === 0 ? 'telemetry.json' : `telemetry-${attempt}.json`);
+  await rm(telemetryFile, { force: true });
+  const sessionId = opts.resume ? opts.resume.sessionId : newSessionId();
+  return {
+    telemetryFile,
+    sessionId,
+    spec: {
+      geminiPath: opts.geminiPath,
+      worktree: opts.worktree,
+      ...(opts.resume ? { resumeSessionId: sessionId } : { sessionId }),
+      ...(opts.model !== undefined ? { model: opts.model } : {}),
+      approvalMode: opts.approvalMode,
+      env: ctx.envFor(telemetryFile),
+    },
+  };
 }
 
 export const DEFAULT_LEFTOVER_MESSAGE =

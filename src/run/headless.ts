@@ -6,14 +6,12 @@
  * and killed as a group, which the buffering exec wrapper does not offer.
  */
 import { spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { StreamJsonTranslator } from '../gemini/headless.js';
-import { buildHeadlessSpec, newSessionId } from '../gemini/spawn.js';
+import { buildHeadlessSpec } from '../gemini/spawn.js';
 import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
 import { guardProcessExit } from '../tmux/tmux.js';
 import { getErrorMessage } from '../util/errors.js';
-import type { SpawnContext, SpawnOutcome } from './engine.js';
+import { prepareSpawn, type SpawnContext, type SpawnOutcome } from './engine.js';
 import { telemetryToRunEvents } from './progress.js';
 import type { TranscriptToolCall } from './types.js';
 import { decideHeadlessEnd } from './walls.js';
@@ -43,18 +41,8 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
   const { opts, progress } = ctx;
   const log = opts.log;
-  const telemetryFile = join(opts.runDir, attempt === 0 ? 'telemetry.json' : `telemetry-${attempt}.json`);
-  await rm(telemetryFile, { force: true });
-  const sessionId = opts.resume ? opts.resume.sessionId : newSessionId();
-  const spec = buildHeadlessSpec({
-    geminiPath: opts.geminiPath,
-    worktree: opts.worktree,
-    ...(opts.resume ? { resumeSessionId: sessionId } : { sessionId }),
-    ...(opts.model !== undefined ? { model: opts.model } : {}),
-    approvalMode: opts.approvalMode,
-    env: ctx.envFor(telemetryFile),
-    stdin: ctx.taskText,
-  });
+  const { telemetryFile, sessionId, spec: base } = await prepareSpawn(ctx, attempt);
+  const spec = buildHeadlessSpec({ ...base, stdin: ctx.taskText });
 
   const events: TelemetryEvent[] = [];
   const stopFollowing = new AbortController();

@@ -2,14 +2,12 @@
  * The interactive mode: the TUI in its own tmux server, watched through the telemetry file (edges within
  * ~100 ms), the pane's state and, as a last resort, the screen. walls.ts decides; this file only acts.
  */
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { buildInteractiveSpec, newSessionId } from '../gemini/spawn.js';
+import { buildInteractiveSpec } from '../gemini/spawn.js';
 import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
 import { locateTranscript } from '../gemini/transcript.js';
 import { TmuxDriver } from '../tmux/tmux.js';
 import { getErrorMessage } from '../util/errors.js';
-import type { SpawnContext, SpawnOutcome } from './engine.js';
+import { prepareSpawn, type SpawnContext, type SpawnOutcome } from './engine.js';
 import { TranscriptToolTail, telemetryToRunEvents } from './progress.js';
 import { decideWall, stripBox } from './walls.js';
 
@@ -35,17 +33,8 @@ type Attempt = { kind: 'done'; outcome: SpawnOutcome } | { kind: 'retry'; messag
 async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
   const { opts, progress } = ctx;
   const log = opts.log;
-  const telemetryFile = join(opts.runDir, attempt === 0 ? 'telemetry.json' : `telemetry-${attempt}.json`);
-  await rm(telemetryFile, { force: true });
-  const sessionId = opts.resume ? opts.resume.sessionId : newSessionId();
-  const spec = buildInteractiveSpec({
-    geminiPath: opts.geminiPath,
-    worktree: opts.worktree,
-    ...(opts.resume ? { resumeSessionId: sessionId } : { sessionId }),
-    ...(opts.model !== undefined ? { model: opts.model } : {}),
-    approvalMode: opts.approvalMode,
-    env: ctx.envFor(telemetryFile),
-  });
+  const { telemetryFile, sessionId, spec: base } = await prepareSpawn(ctx, attempt);
+  const spec = buildInteractiveSpec({ ...base });
 
   const events: TelemetryEvent[] = [];
   let wake: (() => void) | undefined;

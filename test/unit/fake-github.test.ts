@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGitHubClient, type GitHubClient } from '../../src/github/client.js';
+import { describe, expect, it } from 'vitest';
+import { TEST_REPO, useFakeGitHub } from '../harness/github-fixture.js';
+import { createGitHubClient } from '../../src/github/client.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,84 +8,78 @@ import { exec } from '../../src/util/exec.js';
 import { branchesFromGit, FakeGitHub } from '../harness/fake-github.js';
 
 const TOKEN = 'ghs_fakeTokenForTests000000000000000000';
-const repo = { owner: 'acme', repo: 'demo' };
-
-let gh: FakeGitHub;
-let client: GitHubClient;
-
-beforeEach(async () => {
-  gh = new FakeGitHub({ token: TOKEN });
-  gh.addRepo({ owner: 'acme', name: 'demo' });
-  await gh.start();
-  client = createGitHubClient(TOKEN, gh.url, { spaceWrites: false, retryAfterBaseValue: 1, retries: 0 });
-});
-
-afterEach(async () => {
-  await gh.stop();
-});
+const repo = TEST_REPO;
+const fx = useFakeGitHub(TOKEN, { retries: 0 }, { assertNoUnexpected: false });
 
 describe('FakeGitHub', () => {
   it('answers the real Octokit with GitHub-shaped data and records the request', async () => {
-    const { data } = await client.rest.repos.get(repo);
+    const { data } = await fx.client.rest.repos.get(repo);
     expect(data.full_name).toBe('acme/demo');
     expect(data.default_branch).toBe('main');
     expect(data.html_url).toBe('https://github.com/acme/demo');
-    expect(gh.requests).toMatchObject([
+    expect(fx.gh.requests).toMatchObject([
       { method: 'GET', path: '/repos/acme/demo', status: 200, authorized: true },
     ]);
-    gh.assertNoUnexpected();
+    fx.gh.assertNoUnexpected();
   });
 
   it('rejects a wrong token with 401 and accepts Bearer too', async () => {
-    const wrong = createGitHubClient('ghs_wrong', gh.url, { retries: 0 });
+    const wrong = createGitHubClient('ghs_wrong', fx.gh.url, { retries: 0 });
     await expect(wrong.rest.repos.get(repo)).rejects.toMatchObject({ status: 401 });
-    expect(gh.requests[0]).toMatchObject({ status: 401, authorized: false });
-    const res = await fetch(`${gh.url}/repos/acme/demo`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(fx.gh.requests[0]).toMatchObject({ status: 401, authorized: false });
+    const res = await fetch(`${fx.gh.url}/repos/acme/demo`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(res.status).toBe(200);
-    const none = await fetch(`${gh.url}/repos/acme/demo`);
+    const none = await fetch(`${fx.gh.url}/repos/acme/demo`);
     expect(none.status).toBe(401);
   });
 
   it('puts an unknown endpoint in unexpected (404) so assertNoUnexpected throws', async () => {
-    await expect(client.rest.repos.listBranches(repo)).rejects.toMatchObject({ status: 404 });
-    expect(() => gh.assertNoUnexpected()).toThrow(
+    await expect(fx.client.rest.repos.listBranches(repo)).rejects.toMatchObject({ status: 404 });
+    expect(() => fx.gh.assertNoUnexpected()).toThrow(
       /1 unexpected request\(s\): GET \/repos\/acme\/demo\/branches/,
     );
   });
 
   it('treats a repository it was never given as unexpected, but a missing issue as a plain 404', async () => {
-    await expect(client.rest.issues.get({ ...repo, issue_number: 99 })).rejects.toMatchObject({
+    await expect(fx.client.rest.issues.get({ ...repo, issue_number: 99 })).rejects.toMatchObject({
       status: 404,
     });
-    gh.assertNoUnexpected();
-    await expect(client.rest.repos.get({ owner: 'acme', repo: 'other' })).rejects.toMatchObject({
+    fx.gh.assertNoUnexpected();
+    await expect(fx.client.rest.repos.get({ owner: 'acme', repo: 'other' })).rejects.toMatchObject({
       status: 404,
     });
-    expect(() => gh.assertNoUnexpected()).toThrow(/acme\/other/);
+    expect(() => fx.gh.assertNoUnexpected()).toThrow(/acme\/other/);
   });
 
   it('paginates comments with per_page, page and a Link header that Octokit follows', async () => {
-    const n = gh.addIssue({ title: 'x' });
-    for (let i = 0; i < 7; i++) gh.addComment({ issue: n, body: `c${i}` });
-    const first = await client.rest.issues.listComments({ ...repo, issue_number: n, per_page: 3, page: 1 });
+    const n = fx.gh.addIssue({ title: 'x' });
+    for (let i = 0; i < 7; i++) fx.gh.addComment({ issue: n, body: `c${i}` });
+    const first = await fx.client.rest.issues.listComments({
+      ...repo,
+      issue_number: n,
+      per_page: 3,
+      page: 1,
+    });
     expect(first.data.map((c) => c.body)).toEqual(['c0', 'c1', 'c2']);
     expect(first.headers.link).toContain('rel="next"');
     expect(first.headers.link).toContain('page=3>; rel="last"');
-    const last = await client.rest.issues.listComments({ ...repo, issue_number: n, per_page: 3, page: 3 });
+    const last = await fx.client.rest.issues.listComments({ ...repo, issue_number: n, per_page: 3, page: 3 });
     expect(last.data.map((c) => c.body)).toEqual(['c6']);
     expect(last.headers.link).not.toContain('rel="next"');
-    const all = await client.paginate(client.rest.issues.listComments, {
+    const all = await fx.client.paginate(fx.client.rest.issues.listComments, {
       ...repo,
       issue_number: n,
       per_page: 2,
     });
     expect(all).toHaveLength(7);
-    expect(gh.requests.filter((r) => r.path.endsWith('/comments'))).toHaveLength(2 + 4);
+    expect(fx.gh.requests.filter((r) => r.path.endsWith('/comments'))).toHaveLength(2 + 4);
   });
 
   it('shares the number sequence between issues and PRs and serves a PR on the issues API too', async () => {
-    const issue = gh.addIssue({ title: 'bug' });
-    const { data: pr } = await client.rest.pulls.create({
+    const issue = fx.gh.addIssue({ title: 'bug' });
+    const { data: pr } = await fx.client.rest.pulls.create({
       ...repo,
       head: 'fix',
       base: 'main',
@@ -100,28 +95,28 @@ describe('FakeGitHub', () => {
     });
     expect(pr.html_url).toBe('https://github.com/acme/demo/pull/2');
     expect(pr.user?.login).toBe('github-actions[bot]');
-    const { data: asIssue } = await client.rest.issues.get({ ...repo, issue_number: 2 });
+    const { data: asIssue } = await fx.client.rest.issues.get({ ...repo, issue_number: 2 });
     expect(asIssue.pull_request?.html_url).toBe(pr.html_url);
   });
 
   it('mirrors GitHub: no second open PR for a head, draft not changeable by PATCH, head filter needs owner:', async () => {
-    await client.rest.pulls.create({ ...repo, head: 'fix', base: 'main', title: 'Fix', draft: true });
-    gh.addPull({ title: 'Other', head: 'other' });
+    await fx.client.rest.pulls.create({ ...repo, head: 'fix', base: 'main', title: 'Fix', draft: true });
+    fx.gh.addPull({ title: 'Other', head: 'other' });
     await expect(
-      client.rest.pulls.create({ ...repo, head: 'fix', base: 'main', title: 'Again' }),
+      fx.client.rest.pulls.create({ ...repo, head: 'fix', base: 'main', title: 'Again' }),
     ).rejects.toMatchObject({
       status: 422,
     });
-    const { data: updated } = await client.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+    const { data: updated } = await fx.client.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
       ...repo,
       pull_number: 1,
       title: 'Fix 2',
       draft: false,
     });
     expect(updated).toMatchObject({ title: 'Fix 2', draft: true });
-    const filtered = await client.rest.pulls.list({ ...repo, head: 'acme:fix' });
+    const filtered = await fx.client.rest.pulls.list({ ...repo, head: 'acme:fix' });
     expect(filtered.data.map((p) => p.number)).toEqual([1]);
-    const unfiltered = await client.rest.pulls.list({ ...repo, head: 'fix' });
+    const unfiltered = await fx.client.rest.pulls.list({ ...repo, head: 'fix' });
     expect(unfiltered.data).toHaveLength(2);
   });
 
@@ -180,51 +175,55 @@ describe('FakeGitHub', () => {
   });
 
   it('adds and removes labels, reacts, and keeps state readable', async () => {
-    const n = gh.addIssue({ title: 'x', labels: ['bug'] });
-    const { data } = await client.rest.issues.addLabels({
+    const n = fx.gh.addIssue({ title: 'x', labels: ['bug'] });
+    const { data } = await fx.client.rest.issues.addLabels({
       ...repo,
       issue_number: n,
       labels: ['gemini-run', 'bug'],
     });
     expect(data.map((l) => l.name)).toEqual(['bug', 'gemini-run']);
-    await client.rest.issues.removeLabel({ ...repo, issue_number: n, name: 'gemini-run' });
+    await fx.client.rest.issues.removeLabel({ ...repo, issue_number: n, name: 'gemini-run' });
     await expect(
-      client.rest.issues.removeLabel({ ...repo, issue_number: n, name: 'gemini-run' }),
+      fx.client.rest.issues.removeLabel({ ...repo, issue_number: n, name: 'gemini-run' }),
     ).rejects.toMatchObject({
       status: 404,
     });
-    expect(gh.issue(n)?.labels).toEqual(['bug']);
-    const id = gh.addComment({ issue: n, body: '/gemini go' });
-    await client.rest.reactions.createForIssueComment({ ...repo, comment_id: id, content: 'eyes' });
-    expect(gh.reactions).toEqual([{ content: 'eyes', target: `comment:${id}`, user: 'github-actions[bot]' }]);
-    gh.assertNoUnexpected();
+    expect(fx.gh.issue(n)?.labels).toEqual(['bug']);
+    const id = fx.gh.addComment({ issue: n, body: '/gemini go' });
+    await fx.client.rest.reactions.createForIssueComment({ ...repo, comment_id: id, content: 'eyes' });
+    expect(fx.gh.reactions).toEqual([
+      { content: 'eyes', target: `comment:${id}`, user: 'github-actions[bot]' },
+    ]);
+    fx.gh.assertNoUnexpected();
   });
 
   it('serves the draft GraphQL mutations and flags any other GraphQL call', async () => {
-    const { data: pr } = await client.rest.pulls.create({
+    const { data: pr } = await fx.client.rest.pulls.create({
       ...repo,
       head: 'fix',
       base: 'main',
       title: 'Fix',
       draft: true,
     });
-    const ready = await client.graphql<{
+    const ready = await fx.client.graphql<{
       markPullRequestReadyForReview: { pullRequest: { isDraft: boolean } };
     }>(
       'mutation($pullRequestId: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $pullRequestId}) { pullRequest { isDraft } } }',
       { pullRequestId: pr.node_id },
     );
     expect(ready.markPullRequestReadyForReview.pullRequest.isDraft).toBe(false);
-    expect(gh.pulls()[0]?.draft).toBe(false);
-    gh.assertNoUnexpected();
-    await expect(client.graphql('query { viewer { login } }')).rejects.toThrow(/does not know this GraphQL/);
-    expect(() => gh.assertNoUnexpected()).toThrow(/POST \/graphql/);
+    expect(fx.gh.pulls()[0]?.draft).toBe(false);
+    fx.gh.assertNoUnexpected();
+    await expect(fx.client.graphql('query { viewer { login } }')).rejects.toThrow(
+      /does not know this GraphQL/,
+    );
+    expect(() => fx.gh.assertNoUnexpected()).toThrow(/POST \/graphql/);
   });
 
   it('injects faults for the next N matching requests only', async () => {
-    gh.failNext({ method: 'GET', path: '/repos/acme/demo', times: 2, kind: 'bad-gateway' });
-    await expect(client.rest.repos.get(repo)).rejects.toMatchObject({ status: 502 });
-    await expect(client.rest.repos.get(repo)).rejects.toMatchObject({ status: 502 });
-    await expect(client.rest.repos.get(repo)).resolves.toMatchObject({ status: 200 });
+    fx.gh.failNext({ method: 'GET', path: '/repos/acme/demo', times: 2, kind: 'bad-gateway' });
+    await expect(fx.client.rest.repos.get(repo)).rejects.toMatchObject({ status: 502 });
+    await expect(fx.client.rest.repos.get(repo)).rejects.toMatchObject({ status: 502 });
+    await expect(fx.client.rest.repos.get(repo)).resolves.toMatchObject({ status: 200 });
   });
 });

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGitHubClient, type GitHubClient } from '../../src/github/client.js';
+import { describe, expect, it } from 'vitest';
+import { createGitHubClient } from '../../src/github/client.js';
+import { TEST_REPO, useFakeGitHub } from '../harness/github-fixture.js';
 import {
   commentMarker,
   createComment,
@@ -7,65 +8,58 @@ import {
   upsertMarkedComment,
 } from '../../src/github/comments.js';
 import { hasWriteAccess } from '../../src/github/permissions.js';
-import { FakeGitHub, type RepoRole } from '../harness/fake-github.js';
+import { type RepoRole } from '../harness/fake-github.js';
 
 const TOKEN = 'ghs_commentsTestToken000000000000000000';
-const repo = { owner: 'acme', repo: 'demo' };
-let gh: FakeGitHub;
-let client: GitHubClient;
-
-beforeEach(async () => {
-  gh = new FakeGitHub({ token: TOKEN });
-  gh.addRepo({ owner: 'acme', name: 'demo' });
-  await gh.start();
-  client = createGitHubClient(TOKEN, gh.url, { spaceWrites: false, retryAfterBaseValue: 1 });
-});
-afterEach(async () => {
-  gh.assertNoUnexpected();
-  await gh.stop();
-});
+const repo = TEST_REPO;
+const fx = useFakeGitHub(TOKEN);
 
 describe('upsertMarkedComment', () => {
   const marker = commentMarker('summary');
 
   it('creates the comment once and updates it in place afterwards', async () => {
-    const n = gh.addIssue({ title: 'x' });
-    const a = await upsertMarkedComment(client, repo, n, marker, 'first run');
-    const b = await upsertMarkedComment(client, repo, n, marker, 'second run');
+    const n = fx.gh.addIssue({ title: 'x' });
+    const a = await upsertMarkedComment(fx.client, repo, n, marker, 'first run');
+    const b = await upsertMarkedComment(fx.client, repo, n, marker, 'second run');
     expect(a.created).toBe(true);
     expect(b).toMatchObject({ created: false, id: a.id });
-    expect(gh.comments(n).map((c) => c.body)).toEqual([`${marker}\nsecond run`]);
+    expect(fx.gh.comments(n).map((c) => c.body)).toEqual([`${marker}\nsecond run`]);
     expect(b.htmlUrl).toBe(`https://github.com/acme/demo/issues/${n}#issuecomment-${a.id}`);
   });
 
   it('finds its comment beyond the first page', async () => {
-    const n = gh.addIssue({ title: 'busy' });
-    for (let i = 0; i < 150; i++) gh.addComment({ issue: n, body: `chatter ${i}` });
-    const ours = gh.addComment({ issue: n, body: `${marker}\nold summary`, user: 'github-actions[bot]' });
-    const r = await upsertMarkedComment(client, repo, n, marker, 'new summary');
+    const n = fx.gh.addIssue({ title: 'busy' });
+    for (let i = 0; i < 150; i++) fx.gh.addComment({ issue: n, body: `chatter ${i}` });
+    const ours = fx.gh.addComment({ issue: n, body: `${marker}\nold summary`, user: 'github-actions[bot]' });
+    const r = await upsertMarkedComment(fx.client, repo, n, marker, 'new summary');
     expect(r).toMatchObject({ created: false, id: ours });
-    expect(gh.comments(n)).toHaveLength(151);
-    expect(gh.requests.filter((q) => q.method === 'GET').map((q) => q.query.page ?? '1')).toEqual(['1', '2']);
+    expect(fx.gh.comments(n)).toHaveLength(151);
+    expect(fx.gh.requests.filter((q) => q.method === 'GET').map((q) => q.query.page ?? '1')).toEqual([
+      '1',
+      '2',
+    ]);
   });
 
   it('ignores a person quoting the marker and other markers', async () => {
-    const n = gh.addIssue({ title: 'x' });
-    gh.addComment({ issue: n, body: `> ${marker}\n> quoted summary` });
-    gh.addComment({ issue: n, body: `${commentMarker('issue-status')}\nstatus` });
-    const r = await upsertMarkedComment(client, repo, n, marker, 'summary');
+    const n = fx.gh.addIssue({ title: 'x' });
+    fx.gh.addComment({ issue: n, body: `> ${marker}\n> quoted summary` });
+    fx.gh.addComment({ issue: n, body: `${commentMarker('issue-status')}\nstatus` });
+    const r = await upsertMarkedComment(fx.client, repo, n, marker, 'summary');
     expect(r.created).toBe(true);
-    expect(gh.comments(n)).toHaveLength(3);
+    expect(fx.gh.comments(n)).toHaveLength(3);
   });
 
   it('refuses a marker that would be visible', async () => {
-    await expect(upsertMarkedComment(client, repo, 1, 'SUMMARY', 'x')).rejects.toThrow(/hidden HTML comment/);
+    await expect(upsertMarkedComment(fx.client, repo, 1, 'SUMMARY', 'x')).rejects.toThrow(
+      /hidden HTML comment/,
+    );
     expect(() => commentMarker('bad kind -->')).toThrow();
   });
 
   it('createComment returns the id and link', async () => {
-    const n = gh.addIssue({ title: 'x' });
-    const c = await createComment(client, repo, n, 'hello');
-    expect(gh.comments(n)).toEqual([
+    const n = fx.gh.addIssue({ title: 'x' });
+    const c = await createComment(fx.client, repo, n, 'hello');
+    expect(fx.gh.comments(n)).toEqual([
       expect.objectContaining({ id: c.id, body: 'hello', user: 'github-actions[bot]' }),
     ]);
   });
@@ -73,10 +67,12 @@ describe('upsertMarkedComment', () => {
 
 describe('reactToComment', () => {
   it('adds the reaction to that comment', async () => {
-    const n = gh.addIssue({ title: 'x' });
-    const id = gh.addComment({ issue: n, body: '/gemini go', user: 'alice' });
-    await reactToComment(client, repo, id, 'eyes');
-    expect(gh.reactions).toEqual([{ content: 'eyes', target: `comment:${id}`, user: 'github-actions[bot]' }]);
+    const n = fx.gh.addIssue({ title: 'x' });
+    const id = fx.gh.addComment({ issue: n, body: '/gemini go', user: 'alice' });
+    await reactToComment(fx.client, repo, id, 'eyes');
+    expect(fx.gh.reactions).toEqual([
+      { content: 'eyes', target: `comment:${id}`, user: 'github-actions[bot]' },
+    ]);
   });
 });
 
@@ -89,27 +85,31 @@ describe('hasWriteAccess', () => {
     ['read', false],
     ['none', false],
   ])('%s → %s', async (role, expected) => {
-    gh.setPermission('alice', role);
-    expect(await hasWriteAccess(client, repo, 'alice')).toBe(expected);
-    expect(gh.requests.at(-1)?.path).toBe('/repos/acme/demo/collaborators/alice/permission');
+    fx.gh.setPermission('alice', role);
+    expect(await hasWriteAccess(fx.client, repo, 'alice')).toBe(expected);
+    expect(fx.gh.requests.at(-1)?.path).toBe('/repos/acme/demo/collaborators/alice/permission');
   });
 
   it('is false for a login GitHub does not know (404) and for an empty actor', async () => {
-    expect(await hasWriteAccess(client, repo, 'nobody')).toBe(false);
-    expect(await hasWriteAccess(client, repo, '')).toBe(false);
+    expect(await hasWriteAccess(fx.client, repo, 'nobody')).toBe(false);
+    expect(await hasWriteAccess(fx.client, repo, '')).toBe(false);
   });
 
   it('judges a custom role by the base permission it inherits', async () => {
-    gh.setPermission('carol', { custom: 'release-manager', base: 'maintain' });
-    gh.setPermission('dave', { custom: 'auditor', base: 'triage' });
-    expect(await hasWriteAccess(client, repo, 'carol')).toBe(true);
-    expect(await hasWriteAccess(client, repo, 'dave')).toBe(false);
+    fx.gh.setPermission('carol', { custom: 'release-manager', base: 'maintain' });
+    fx.gh.setPermission('dave', { custom: 'auditor', base: 'triage' });
+    expect(await hasWriteAccess(fx.client, repo, 'carol')).toBe(true);
+    expect(await hasWriteAccess(fx.client, repo, 'dave')).toBe(false);
   });
 
   it('rethrows other failures instead of refusing silently', async () => {
-    gh.setPermission('alice', 'write');
-    gh.failNext({ path: '/repos/acme/demo/collaborators/alice/permission', times: 10, kind: 'server-error' });
-    const fragile = createGitHubClient(TOKEN, gh.url, { retries: 0 });
+    fx.gh.setPermission('alice', 'write');
+    fx.gh.failNext({
+      path: '/repos/acme/demo/collaborators/alice/permission',
+      times: 10,
+      kind: 'server-error',
+    });
+    const fragile = createGitHubClient(TOKEN, fx.gh.url, { retries: 0 });
     await expect(hasWriteAccess(fragile, repo, 'alice')).rejects.toMatchObject({ status: 500 });
   });
 });

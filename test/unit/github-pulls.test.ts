@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGitHubClient, type GitHubClient } from '../../src/github/client.js';
+import { describe, expect, it } from 'vitest';
+import { createGitHubClient } from '../../src/github/client.js';
+import { TEST_REPO, useFakeGitHub } from '../harness/github-fixture.js';
 import {
   createOrUpdatePull,
   findOpenPullForBranch,
@@ -10,20 +11,8 @@ import {
 import { FakeGitHub } from '../harness/fake-github.js';
 
 const TOKEN = 'ghs_pullsTestToken00000000000000000000';
-const repo = { owner: 'acme', repo: 'demo' };
-let gh: FakeGitHub;
-let client: GitHubClient;
-
-beforeEach(async () => {
-  gh = new FakeGitHub({ token: TOKEN });
-  gh.addRepo({ owner: 'acme', name: 'demo' });
-  await gh.start();
-  client = createGitHubClient(TOKEN, gh.url, { spaceWrites: false, retryAfterBaseValue: 1 });
-});
-afterEach(async () => {
-  gh.assertNoUnexpected();
-  await gh.stop();
-});
+const repo = TEST_REPO;
+const fx = useFakeGitHub(TOKEN);
 
 const spec = {
   head: 'gemini-run/issue-1',
@@ -35,8 +24,8 @@ const spec = {
 
 describe('createOrUpdatePull', () => {
   it('creates once, then updates the same PR on later calls', async () => {
-    gh.addIssue({ title: 'Footer' });
-    const first = await createOrUpdatePull(client, repo, spec);
+    fx.gh.addIssue({ title: 'Footer' });
+    const first = await createOrUpdatePull(fx.client, repo, spec);
     expect(first.created).toBe(true);
     expect(first.pull).toMatchObject({
       number: 2,
@@ -45,7 +34,7 @@ describe('createOrUpdatePull', () => {
       headRepo: 'acme/demo',
       baseRef: 'main',
     });
-    const second = await createOrUpdatePull(client, repo, {
+    const second = await createOrUpdatePull(fx.client, repo, {
       ...spec,
       title: 'Fix footer (v2)',
       body: 'Closes #1 again',
@@ -53,11 +42,15 @@ describe('createOrUpdatePull', () => {
     });
     expect(second.created).toBe(false);
     expect(second.pull.number).toBe(2);
-    expect(gh.pulls()).toHaveLength(1);
+    expect(fx.gh.pulls()).toHaveLength(1);
     // REST cannot change draft; the update goes through GraphQL's markPullRequestReadyForReview.
-    expect(gh.pulls()[0]).toMatchObject({ title: 'Fix footer (v2)', body: 'Closes #1 again', draft: false });
+    expect(fx.gh.pulls()[0]).toMatchObject({
+      title: 'Fix footer (v2)',
+      body: 'Closes #1 again',
+      draft: false,
+    });
     expect(second.pull.draft).toBe(false);
-    expect(gh.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+    expect(fx.gh.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /repos/acme/demo/pulls',
       'POST /repos/acme/demo/pulls',
       'GET /repos/acme/demo/pulls',
@@ -65,40 +58,40 @@ describe('createOrUpdatePull', () => {
       'POST /graphql',
     ]);
     // And back to draft when a later run does not finish cleanly; no GraphQL call when nothing changes.
-    await createOrUpdatePull(client, repo, { ...spec, draft: true });
-    await createOrUpdatePull(client, repo, { ...spec, draft: true });
-    expect(gh.pulls()[0]?.draft).toBe(true);
-    expect(gh.requests.filter((r) => r.path === '/graphql')).toHaveLength(2);
+    await createOrUpdatePull(fx.client, repo, { ...spec, draft: true });
+    await createOrUpdatePull(fx.client, repo, { ...spec, draft: true });
+    expect(fx.gh.pulls()[0]?.draft).toBe(true);
+    expect(fx.gh.requests.filter((r) => r.path === '/graphql')).toHaveLength(2);
   });
 
   it('reports a GraphQL failure to flip draft', async () => {
-    await expect(setPullDraft(client, { nodeId: 'PR_nope', draft: true }, false)).rejects.toThrow(
+    await expect(setPullDraft(fx.client, { nodeId: 'PR_nope', draft: true }, false)).rejects.toThrow(
       /Could not resolve/,
     );
   });
 
   it('creates a new PR when the earlier one for the branch was closed', async () => {
-    gh.addPull({ title: 'old', head: spec.head, state: 'closed' });
-    const r = await createOrUpdatePull(client, repo, spec);
+    fx.gh.addPull({ title: 'old', head: spec.head, state: 'closed' });
+    const r = await createOrUpdatePull(fx.client, repo, spec);
     expect(r.created).toBe(true);
-    expect(gh.pulls().filter((p) => p.state === 'open')).toHaveLength(1);
+    expect(fx.gh.pulls().filter((p) => p.state === 'open')).toHaveLength(1);
   });
 
   it('never picks up an unrelated PR or a fork branch with the same name', async () => {
-    gh.addPull({ title: 'someone else', head: 'feature' });
-    gh.addPull({ title: 'fork', head: spec.head, headRepo: 'mallory/demo' });
-    expect(await findOpenPullForBranch(client, repo, spec.head)).toBeUndefined();
-    const r = await createOrUpdatePull(client, repo, spec);
+    fx.gh.addPull({ title: 'someone else', head: 'feature' });
+    fx.gh.addPull({ title: 'fork', head: spec.head, headRepo: 'mallory/demo' });
+    expect(await findOpenPullForBranch(fx.client, repo, spec.head)).toBeUndefined();
+    const r = await createOrUpdatePull(fx.client, repo, spec);
     expect(r.created).toBe(true);
-    expect(gh.pulls().find((p) => p.title === 'someone else')?.body).toBeNull();
+    expect(fx.gh.pulls().find((p) => p.title === 'someone else')?.body).toBeNull();
   });
 
   it('finds the existing PR even when the lookup first hits a 502', async () => {
-    gh.failNext({ method: 'GET', path: '/repos/acme/demo/pulls', kind: 'bad-gateway' });
-    const other = gh.addPull({ title: 'raced', head: spec.head, user: 'github-actions[bot]' });
-    const r = await createOrUpdatePull(client, repo, spec);
+    fx.gh.failNext({ method: 'GET', path: '/repos/acme/demo/pulls', kind: 'bad-gateway' });
+    const other = fx.gh.addPull({ title: 'raced', head: spec.head, user: 'github-actions[bot]' });
+    const r = await createOrUpdatePull(fx.client, repo, spec);
     expect(r).toMatchObject({ created: false, pull: { number: other, title: 'Fix footer' } });
-    expect(gh.pulls()).toHaveLength(1);
+    expect(fx.gh.pulls()).toHaveLength(1);
   });
 
   it('updates the PR after losing the race at creation time', async () => {
@@ -136,12 +129,12 @@ describe('createOrUpdatePull', () => {
 
 describe('getPull and listReviewComments', () => {
   it('tells a fork head or a deleted fork from our own branch', async () => {
-    const fork = gh.addPull({ title: 'f', head: 'patch-1', headRepo: 'mallory/demo' });
-    const gone = gh.addPull({ title: 'g', head: 'patch-2', headRepo: null });
-    const own = gh.addPull({ title: 'o', head: 'gemini-run/issue-9' });
-    expect((await getPull(client, repo, fork)).headRepo).toBe('mallory/demo');
-    expect((await getPull(client, repo, gone)).headRepo).toBeNull();
-    expect(await getPull(client, repo, own)).toMatchObject({
+    const fork = fx.gh.addPull({ title: 'f', head: 'patch-1', headRepo: 'mallory/demo' });
+    const gone = fx.gh.addPull({ title: 'g', head: 'patch-2', headRepo: null });
+    const own = fx.gh.addPull({ title: 'o', head: 'gemini-run/issue-9' });
+    expect((await getPull(fx.client, repo, fork)).headRepo).toBe('mallory/demo');
+    expect((await getPull(fx.client, repo, gone)).headRepo).toBeNull();
+    expect(await getPull(fx.client, repo, own)).toMatchObject({
       headRepo: 'acme/demo',
       headRef: 'gemini-run/issue-9',
       author: 'octocat',
@@ -149,10 +142,10 @@ describe('getPull and listReviewComments', () => {
   });
 
   it('lists review comments across pages', async () => {
-    const n = gh.addPull({ title: 'p', head: 'x' });
+    const n = fx.gh.addPull({ title: 'p', head: 'x' });
     for (let i = 0; i < 105; i++)
-      gh.addReviewComment({ pull: n, body: `r${i}`, path: 'src/a.ts', line: i + 1 });
-    const all = await listReviewComments(client, repo, n);
+      fx.gh.addReviewComment({ pull: n, body: `r${i}`, path: 'src/a.ts', line: i + 1 });
+    const all = await listReviewComments(fx.client, repo, n);
     expect(all).toHaveLength(105);
     expect(all[104]).toMatchObject({ body: 'r104', path: 'src/a.ts', line: 105, author: 'octocat' });
   });
