@@ -15,7 +15,13 @@ import { Git } from '../git/git.js';
 import { pushBranch } from '../git/push.js';
 import { scrubCommits } from '../git/scrub.js';
 import { createGitHubClient, type GitHubClient } from '../github/client.js';
-import { commentMarker, createComment, findMarkedComment, upsertMarkedComment } from '../github/comments.js';
+import {
+  commentMarker,
+  createComment,
+  findMarkedComment,
+  reactToComment,
+  upsertMarkedComment,
+} from '../github/comments.js';
 import { buildTask, interpretEvent, type RunTrigger } from '../github/event.js';
 import { hasWriteAccess } from '../github/permissions.js';
 import { createOrUpdatePull, getPull, type PullInfo } from '../github/pulls.js';
@@ -211,6 +217,13 @@ export async function runAction(
       );
     }
     return { outputs: emptyOutputs('refused') };
+  }
+
+  // 👀 on the triggering comment: the person sees at once that the run was picked up.
+  if (trigger.commentId !== undefined) {
+    await reactToComment(client, repo, trigger.commentId, 'eyes').catch((e: unknown) =>
+      log.debug(`Could not react to the comment: ${getErrorMessage(e)}`),
+    );
   }
 
   /** Tells the issue (or PR) why the run produced no pull request; best effort. */

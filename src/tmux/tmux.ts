@@ -92,7 +92,9 @@ export function renderPaneScript(pane: PaneCommand, exitFile: string): string {
   const argv = [pane.command, ...pane.args].map(shQuote);
   return [
     '#!/bin/sh',
-    '# Written by gemini-run for one run; removed when the run stops.',
+    '# Written by gemini-run for one run. It removes itself at once: it holds the environment (an API key), and',
+    '# sh keeps reading the open file.',
+    'rm -f "$0"',
     `cd ${shQuote(pane.cwd)} || { echo 127 > ${shQuote(exitFile)}; exit 127; }`,
     `env -i ${assignments.join(' ')} ${argv.join(' ')}`,
     'code=$?',

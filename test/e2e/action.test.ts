@@ -280,6 +280,7 @@ describe.each(['interactive', 'headless'] as const)('the action, end to end (%s)
       'session-id': firstSession,
     });
     expect(r.main.stdout).toContain(`Continuing session ${firstSession}`);
+    expect(world.github.reactions.map((x) => x.content)).toContain('eyes');
     // The model's first request of the follow-up carries the first conversation.
     const sent = JSON.stringify(r.gemini.modelRequests()[0]?.body);
     expect(sent).toContain('Done: NOTES.md is committed.');

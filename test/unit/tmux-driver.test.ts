@@ -164,6 +164,13 @@ describe('TmuxDriver (real tmux)', () => {
     expect(lines.join('\n')).toMatch(/0000000 +033/);
   });
 
+  it('the pane script (it holds the environment) is gone while the program still runs', async () => {
+    const d = await start({ command: 'sh', args: ['-c', 'echo started; sleep 5'], env: { SECRET_KEY: 'k-123' } });
+    await waitFor(async () => ((await d.capture()).some((l) => l.includes('started')) ? true : undefined));
+    expect((await d.paneState()).dead).toBe(false);
+    await expect(stat(join(d.exitFile, '..', 'pane.sh'))).rejects.toThrow();
+  });
+
   it('stop kills the whole tree, the server and the script, and is idempotent', async () => {
     // A grandchild in its own session, as a tool started by the agent might be.
     const d = await start({ command: 'sh', args: ['-c', 'setsid sleep 60 & sleep 60'] });
