@@ -87,6 +87,8 @@ describe.each(['interactive', 'headless'] as const)('the action, end to end (%s)
   });
   afterEach(async () => {
     world.github.assertNoUnexpected();
+    // In every test: no secret in any log, output, summary, telemetry file, artifact, PR or comment.
+    assertNoSecrets(world, world.published);
     await world[Symbol.asyncDispose]();
   });
 

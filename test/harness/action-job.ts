@@ -4,7 +4,7 @@
  * a FakeGitHub, a FakeGemini and a workspace cloned from a bare origin.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FakeGemini, type Script } from '../../src/fake/gemini-api.js';
@@ -82,9 +82,19 @@ export interface JobOptions {
   env?: Record<string, string>;
 }
 
+/** The files a step left for its artifact (summary, run summary, transcript). */
+async function readArtifacts(summaryPath: string | undefined): Promise<string[]> {
+  if (!summaryPath) return [];
+  const dir = join(summaryPath, '..');
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
+}
+
 /** One simulated repository + services, reused across several steps (re-runs, follow-up comments). */
 export class ActionWorld implements AsyncDisposable {
   readonly tmp: string;
+  /** Everything any step showed or left for people: logs, outputs, job summaries, telemetry, artifacts. */
+  readonly published: string[] = [];
   private constructor(
     readonly repo: WorkRepo,
     readonly github: FakeGitHub,
@@ -229,6 +239,16 @@ export class ActionWorld implements AsyncDisposable {
       for (const [k, v] of Object.entries(mainResult.state)) postEnv[`STATE_${k}`] = v;
       await writeFile(files.output, '');
       const post = await runNode(join(ROOT, 'dist', 'post.js'), postEnv, this.workspace);
+      this.published.push(
+        mainResult.stdout,
+        mainResult.stderr,
+        mainResult.summary,
+        JSON.stringify(mainResult.outputs),
+        post.stdout,
+        post.stderr,
+        telemetry,
+        ...(await readArtifacts(mainResult.outputs['summary-path'])),
+      );
       return {
         main: mainResult,
         post: { ...post, outputs: {}, state: {}, summary: '' },
