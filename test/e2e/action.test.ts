@@ -232,6 +232,19 @@ describe.each(['interactive', 'headless'] as const)('the action, end to end (%s)
     expect(await world.originLog('gemini-run/issue-1')).toContain('Partial work');
   });
 
+  it('a daily-quota wall ends quota-exhausted within seconds, fails the step and tells the user what to do', async () => {
+    const started = Date.now();
+    const r = await world.run({ mode, script: 'quota-daily' });
+    expect(Date.now() - started).toBeLessThan(45_000);
+    expect(r.main.outputs.status, r.main.stdout).toBe('quota-exhausted');
+    expect(r.main.exitCode).toBe(1);
+    expect(r.main.stdout).toMatch(/::error::gemini ended quota-exhausted/);
+    expect(world.github.pulls()).toHaveLength(0);
+    const [comment] = world.github.comments(1).filter((c) => c.body.includes('gemini-run:issue'));
+    expect(comment?.body).toContain('quota-exhausted');
+    expect(comment?.body).toContain('Wait for it to reset');
+  });
+
   it('an actor without write access is refused with a comment, and nothing runs', async () => {
     const r = await world.run({
       mode,
