@@ -159,6 +159,20 @@ function trySignal(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * A process's start time (clock ticks since boot, /proc/<pid>/stat field 22): with the pid it names one process
+ * for good. pid_max is 32768 here and a long test suite wraps it, so a bare remembered pid may by now belong to
+ * someone else's process — another run's gemini. Undefined when the process is gone (or there is no /proc).
+ */
+export function processStartTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const FATAL_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -220,7 +234,8 @@ class TmuxDriverImpl implements TmuxDriver {
   private stopped = false;
   private readonly releaseGuard: () => void;
   /** Every pid ever seen in the pane, so a stop can verify even after the server is gone. */
-  private readonly known = new Set<number>();
+  /** The processes of this pane we have seen: pid → start time, so a reused pid is never signalled. */
+  private readonly known = new Map<number, string | undefined>();
 
   constructor(
     private readonly tmuxPath: string,
@@ -236,8 +251,23 @@ class TmuxDriverImpl implements TmuxDriver {
   ) {
     this.socket = socket;
     this.exitFile = exitFile;
-    if (panePid) this.known.add(panePid);
+    if (panePid) this.track(panePid);
     this.releaseGuard = guardProcessExit(() => this.stopSync());
+  }
+
+  private track(pid: number): void {
+    if (!this.known.has(pid)) this.known.set(pid, processStartTime(pid));
+  }
+
+  /** Still the very process we saw (not a reuse of its pid by another one), and alive. */
+  private isOurs(pid: number): boolean {
+    const seen = this.known.get(pid);
+    if (seen !== undefined && processStartTime(pid) !== seen) return false;
+    return isProcessAlive(pid);
+  }
+
+  private ours(): number[] {
+    return [...this.known.keys()].filter((pid) => this.isOurs(pid));
   }
 
   private tmux(args: string[]): Promise<ExecResult> {
@@ -302,25 +332,25 @@ class TmuxDriverImpl implements TmuxDriver {
   }
 
   async panePids(): Promise<number[]> {
-    if (!this.panePid) return [];
+    if (!this.panePid || !this.isOurs(this.panePid)) return [];
     const r = await exec('ps', ['-A', '-o', 'pid=,ppid='], { allowAllExitCodes: true, env: this.env });
     const pids = descendantsOf(this.panePid, r.stdout);
-    for (const p of pids) this.known.add(p);
+    for (const p of pids) this.track(p);
     return pids;
   }
 
   async killPane(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const pids = await this.panePids();
     // The pane's program is a session leader started by tmux, so its pid is its process group.
-    if (this.panePid) trySignal(-this.panePid, signal);
-    for (const pid of pids) trySignal(pid, signal);
+    if (this.panePid && this.isOurs(this.panePid)) trySignal(-this.panePid, signal);
+    for (const pid of pids) if (this.isOurs(pid)) trySignal(pid, signal);
   }
 
   stopSync(): void {
     if (this.stopped) return;
     this.stopped = true;
-    if (this.panePid) trySignal(-this.panePid, 'SIGKILL');
-    for (const pid of this.known) trySignal(pid, 'SIGKILL');
+    if (this.panePid && this.isOurs(this.panePid)) trySignal(-this.panePid, 'SIGKILL');
+    for (const pid of this.ours()) trySignal(pid, 'SIGKILL');
     spawnSync(this.tmuxPath, ['-L', this.socket, 'kill-server'], {
       env: this.env,
       stdio: 'ignore',
@@ -337,19 +367,18 @@ class TmuxDriverImpl implements TmuxDriver {
       this.releaseGuard();
       // Processes first: the server's death does not end a gemini sitting in a dialog (live).
       await this.panePids();
-      const living = [...this.known].filter(isProcessAlive);
-      if (living.length > 0) {
+      if (this.ours().length > 0) {
         await this.killPane('SIGTERM');
-        for (let i = 0; i < 10 && [...this.known].some(isProcessAlive); i++) await sleep(50);
+        for (let i = 0; i < 10 && this.ours().length > 0; i++) await sleep(50);
         await this.killPane('SIGKILL');
-        for (const pid of this.known) trySignal(pid, 'SIGKILL');
+        for (const pid of this.ours()) trySignal(pid, 'SIGKILL');
       }
       await this.tmux(['kill-server']);
       await rm(this.scriptFile, { force: true });
       await rm(this.socketPath, { force: true });
     }
-    for (let i = 0; i < 40 && [...this.known].some(isProcessAlive); i++) await sleep(50);
-    return { survivors: [...this.known].filter(isProcessAlive) };
+    for (let i = 0; i < 40 && this.ours().length > 0; i++) await sleep(50);
+    return { survivors: this.ours() };
   }
 }
 

@@ -232,3 +232,13 @@ describe('TmuxDriver (real tmux)', () => {
     for (const pid of info.pids) expect(isProcessAlive(pid)).toBe(false);
   });
 });
+
+describe('processStartTime', () => {
+  it('names a live process for good and nothing for a gone one', async () => {
+    const { processStartTime } = await import('../../src/tmux/tmux.js');
+    const mine = processStartTime(process.pid);
+    expect(mine).toMatch(/^\d+$/);
+    expect(processStartTime(process.pid)).toBe(mine);
+    expect(processStartTime(2 ** 22 + 1)).toBeUndefined();
+  });
+});
