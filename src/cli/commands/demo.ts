@@ -1,6 +1,7 @@
 import { parseCommandArgs, write, UsageError, type CliIO, type Command } from '../args.js';
 import { runDemo } from '../../demo/demo.js';
 import type { RunMode } from '../../run/types.js';
+import { exec } from '../../util/exec.js';
 import { createStreamLogger } from '../../util/log.js';
 
 const USAGE = `usage: gemini-run demo [--mode interactive|headless] [--keep]
@@ -20,6 +21,11 @@ Examples:
   gemini-run demo --mode headless
 `;
 
+async function hasTmux(): Promise<boolean> {
+  const r = await exec('tmux', ['-V'], { allowAllExitCodes: true }).catch(() => undefined);
+  return r?.exitCode === 0;
+}
+
 function section(title: string, body: string): string {
   const rule = '─'.repeat(Math.max(8, 72 - title.length - 4));
   return `\n── ${title} ${rule}\n${body.trim()}\n`;
@@ -38,9 +44,17 @@ export const demoCommand: Command = {
       write(io.stdout, USAGE);
       return 0;
     }
-    const mode = (values.mode ?? 'interactive') as RunMode;
+    let mode = (values.mode ?? 'interactive') as RunMode;
     if (mode !== 'interactive' && mode !== 'headless')
       throw new UsageError(`--mode must be interactive or headless, not '${mode}'`, 'demo');
+    if (mode === 'interactive' && values.mode === undefined && !(await hasTmux())) {
+      // A newcomer's first command should work on a machine without tmux too.
+      write(
+        io.stderr,
+        'tmux is not installed, so the demo runs headless (apt-get install tmux for the TUI mode).',
+      );
+      mode = 'headless';
+    }
     const log = createStreamLogger({ out: io.stdout, err: io.stderr, prefix: '  ' });
     write(
       io.stdout,
