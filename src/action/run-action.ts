@@ -386,7 +386,11 @@ export async function runAction(
     'commit-count': String(commits.length),
     'transcript-path': transcriptPath,
     'summary-path': summaryPath,
-    models: result.usage.models.map((m) => m.model).join(','),
+    // The models that did the agent's work; the router's classifier model is in the summary, marked.
+    models: result.usage.models
+      .filter((m) => !m.utility)
+      .map((m) => m.model)
+      .join(','),
     'total-tokens': String(result.usage.totalTokens),
   };
 

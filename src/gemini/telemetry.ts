@@ -420,6 +420,8 @@ export async function followTelemetry(
  */
 export function summarizeUsage(events: readonly TelemetryEvent[]): Usage {
   const models = new Map<string, ModelUsage>();
+  // A model counts as a utility one while every response it gave carried a non-main role (e.g. the router).
+  const servedMain = new Set<string>();
   let fallbackSeen = false;
   let turns = 0;
   let toolCalls = 0;
@@ -450,13 +452,14 @@ export function summarizeUsage(events: readonly TelemetryEvent[]): Usage {
         models.set(ev.model, m);
       }
       m.requests++;
+      if (ev.role === undefined || ev.role === 'main') servedMain.add(ev.model);
       m.inputTokens += ev.inputTokens;
       m.outputTokens += ev.outputTokens;
       m.cachedTokens += ev.cachedTokens;
       m.totalTokens += ev.totalTokens;
     }
   }
-  const list = [...models.values()];
+  const list = [...models.values()].map((m) => (servedMain.has(m.model) ? m : { ...m, utility: true }));
   return {
     models: list,
     totalTokens: list.reduce((s, m) => s + m.totalTokens, 0),

@@ -109,7 +109,8 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
       '|---|---:|---:|---:|---:|---:|',
     );
     for (const m of usage.models) {
-      const name = m.fallback ? `\`${cell(m.model)}\` (fallback)` : `\`${cell(m.model)}\``;
+      const mark = m.fallback ? ' (fallback)' : m.utility ? ' (router)' : '';
+      const name = `\`${cell(m.model)}\`${mark}`;
       out.push(
         `| ${name} | ${m.requests} | ${formatTokens(m.inputTokens)} | ${formatTokens(m.outputTokens)} | ` +
           `${formatTokens(m.cachedTokens)} | ${formatTokens(m.totalTokens)} |`,

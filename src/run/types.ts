@@ -111,6 +111,8 @@ export interface ModelUsage {
   totalTokens: number;
   /** This model served because of a fallback, not because it was asked for. */
   fallback: boolean;
+  /** It only answered the CLI's own utility calls (the model router's classifier), none of the agent's turns. */
+  utility?: boolean;
 }
 
 export interface Usage {

@@ -224,6 +224,30 @@ describe('classifyApiError', () => {
 });
 
 describe('summarizeUsage', () => {
+  it('marks a model that only answered the router (a non-main role) as a utility model', () => {
+    const r = (model: string, role: string | undefined): TelemetryEvent => ({
+      kind: 'api-response',
+      at: 1,
+      model,
+      inputTokens: 1,
+      outputTokens: 1,
+      cachedTokens: 0,
+      totalTokens: 2,
+      durationMs: 1,
+      ...(role ? { role } : {}),
+    });
+    const usage = summarizeUsage([
+      r('gemini-2.5-flash-lite', 'utility_router'),
+      r('gemini-3-flash-preview', 'main'),
+      r('gemini-2.5-flash', undefined),
+    ]);
+    expect(usage.models.map((m) => [m.model, m.utility ?? false])).toEqual([
+      ['gemini-2.5-flash-lite', true],
+      ['gemini-3-flash-preview', false],
+      ['gemini-2.5-flash', false],
+    ]);
+  });
+
   it('totals per model and marks models that first served after a fallback', () => {
     const r = (at: number, model: string, total: number): TelemetryEvent => ({
       kind: 'api-response',
