@@ -2,6 +2,7 @@
  * The README's first command (`gemini-run demo`) and `gemini-run run`, through dist/cli.js as a user runs them.
  */
 import { spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGemini } from '../../src/fake/gemini-api.js';
@@ -89,6 +90,35 @@ describe('gemini-run run', () => {
     expect(log.stdout).not.toMatch(/Co-authored-by/i);
     // The task never went into argv: only the fixed instruction did.
     expect(JSON.stringify(fake.modelRequests()[0]?.body)).toContain('Add a notes file');
+  });
+
+  it('offers a skills folder to the agent for the run only', async () => {
+    repo = await createWorkRepo();
+    fake = await FakeGemini.start('plain-answer');
+    const skills = join(repo.dir, '..', 'skills');
+    await mkdir(join(skills, 'release-notes'), { recursive: true });
+    await writeFile(
+      join(skills, 'release-notes', 'SKILL.md'),
+      '---\nname: release-notes\ndescription: Writes release notes in the house style.\n---\n\nUse short bullet points.\n',
+    );
+    const env = {
+      ...baseEnv(),
+      ...repo.env,
+      GEMINI_API_KEY: 'k',
+      GOOGLE_GEMINI_BASE_URL: fake.url,
+      NO_PROXY: '127.0.0.1',
+    };
+    const r = await cli(
+      ['run', '--repo', repo.dir, '--prompt', 'Say hi', '--skills', skills, '--mode', 'headless'],
+      env,
+    );
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(JSON.stringify(fake.modelRequests()[0]?.body)).toContain('release-notes');
+    const status = await exec('git', ['status', '--porcelain', '--ignored'], {
+      cwd: repo.dir,
+      env: repo.env,
+    });
+    expect(status.stdout).not.toContain('.gemini');
   });
 
   it('refuses a dirty repository and a missing task, each in one line', async () => {

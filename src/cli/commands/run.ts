@@ -33,6 +33,7 @@ Options:
   --model <id>            a model from the catalog (default: Auto)
   --timeout-minutes <n>   bound on the agent's work (default: 30)
   --gemini <path>         the gemini to run (default: $GEMINI_RUN_GEMINI_PATH, then the pinned copy)
+  --skills <dir>          agent skills to offer (copied into .gemini/skills for the run, then removed)
   --no-scrub              keep attribution lines in commit messages
   -h, --help              show this help
 
@@ -89,6 +90,7 @@ export const runCommand: Command = {
       model: { type: 'string' },
       'timeout-minutes': { type: 'string' },
       gemini: { type: 'string' },
+      skills: { type: 'string' },
       'no-scrub': { type: 'boolean' },
     });
     if (help) {
@@ -145,6 +147,7 @@ export const runCommand: Command = {
         runDir,
         sourceEnv: io.env,
         log,
+        ...(values.skills ? { skillsDir: resolve(io.cwd, values.skills) } : {}),
       });
       if (auth.kind === 'oauth') await writeBackCreds(homeAt(join(runDir, 'home')), auth).catch(() => false);
       let commits = result.commits;
