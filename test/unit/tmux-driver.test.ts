@@ -165,7 +165,11 @@ describe('TmuxDriver (real tmux)', () => {
   });
 
   it('the pane script (it holds the environment) is gone while the program still runs', async () => {
-    const d = await start({ command: 'sh', args: ['-c', 'echo started; sleep 5'], env: { SECRET_KEY: 'k-123' } });
+    const d = await start({
+      command: 'sh',
+      args: ['-c', 'echo started; sleep 5'],
+      env: { SECRET_KEY: 'k-123' },
+    });
     await waitFor(async () => ((await d.capture()).some((l) => l.includes('started')) ? true : undefined));
     expect((await d.paneState()).dead).toBe(false);
     await expect(stat(join(d.exitFile, '..', 'pane.sh'))).rejects.toThrow();
