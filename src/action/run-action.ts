@@ -265,6 +265,13 @@ export async function runAction(
   const originUrl = await git.remoteUrl('origin');
   if (!originUrl)
     throw new UserError(`The workspace ${worktree} has no 'origin' remote: run actions/checkout first.`);
+  // Work already in the tree would be committed as the agent's (nothing-is-lost commits everything left over).
+  const dirty = await git.statusPorcelain();
+  if (dirty.length > 0) {
+    throw new UserError(
+      `The workspace has ${dirty.length} uncommitted change(s) before the run (e.g. ${dirty[0]?.path}): run gemini-run right after actions/checkout, or commit or clean them first.`,
+    );
+  }
 
   const { baseSha, remoteSha } = await log.group(`Preparing branch ${plan.branch}`, async () => {
     const existing = await fetchBranch({ worktree, url: originUrl, branch: plan.branch, token });

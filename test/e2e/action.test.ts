@@ -3,7 +3,7 @@
  * real gemini 0.42.0 against the fake Gemini API, the fake GitHub through the real Octokit, and a workspace
  * whose origin is a bare repository.
  */
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
@@ -353,5 +353,11 @@ describe.each(['interactive', 'headless'] as const)('the action, end to end (%s)
     });
     assertOneLineFailure(broken.main, /issue_comment/);
     expect(broken.post.exitCode).toBe(0);
+
+    // Work already in the tree would be committed as the agent's: refused before gemini starts.
+    await writeFile(join(world.workspace, 'build-output.txt'), 'x');
+    const dirty = await world.run({ mode, script: 'plain-answer' });
+    assertOneLineFailure(dirty.main, /uncommitted change\(s\) before the run \(e\.g\. build-output\.txt\)/);
+    expect(dirty.gemini.requests).toHaveLength(0);
   });
 });
