@@ -368,8 +368,13 @@ export async function runAction(
   await mkdir(outDir, { recursive: true });
   const artifactName = `gemini-run-${ctx.runId}-${ctx.runAttempt}`;
   const summaryBody = renderSummary(result, { task });
+  const runUrl = `${ctx.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${ctx.runId}`;
+  const where = inputs.uploadTranscript
+    ? `\n\nTranscript: artifact \`${artifactName}\` of [run ${ctx.runId}](${runUrl}). Comment \`${inputs.triggerPhrase} <instruction>\` on the pull request to continue this session.`
+    : '';
   const summary = publish(
     summaryBody +
+      where +
       `\n\n${sessionMarker({ sessionId: result.sessionId, runId: ctx.runId, artifact: artifactName, mode: result.mode })}`,
   );
   const summaryPath = join(outDir, 'summary.md');
@@ -426,7 +431,7 @@ export async function runAction(
               result,
               summary: summaryBody,
               closes: trigger.isPullRequest ? undefined : trigger.number,
-              runUrl: `${ctx.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${ctx.runId}`,
+              runUrl,
             }),
           ),
           draft: inputs.draft || result.status !== 'finished',

@@ -124,6 +124,7 @@ describe.each(['interactive', 'headless'] as const)('the action, end to end (%s)
     const prComments = world.github.comments(2);
     expect(prComments).toHaveLength(1);
     expect(prComments[0]?.body).toContain('gemini --resume');
+    expect(prComments[0]?.body).toMatch(/Transcript: artifact `gemini-run-\d+-1` of \[run \d+\]/);
     const issueComments = world.github.comments(1).filter((c) => c.body.includes('gemini-run:issue'));
     expect(issueComments).toHaveLength(1);
     expect(issueComments[0]?.body).toContain('#2');
