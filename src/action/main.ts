@@ -26,7 +26,6 @@ const io: ActionIo = {
 
 /** The action body; the only place that calls core.setFailed. */
 export async function run(): Promise<void> {
-  saveState('isPost', 'true');
   try {
     const inputs = getInputs();
     const ctx = await readActionContext();

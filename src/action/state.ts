@@ -2,7 +2,6 @@ import * as core from '@actions/core';
 
 /** What the main step leaves for the post step (core.saveState / getState). */
 export const STATE = {
-  isPost: 'isPost',
   runDir: 'runDir',
   tmuxSocket: 'tmuxSocket',
   worktree: 'worktree',

@@ -1,11 +1,9 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeContextFile } from '../gemini/context-file.js';
+import { SOCKETS_FILE } from '../tmux/tmux.js';
 import { exec } from '../util/exec.js';
 import type { Logger } from '../util/log.js';
-
-/** File in a run dir listing the tmux sockets the run started, one per line (written by the tmux driver). */
-export const SOCKETS_FILE = 'tmux-sockets';
 
 /**
  * Cleanup after a run that may have died half-way (the post step, a self-hosted runner's next job). Idempotent:

@@ -2,11 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { appendFile, chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SOCKETS_FILE } from '../run/cleanup.js';
 import { UserError } from '../util/errors.js';
 import { exec, type ExecResult } from '../util/exec.js';
 
 /** What runs in the pane. Structurally the adapter's SpawnSpec, so the driver does not depend on the adapter. */
+/** File in a run dir listing the tmux sockets the run started, one per line; the post step's cleanup reads it. */
+export const SOCKETS_FILE = 'tmux-sockets';
+
 export interface PaneCommand {
   command: string;
   args: string[];

@@ -9,7 +9,7 @@ import { access, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SOCKETS_FILE } from '../../src/run/cleanup.js';
+import { SOCKETS_FILE } from '../../src/tmux/tmux.js';
 import { runAgent } from '../../src/run/engine.js';
 import type { RunResult } from '../../src/run/types.js';
 import { isProcessAlive, tmuxServerAlive } from '../../src/tmux/tmux.js';

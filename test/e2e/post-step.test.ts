@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isolateCheckoutCredentials } from '../../src/git/credentials.js';
-import { SOCKETS_FILE } from '../../src/run/cleanup.js';
+import { SOCKETS_FILE } from '../../src/tmux/tmux.js';
 import { exec } from '../../src/util/exec.js';
 import { ROOT } from '../harness/action-job.js';
 import { createWorkRepo, type WorkRepo } from '../harness/repo.js';
