@@ -17,7 +17,7 @@ import {
   writeContextFile,
 } from '../gemini/context-file.js';
 import { createIsolatedHome, type GeminiHome } from '../gemini/home.js';
-import { buildEnv, newSessionId } from '../gemini/spawn.js';
+import { buildEnv, newSessionId, type SpecOptions } from '../gemini/spawn.js';
 import { summarizeUsage, type TelemetryEvent } from '../gemini/telemetry.js';
 import {
   emptyTranscript,
@@ -113,15 +113,7 @@ export async function prepareSpawn(
 ): Promise<{
   telemetryFile: string;
   sessionId: string;
-  spec: {
-    geminiPath: string;
-    worktree: string;
-    sessionId?: string;
-    resumeSessionId?: string;
-    model?: string;
-    approvalMode: ApprovalMode;
-    env: Record<string, string>;
-  };
+  spec: SpecOptions;
 }> {
   const { opts } = ctx;
   // A retry (session-id collision) gets its own file, so the first attempt's edges cannot end the second.

@@ -6,6 +6,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { splitConcatenatedJson } from '../../src/probe/otel.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -155,34 +156,7 @@ export async function findTranscripts(home: string): Promise<string[]> {
 }
 
 /** Splits the telemetry outfile (concatenated pretty-printed JSON objects, not JSONL) into objects. */
-export function parseConcatenatedJson(text: string): unknown[] {
-  const out: unknown[] = [];
-  let depth = 0;
-  let start = -1;
-  let inString = false;
-  let escaped = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (ch === '\\') escaped = true;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === '{') {
-      if (depth === 0) start = i;
-      depth++;
-    } else if (ch === '}') {
-      depth--;
-      if (depth === 0 && start >= 0) {
-        out.push(JSON.parse(text.slice(start, i + 1)));
-        start = -1;
-      }
-    }
-  }
-  return out;
-}
+export const parseConcatenatedJson = splitConcatenatedJson;
 
 /** The log records of the telemetry outfile as `{name, attributes}` (spans and metrics left out). */
 export async function telemetryLogRecords(
