@@ -10,28 +10,20 @@ import {
   restoreCheckoutCredentials,
   type SavedCredentials,
 } from '../git/credentials.js';
-import { fetchBranch } from '../git/fetch.js';
 import { Git } from '../git/git.js';
 import { pushBranch } from '../git/push.js';
 import { scrubCommits } from '../git/scrub.js';
-import { createGitHubClient, type GitHubClient } from '../github/client.js';
-import {
-  commentMarker,
-  createComment,
-  findMarkedComment,
-  reactToComment,
-  upsertMarkedComment,
-} from '../github/comments.js';
-import { buildTask, interpretEvent, type RunTrigger } from '../github/event.js';
+import { createGitHubClient } from '../github/client.js';
+import { commentMarker, createComment, reactToComment, upsertMarkedComment } from '../github/comments.js';
+import { buildTask, interpretEvent } from '../github/event.js';
 import { hasWriteAccess } from '../github/permissions.js';
-import { createOrUpdatePull, getPull, type PullInfo } from '../github/pulls.js';
+import { createOrUpdatePull, type PullInfo } from '../github/pulls.js';
 import { runAgent } from '../run/engine.js';
 import { renderSummary } from '../run/report.js';
 import {
   FAILING_STATUSES,
   type ActionStatus,
   type AuthConfig,
-  type ResumeSource,
   type RunResult,
   type Task,
 } from '../run/types.js';
@@ -42,15 +34,10 @@ import { resolveAuth } from './auth.js';
 import type { ActionContext, RepoRef } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionOutputs } from './outputs.js';
-import {
-  adviceFor,
-  parseSessionMarkers,
-  prBody,
-  prTitle,
-  sessionMarker,
-  withEarlierRuns,
-} from './pr-text.js';
+import { adviceFor, prBody, prTitle, sessionMarker, withEarlierRuns } from './pr-text.js';
 import { Redactor } from './redact.js';
+import { planBranch, prepareWorktree } from './branch.js';
+import { SUMMARY_MARKER, findPreviousSession } from './resume.js';
 import type { TranscriptStore } from './transcript-store.js';
 
 /** Everything the pipeline needs from its host: the action (core) or the demo (plain streams). */
@@ -77,7 +64,6 @@ export const AGENT_IDENTITY = {
   email: '41898282+github-actions[bot]@users.noreply.github.com',
 };
 
-const SUMMARY_MARKER = commentMarker('summary');
 const ISSUE_MARKER = commentMarker('issue');
 
 function emptyOutputs(status: ActionStatus): ActionOutputs {
@@ -93,44 +79,6 @@ function emptyOutputs(status: ActionStatus): ActionOutputs {
     models: '',
     'total-tokens': '',
   };
-}
-
-/** Where a run works: its branch, what the PR targets, and whether the branch is ours to force-push. */
-interface BranchPlan {
-  branch: string;
-  base: string;
-  ownBranch: boolean;
-  existingPull?: PullInfo;
-}
-
-async function planBranch(
-  client: GitHubClient,
-  repo: RepoRef,
-  trigger: RunTrigger,
-  inputs: ActionInputs,
-  runId: string,
-): Promise<BranchPlan | { refuse: string }> {
-  if (trigger.isPullRequest && trigger.number !== undefined) {
-    const pull = await getPull(client, repo, trigger.number);
-    if (pull.headRepo !== `${repo.owner}/${repo.repo}`) {
-      return {
-        refuse: `gemini-run cannot push to the branch of pull request #${pull.number}: it lives in another repository (a fork).`,
-      };
-    }
-    return {
-      branch: pull.headRef,
-      base: pull.baseRef,
-      ownBranch: pull.headRef.startsWith(inputs.branchPrefix) && pull.author.endsWith('[bot]'),
-      existingPull: pull,
-    };
-  }
-  let base = inputs.baseBranch;
-  if (!base) base = (await client.rest.repos.get({ ...repo })).data.default_branch;
-  const branch =
-    trigger.number !== undefined
-      ? `${inputs.branchPrefix}issue-${trigger.number}`
-      : `${inputs.branchPrefix}run-${runId}`;
-  return { branch, base, ownBranch: true };
 }
 
 async function assertTmux(): Promise<void> {
@@ -261,62 +209,23 @@ export async function runAction(
 
   const worktree = ctx.workspace;
   const git = Git.create(worktree);
-  // The push goes to the URL the checkout configured, read now, before the agent can edit the config.
-  const originUrl = await git.remoteUrl('origin');
-  if (!originUrl)
-    throw new UserError(`The workspace ${worktree} has no 'origin' remote: run actions/checkout first.`);
-  // Work already in the tree would be committed as the agent's (nothing-is-lost commits everything left over).
-  const dirty = await git.statusPorcelain();
-  if (dirty.length > 0) {
-    throw new UserError(
-      `The workspace has ${dirty.length} uncommitted change(s) before the run (e.g. ${dirty[0]?.path}): run gemini-run right after actions/checkout, or commit or clean them first.`,
-    );
-  }
-
-  const { baseSha, remoteSha } = await log.group(`Preparing branch ${plan.branch}`, async () => {
-    const existing = await fetchBranch({ worktree, url: originUrl, branch: plan.branch, token });
-    if (existing) {
-      log.info(`Continuing on ${plan.branch} (${existing.slice(0, 12)})`);
-      await git.run(['checkout', '--quiet', '-B', plan.branch, existing]);
-    } else {
-      const baseTip = await fetchBranch({ worktree, url: originUrl, branch: plan.base, token });
-      log.info(`Starting ${plan.branch} from ${plan.base}${baseTip ? ` (${baseTip.slice(0, 12)})` : ''}`);
-      await git.run(['checkout', '--quiet', '-B', plan.branch, ...(baseTip ? [baseTip] : [])]);
-    }
-    return { baseSha: await git.headSha(), remoteSha: existing ?? null };
-  });
+  const { originUrl, baseSha, remoteSha } = await prepareWorktree({ worktree, plan, token, log });
 
   const runDir = await mkdtemp(join(ctx.runnerTemp, 'gemini-run-'));
   io.saveState('runDir', runDir);
   io.saveState('worktree', worktree);
 
   const store = io.transcriptStore({ token, repo });
-  let previousSummary = '';
-  let resume: ResumeSource | undefined;
-  if (plan.existingPull) {
-    const found = await findMarkedComment(client, repo, plan.existingPull.number, SUMMARY_MARKER);
-    if (found) {
-      previousSummary =
-        (await client.rest.issues.getComment({ ...repo, comment_id: found.id })).data.body ?? '';
-      const [latest] = parseSessionMarkers(previousSummary);
-      if (latest) {
-        const file = await store
-          .load(latest, join(runDir, 'resume'))
-          .catch((e: unknown) =>
-            log.warning(`Could not fetch the previous transcript: ${getErrorMessage(e)}`),
-          );
-        if (file) {
-          resume = { sessionId: latest.sessionId, transcriptFile: file };
-          log.info(`Continuing session ${latest.sessionId} from run ${latest.runId}`);
-        }
-      }
-    }
-    if (!resume) {
-      log.warning(
-        "No transcript of this pull request's previous session was found: starting a fresh session with the pull request's description and review comments as context.",
-      );
-    }
-  }
+  const { previousSummary, resume } = plan.existingPull
+    ? await findPreviousSession({
+        client,
+        repo,
+        pull: plan.existingPull,
+        store,
+        destDir: join(runDir, 'resume'),
+        log,
+      })
+    : { previousSummary: '', resume: undefined };
 
   let saved: SavedCredentials | undefined;
   let result: RunResult;

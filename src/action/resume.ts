@@ -1,0 +1,49 @@
+import { commentMarker, findMarkedComment } from '../github/comments.js';
+import type { GitHubClient } from '../github/client.js';
+import type { PullInfo } from '../github/pulls.js';
+import type { ResumeSource } from '../run/types.js';
+import { getErrorMessage } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import type { RepoRef } from './context.js';
+import { parseSessionMarkers } from './pr-text.js';
+import type { TranscriptStore } from './transcript-store.js';
+
+export const SUMMARY_MARKER = commentMarker('summary');
+
+/**
+ * For a follow-up on a run's pull request: the previous summary comment (kept below the new one) and, when its
+ * newest session's transcript can still be fetched, where to resume from.
+ */
+export async function findPreviousSession(o: {
+  client: GitHubClient;
+  repo: RepoRef;
+  pull: PullInfo;
+  store: TranscriptStore;
+  destDir: string;
+  log: Logger;
+}): Promise<{ previousSummary: string; resume?: ResumeSource }> {
+  const { client, repo, log } = o;
+  let previousSummary = '';
+  let resume: ResumeSource | undefined;
+  const found = await findMarkedComment(client, repo, o.pull.number, SUMMARY_MARKER);
+  if (found) {
+    previousSummary =
+      (await client.rest.issues.getComment({ ...repo, comment_id: found.id })).data.body ?? '';
+    const [latest] = parseSessionMarkers(previousSummary);
+    if (latest) {
+      const file = await o.store
+        .load(latest, o.destDir)
+        .catch((e: unknown) => log.warning(`Could not fetch the previous transcript: ${getErrorMessage(e)}`));
+      if (file) {
+        resume = { sessionId: latest.sessionId, transcriptFile: file };
+        log.info(`Continuing session ${latest.sessionId} from run ${latest.runId}`);
+      }
+    }
+  }
+  if (!resume) {
+    log.warning(
+      "No transcript of this pull request's previous session was found: starting a fresh session with the pull request's description and review comments as context.",
+    );
+  }
+  return resume ? { previousSummary, resume } : { previousSummary };
+}
