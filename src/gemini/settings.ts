@@ -45,6 +45,10 @@ export function OWNED_SETTINGS(auth: AuthKind): Record<string, unknown> {
  */
 export const RUN_HOME_SETTINGS: Record<string, unknown> = {
   'security.environmentVariableRedaction.enabled': true,
+  // Shell commands through child_process, not node-pty: nobody types into them in an unattended run, and 0.42.0's
+  // pty resize races a finished command (`ioctl(2) failed, EBADF` in ShellExecutionService.resizePty, thrown
+  // out of a React effect) and takes the whole CLI down mid-turn (seen live, about 1 run in 50 under load).
+  'tools.shell.enableInteractiveShell': false,
 };
 
 /** Never written by the merge, whatever a caller passes. */

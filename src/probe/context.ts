@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, readdir, readlink, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { OWNED_SETTINGS } from '../gemini/settings.js';
+import { OWNED_SETTINGS, RUN_HOME_SETTINGS } from '../gemini/settings.js';
 import { createTmuxDriver, type TmuxDriver } from '../tmux/tmux.js';
 import { exec, type ExecResult } from '../util/exec.js';
 import { startProbeFake, type ProbeFake, type ProbeStep } from './fake.js';
@@ -93,7 +93,8 @@ export class ProbeContext {
   /** A second isolated home beside the first (for resume across homes). */
   async writeHome(home: string): Promise<string> {
     await mkdir(join(home, '.gemini'), { recursive: true, mode: 0o700 });
-    const settings = expandDotted(OWNED_SETTINGS('api-key'));
+    // The product's run-home settings, so the probes check the CLI the way runs use it.
+    const settings = expandDotted({ ...OWNED_SETTINGS('api-key'), ...RUN_HOME_SETTINGS });
     await writeFile(join(home, '.gemini', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
     return home;
   }
@@ -118,10 +119,12 @@ export class ProbeContext {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: this.home,
       GIT_CONFIG_NOSYSTEM: '1',
-      GIT_AUTHOR_NAME: 'Probe Author',
-      GIT_AUTHOR_EMAIL: 'probe@example.invalid',
-      GIT_COMMITTER_NAME: 'Probe Author',
-      GIT_COMMITTER_EMAIL: 'probe@example.invalid',
+      // As the product passes it: the run home's redaction strips GIT_AUTHOR_* from the agent's shell.
+      GIT_CONFIG_COUNT: '2',
+      GIT_CONFIG_KEY_0: 'user.name',
+      GIT_CONFIG_VALUE_0: 'Probe Author',
+      GIT_CONFIG_KEY_1: 'user.email',
+      GIT_CONFIG_VALUE_1: 'probe@example.invalid',
     };
   }
 

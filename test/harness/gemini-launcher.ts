@@ -32,6 +32,8 @@ export const HARNESS_SETTINGS = {
   general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
   privacy: { usageStatisticsEnabled: false },
   context: { fileName: ['GEMINI.local.md', 'GEMINI.md', 'AGENTS.md'] },
+  // As in the product's run homes: 0.42.0's node-pty shell can crash the CLI on a resize race (EBADF).
+  tools: { shell: { enableInteractiveShell: false } },
 };
 
 /** Creates `<runDir>/home`, `<runDir>/tmp` and the settings; returns the env to start gemini with. */

@@ -73,6 +73,9 @@ describe('createIsolatedHome', () => {
       // The agent's shell commands do not inherit the model key (nor anything else secret-shaped).
       environmentVariableRedaction: { enabled: true },
     });
+    expect((await readSettings(home.settingsPath)).tools).toEqual({
+      shell: { enableInteractiveShell: false },
+    });
   });
 });
 
