@@ -4,6 +4,7 @@
  * conversation, and a local fake GitHub — then the very pipeline the action runs (runAction), with a console
  * host instead of @actions/core. No credentials, no network.
  */
+import { rmSync } from 'node:fs';
 import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,6 +17,7 @@ import { localTranscriptStore } from '../action/transcript-store.js';
 import { FakeGemini } from '../fake/gemini-api.js';
 import { FakeGitHub, branchesFromGit, type FakePull } from '../fake/github-api.js';
 import { cleanupRun } from '../run/cleanup.js';
+import { guardProcessExit } from '../tmux/tmux.js';
 import type { RunMode } from '../run/types.js';
 import { exec } from '../util/exec.js';
 import { UserError } from '../util/errors.js';
@@ -71,6 +73,10 @@ export async function runDemo(o: {
 }): Promise<DemoResult> {
   const started = Date.now();
   const root = await mkdtemp(join(tmpdir(), 'gemini-run-demo-'));
+  // Ctrl-C during the demo must not leave its throw-away repositories behind.
+  const releaseGuard = o.keep
+    ? () => undefined
+    : guardProcessExit(() => rmSync(root, { recursive: true, force: true }));
   const gitEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: root,
@@ -193,6 +199,7 @@ export async function runDemo(o: {
     await cleanupRun({ runDir, worktree: workspace, log: o.log }).catch(() => undefined);
     await gemini?.close();
     await github?.stop();
+    releaseGuard();
     if (!o.keep) await rm(root, { recursive: true, force: true });
     else o.log.info(`Kept the demo's files in ${root}`);
   }
