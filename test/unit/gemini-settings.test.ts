@@ -28,7 +28,8 @@ afterEach(async () => {
 const USER_TEXT = `{
   // my theme
   "ui": { "theme": "GitHub" },
-  "general": { "vimMode": true, "enableAutoUpdate": true },
+  "general": { "vimMode": true },
+  "privacy": { "usageStatisticsEnabled": true },
   /* keep this */
   "context": { "fileName": "NOTES.md", "discoveryMaxDirs": 10 },
   "url": "http://example.com/a//b"
@@ -96,6 +97,8 @@ describe('mergeSettings', () => {
       enableAutoUpdate: false,
       enableAutoUpdateNotification: false,
     });
+    // An earlier value of the user's that we own is overridden (and given back by unmerge).
+    expect(s.privacy).toEqual({ usageStatisticsEnabled: false });
     expect(s.context).toEqual({
       fileName: ['GEMINI.local.md', 'GEMINI.md', 'AGENTS.md'],
       discoveryMaxDirs: 10,
@@ -135,7 +138,8 @@ describe('mergeSettings', () => {
     await unmergeSettings(file);
     expect(await readSettings(file)).toEqual({
       ui: { theme: 'Dracula' },
-      general: { vimMode: true, enableAutoUpdate: true },
+      general: { vimMode: true },
+      privacy: { usageStatisticsEnabled: true },
       context: { fileName: 'NOTES.md', discoveryMaxDirs: 10 },
       url: 'http://example.com/a//b',
     });
