@@ -41365,7 +41365,15 @@ function parseStatusPorcelain(out) {
     return entries;
 }
 
+;// CONCATENATED MODULE: ./src/util/fs.ts
+
+/** Whether something exists at path (any kind; a dangling link counts as absent). */
+function fs_pathExists(path) {
+    return (0,promises_namespaceObject.access)(path).then(() => true, () => false);
+}
+
 ;// CONCATENATED MODULE: ./src/git/credentials.ts
+
 
 
 
@@ -41468,13 +41476,13 @@ async function isolateCheckoutCredentials(worktree, opts = {}) {
 async function restoreCheckoutCredentials(worktree, saved) {
     const git = git_Git.forUntrusted(worktree);
     for (const f of saved.files) {
-        if (!(await credentials_exists(f.stashed)))
+        if (!(await fs_pathExists(f.stashed)))
             continue;
         await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(f.original), { recursive: true });
         await move(f.stashed, f.original);
     }
     let entries = [];
-    if (saved.entriesFile && (await credentials_exists(saved.entriesFile))) {
+    if (saved.entriesFile && (await fs_pathExists(saved.entriesFile))) {
         entries = array(configEntrySchema).parse(JSON.parse(await (0,promises_namespaceObject.readFile)(saved.entriesFile, 'utf8')));
     }
     for (const e of [...saved.includes, ...entries]) {
@@ -41497,7 +41505,7 @@ function resolveIncludePath(path, configDir) {
     return isAbsolute(path) ? path : resolve(configDir, path);
 }
 async function holdsCredentials(git, file) {
-    if (!(await credentials_exists(file)))
+    if (!(await pathExists(file)))
         return false;
     const r = await git.run(['config', '--file', file, '--list', '-z'], { allowAllExitCodes: true });
     if (r.exitCode !== 0)
@@ -41513,15 +41521,6 @@ async function move(from, to) {
             throw e;
         await (0,promises_namespaceObject.copyFile)(from, to);
         await (0,promises_namespaceObject.unlink)(from);
-    }
-}
-async function credentials_exists(path) {
-    try {
-        await (0,promises_namespaceObject.stat)(path);
-        return true;
-    }
-    catch {
-        return false;
     }
 }
 
@@ -41716,7 +41715,10 @@ function oneLine(message) {
     return line.trim();
 }
 
+;// CONCATENATED MODULE: external "node:timers/promises"
+const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./src/tmux/tmux.ts
+
 
 
 
@@ -41830,7 +41832,6 @@ function processStartTime(pid) {
         return undefined;
     }
 }
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const FATAL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /** The cleanups of every live run in this process, behind one listener per event (many runs, no listener leak). */
 const exitCleanups = new Set();
@@ -41945,7 +41946,7 @@ class TmuxDriverImpl {
     async typeText(text) {
         // -l: literal, so `;`, quotes and key names like "Enter" are typed as characters.
         await this.tmuxOk(['send-keys', '-t', this.paneId, '-l', '--', text]);
-        await sleep(this.enterDelayMs);
+        await (0,external_node_timers_promises_namespaceObject.setTimeout)(this.enterDelayMs);
         await this.tmuxOk(['send-keys', '-t', this.paneId, 'Enter']);
     }
     async sendEscape() {
@@ -42035,7 +42036,7 @@ class TmuxDriverImpl {
             if (this.ours().length > 0) {
                 await this.killPane('SIGTERM');
                 for (let i = 0; i < 10 && this.ours().length > 0; i++)
-                    await sleep(50);
+                    await (0,external_node_timers_promises_namespaceObject.setTimeout)(50);
                 await this.killPane('SIGKILL');
                 for (const pid of this.ours())
                     trySignal(pid, 'SIGKILL');
@@ -42045,9 +42046,14 @@ class TmuxDriverImpl {
             await (0,promises_namespaceObject.rm)(this.socketPath, { force: true });
         }
         for (let i = 0; i < 40 && this.ours().length > 0; i++)
-            await sleep(50);
+            await (0,external_node_timers_promises_namespaceObject.setTimeout)(50);
         return { survivors: this.ours() };
     }
+}
+/** `tmux -V` ("tmux 3.3a"), or undefined when tmux is missing or does not run. */
+async function tmuxVersion(tmuxPath = 'tmux') {
+    const r = await exec(tmuxPath, ['-V'], { allowAllExitCodes: true, timeoutMs: 10_000 }).catch(() => undefined);
+    return r?.exitCode === 0 ? r.stdout.trim() : undefined;
 }
 function socketName(id) {
     return `gemini-run-${id.replace(/[^A-Za-z0-9_-]/g, '')}`;

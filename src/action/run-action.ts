@@ -27,7 +27,6 @@ import {
   type RunResult,
   type Task,
 } from '../run/types.js';
-import { exec } from '../util/exec.js';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { resolveAuth } from './auth.js';
@@ -39,6 +38,7 @@ import { Redactor } from './redact.js';
 import { planBranch, prepareWorktree } from './branch.js';
 import { SUMMARY_MARKER, findPreviousSession } from './resume.js';
 import type { TranscriptStore } from './transcript-store.js';
+import { tmuxVersion } from '../tmux/tmux.js';
 
 /** Everything the pipeline needs from its host: the action (core) or the demo (plain streams). */
 export interface ActionIo {
@@ -82,8 +82,7 @@ function emptyOutputs(status: ActionStatus): ActionOutputs {
 }
 
 async function assertTmux(): Promise<void> {
-  const r = await exec('tmux', ['-V'], { allowAllExitCodes: true }).catch(() => undefined);
-  if (!r || r.exitCode !== 0) {
+  if (!(await tmuxVersion())) {
     throw new UserError(
       "tmux is not installed: add a step 'sudo apt-get install -y tmux' before gemini-run, or set 'mode: headless'.",
     );

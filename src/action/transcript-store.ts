@@ -1,8 +1,9 @@
 import { DefaultArtifactClient } from '@actions/artifact';
-import { access, copyFile, mkdir, readdir } from 'node:fs/promises';
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { RepoRef } from './context.js';
 import type { SessionRecord } from './pr-text.js';
+import { pathExists } from '../util/fs.js';
 
 /**
  * Where runs keep their transcript (plus the run summary) so a later `/gemini` comment can continue the
@@ -18,13 +19,6 @@ export interface TranscriptStore {
 
 const TRANSCRIPT_FILE = 'transcript.jsonl';
 
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
-}
-
 export function localTranscriptStore(dir: string): TranscriptStore {
   const safe = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_');
   return {
@@ -36,7 +30,7 @@ export function localTranscriptStore(dir: string): TranscriptStore {
     },
     async load(record, destDir) {
       const file = join(dir, safe(record.artifact), TRANSCRIPT_FILE);
-      if (!(await exists(file))) return undefined;
+      if (!(await pathExists(file))) return undefined;
       await mkdir(destDir, { recursive: true });
       const out = join(destDir, TRANSCRIPT_FILE);
       await copyFile(file, out);

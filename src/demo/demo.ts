@@ -5,10 +5,9 @@
  * host instead of @actions/core. No credentials, no network.
  */
 import { rmSync } from 'node:fs';
-import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { ActionContext } from '../action/context.js';
 import { INPUT_DEFAULTS, parseInputs } from '../action/inputs.js';
 import type { ActionOutputs } from '../action/outputs.js';
@@ -20,8 +19,8 @@ import { cleanupRun } from '../run/cleanup.js';
 import { guardProcessExit } from '../tmux/tmux.js';
 import type { RunMode } from '../run/types.js';
 import { exec } from '../util/exec.js';
-import { UserError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
+import { findPinnedGemini } from '../gemini/install.js';
 
 export const DEMO_OWNER = 'octo-org';
 export const DEMO_REPO = 'hello-world';
@@ -35,25 +34,6 @@ const SEED_FILES: Record<string, string> = {
   'package.json':
     '{\n  "name": "hello-world",\n  "type": "module",\n  "scripts": { "test": "node test/greet.test.js" }\n}\n',
 };
-
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** The pinned gemini installed next to this code by `npm ci` (dist/ or src/ both sit below the project root). */
-export async function findBundledGemini(start = dirname(fileURLToPath(import.meta.url))): Promise<string> {
-  for (let dir = start; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
-    if (await exists(candidate)) return candidate;
-    if (dirname(dir) === dir) break;
-  }
-  throw new UserError(
-    "The pinned gemini is not installed next to gemini-run: run 'npm ci' in the project first.",
-  );
-}
 
 export interface DemoResult {
   outputs: ActionOutputs;
@@ -92,7 +72,7 @@ export async function runDemo(o: {
   let runDir: string | undefined;
   const workspace = join(root, 'workspace', DEMO_REPO);
   try {
-    const geminiPath = o.geminiPath ?? (await findBundledGemini());
+    const geminiPath = o.geminiPath ?? (await findPinnedGemini());
     const origin = join(root, 'origin.git');
     const seed = join(root, 'seed');
     await git(root, ['init', '--quiet', '--bare', '--initial-branch=main', origin]);

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { EMBEDDED_SCRIPTS } from './scripts.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export const SCRIPTS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'scripts');
 
@@ -437,8 +438,4 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
     req.on('error', reject);
   });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

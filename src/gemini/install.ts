@@ -1,9 +1,11 @@
-import { access, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { arch } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { exec } from '../util/exec.js';
 import { UserError, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
+import { pathExists } from '../util/fs.js';
 
 export const PINNED_GEMINI_VERSION = '0.42.0';
 export const GEMINI_PACKAGE = '@google/gemini-cli';
@@ -15,15 +17,6 @@ export function toolCacheDir(root: string, version: string): string {
 
 export function geminiBinIn(prefix: string): string {
   return join(prefix, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** `gemini --version` of an executable, or undefined when it does not run. */
@@ -57,7 +50,7 @@ export async function installGemini(opts: {
 }): Promise<string> {
   const dir = toolCacheDir(opts.cacheRoot, opts.version);
   const bin = geminiBinIn(dir);
-  if ((await exists(`${dir}.complete`)) && (await geminiVersion(bin)) === opts.version) {
+  if ((await pathExists(`${dir}.complete`)) && (await geminiVersion(bin)) === opts.version) {
     opts.log.info(`Using cached gemini ${opts.version} from ${dir}`);
     return bin;
   }
@@ -93,4 +86,16 @@ export async function installGemini(opts: {
   }
   await writeFile(`${dir}.complete`, '');
   return bin;
+}
+
+/** The pinned gemini installed next to this code by `npm ci` (dist/ or src/ both sit below the project root). */
+export async function findPinnedGemini(start = dirname(fileURLToPath(import.meta.url))): Promise<string> {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+    if (await pathExists(candidate)) return candidate;
+    if (dirname(dir) === dir) break;
+  }
+  throw new UserError(
+    "The pinned gemini is not installed next to gemini-run: run 'npm ci' in the project first.",
+  );
 }

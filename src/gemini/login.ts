@@ -18,6 +18,8 @@ import { readActiveAccount } from './auth-status.js';
 import { OAUTH_CREDS_FILE, homeAt } from './home.js';
 import { OWNED_SETTINGS, mergeSettings } from './settings.js';
 import { ENV_ALLOW_LIST } from './spawn.js';
+import { pathExists } from '../util/fs.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export const LOGIN_PATTERNS = {
   /** The authorization URL google-auth-library builds (accounts.google.com/o/oauth2/v2/auth?...). */
@@ -198,8 +200,6 @@ async function verify(
   return result;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 function cancelled(): UserError {
   return new UserError('login cancelled');
 }
@@ -222,15 +222,6 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promis
       },
     );
   });
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await fs.access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The file is complete JSON with an access token (the CLI writes it non-atomically). */
@@ -289,7 +280,7 @@ export async function loginWithCode(o: LoginOptions): Promise<LoginResult> {
   const credsFile = join(home.geminiDir, OAUTH_CREDS_FILE);
   const backup = `${credsFile}.gemini-run-backup`;
   await fs.mkdir(home.geminiDir, { recursive: true, mode: 0o700 });
-  if (await exists(credsFile)) {
+  if (await pathExists(credsFile)) {
     if (!o.replace) {
       throw new UserError(
         `already logged in (${credsFile} exists): check it with 'gemini-run auth status', or pass --force to log in again`,
@@ -326,7 +317,7 @@ export async function loginWithCode(o: LoginOptions): Promise<LoginResult> {
   } finally {
     await driver?.stop();
     await fs.rm(runDir, { recursive: true, force: true });
-    if (await exists(backup)) {
+    if (await pathExists(backup)) {
       if (ok) await fs.rm(backup, { force: true });
       else await fs.rename(backup, credsFile);
     }

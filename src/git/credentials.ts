@@ -1,19 +1,9 @@
-import {
-  chmod,
-  copyFile,
-  mkdir,
-  mkdtemp,
-  readFile,
-  rename,
-  rm,
-  stat,
-  unlink,
-  writeFile,
-} from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { Git } from './git.js';
+import { pathExists } from '../util/fs.js';
 
 /*
  * actions/checkout leaves the job token where any process in the worktree can use it:
@@ -134,12 +124,12 @@ export async function isolateCheckoutCredentials(
 export async function restoreCheckoutCredentials(worktree: string, saved: SavedCredentials): Promise<void> {
   const git = Git.forUntrusted(worktree);
   for (const f of saved.files) {
-    if (!(await exists(f.stashed))) continue;
+    if (!(await pathExists(f.stashed))) continue;
     await mkdir(dirname(f.original), { recursive: true });
     await move(f.stashed, f.original);
   }
   let entries: ConfigEntry[] = [];
-  if (saved.entriesFile && (await exists(saved.entriesFile))) {
+  if (saved.entriesFile && (await pathExists(saved.entriesFile))) {
     entries = z.array(configEntrySchema).parse(JSON.parse(await readFile(saved.entriesFile, 'utf8')));
   }
   for (const e of [...saved.includes, ...entries]) {
@@ -162,7 +152,7 @@ function resolveIncludePath(path: string, configDir: string): string {
 }
 
 async function holdsCredentials(git: Git, file: string): Promise<boolean> {
-  if (!(await exists(file))) return false;
+  if (!(await pathExists(file))) return false;
   const r = await git.run(['config', '--file', file, '--list', '-z'], { allowAllExitCodes: true });
   if (r.exitCode !== 0) return false;
   return parseConfigList(r.stdout).some((e) => CREDENTIAL_KEY.test(e.key));
@@ -175,14 +165,5 @@ async function move(from: string, to: string): Promise<void> {
     if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
     await copyFile(from, to);
     await unlink(from);
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -7,6 +7,7 @@ import { createTmuxDriver, type TmuxDriver } from '../tmux/tmux.js';
 import { exec, type ExecResult } from '../util/exec.js';
 import { startProbeFake, type ProbeFake, type ProbeStep } from './fake.js';
 import { parseOtelEvents, type OtelLogEvent } from './otel.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The model every probe pins with `-m`, so the CLI's router adds no classifier calls to the fake's log. */
 export const PROBE_MODEL = 'gemini-2.5-flash';
@@ -31,8 +32,6 @@ export interface Interactive {
   /** Waits until the CLI exited; returns its exit code or undefined at the deadline. */
   waitForExit(timeoutMs?: number): Promise<number | undefined>;
 }
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Expands `a.b.c` keys into nested objects (settings.json is nested in 0.42.0). Pure. */
 export function expandDotted(flat: Record<string, unknown>): Record<string, unknown> {

@@ -10,6 +10,7 @@ import { getErrorMessage } from '../util/errors.js';
 import { prepareSpawn, type SpawnContext, type SpawnOutcome } from './engine.js';
 import { TranscriptToolTail, telemetryToRunEvents } from './progress.js';
 import { decideWall, stripBox } from './walls.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const TICK_MS = 200;
 /** Screen captures are the last resort: one per second is enough for "within seconds". */
@@ -17,8 +18,6 @@ const CAPTURE_EVERY_TICKS = 5;
 /** After the pane dies, let the follower (50 ms poll) read the last records before deciding. */
 const SETTLE_AFTER_DEATH_MS = 300;
 const SCREEN_WALL_SETTLE_MS = 500;
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export async function runInteractive(ctx: SpawnContext): Promise<SpawnOutcome> {
   for (let attempt = 0; ; attempt++) {

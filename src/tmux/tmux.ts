@@ -4,6 +4,7 @@ import { appendFile, chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { exec, type ExecResult } from '../util/exec.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What runs in the pane. Structurally the adapter's SpawnSpec, so the driver does not depend on the adapter. */
 /** File in a run dir listing the tmux sockets the run started, one per line; the post step's cleanup reads it. */
@@ -174,8 +175,6 @@ export function processStartTime(pid: number): string | undefined {
     return undefined;
   }
 }
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const FATAL_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
@@ -382,6 +381,14 @@ class TmuxDriverImpl implements TmuxDriver {
     for (let i = 0; i < 40 && this.ours().length > 0; i++) await sleep(50);
     return { survivors: this.ours() };
   }
+}
+
+/** `tmux -V` ("tmux 3.3a"), or undefined when tmux is missing or does not run. */
+export async function tmuxVersion(tmuxPath = 'tmux'): Promise<string | undefined> {
+  const r = await exec(tmuxPath, ['-V'], { allowAllExitCodes: true, timeoutMs: 10_000 }).catch(
+    () => undefined,
+  );
+  return r?.exitCode === 0 ? r.stdout.trim() : undefined;
 }
 
 export function socketName(id: string): string {

@@ -1,8 +1,8 @@
 import { parseCommandArgs, write, UsageError, type CliIO, type Command } from '../args.js';
 import { runDemo } from '../../demo/demo.js';
 import type { RunMode } from '../../run/types.js';
-import { exec } from '../../util/exec.js';
 import { createStreamLogger } from '../../util/log.js';
+import { tmuxVersion } from '../../tmux/tmux.js';
 
 const USAGE = `usage: gemini-run demo [--mode interactive|headless] [--keep]
 
@@ -20,11 +20,6 @@ Examples:
   gemini-run demo
   gemini-run demo --mode headless
 `;
-
-async function hasTmux(): Promise<boolean> {
-  const r = await exec('tmux', ['-V'], { allowAllExitCodes: true }).catch(() => undefined);
-  return r?.exitCode === 0;
-}
 
 function section(title: string, body: string): string {
   const rule = '─'.repeat(Math.max(8, 72 - title.length - 4));
@@ -47,7 +42,7 @@ export const demoCommand: Command = {
     let mode = (values.mode ?? 'interactive') as RunMode;
     if (mode !== 'interactive' && mode !== 'headless')
       throw new UsageError(`--mode must be interactive or headless, not '${mode}'`, 'demo');
-    if (mode === 'interactive' && values.mode === undefined && !(await hasTmux())) {
+    if (mode === 'interactive' && values.mode === undefined && !(await tmuxVersion())) {
       // A newcomer's first command should work on a machine without tmux too.
       write(
         io.stderr,

@@ -4,9 +4,9 @@ import { readAuthStatus } from '../../gemini/auth-status.js';
 import { PINNED_GEMINI_VERSION, geminiBinIn, geminiVersion, toolCacheDir } from '../../gemini/install.js';
 import { homeAt } from '../../gemini/home.js';
 import { CONTEXT_FILE_NAMES, readSettings } from '../../gemini/settings.js';
-import { exec } from '../../util/exec.js';
 import { getErrorMessage } from '../../util/errors.js';
 import { geminiHomeFrom, parseCommandArgs, renderTable, write, type CliIO, type Command } from '../args.js';
+import { tmuxVersion } from '../../tmux/tmux.js';
 
 const USAGE = `usage: gemini-run doctor [--json] [--home <dir>] [--gemini <path>] [--tool-cache <dir>]
 
@@ -171,10 +171,9 @@ export async function runChecks(o: {
       fix: 'install tmux (apt-get install tmux)',
     });
   } else {
-    const r = await exec(tmux, ['-V'], { allowAllExitCodes: true, timeoutMs: 10_000 }).catch(() => undefined);
-    const v = r?.stdout.trim() ?? '';
+    const v = await tmuxVersion(tmux);
     checks.push(
-      r && r.exitCode === 0
+      v
         ? { name: 'tmux', status: 'ok', detail: `${v} (${tmux})` }
         : { name: 'tmux', status: 'fail', detail: `${tmux} does not run`, fix: 'reinstall tmux' },
     );

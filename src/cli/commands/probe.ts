@@ -1,8 +1,14 @@
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { GEMINI_PACKAGE, PINNED_GEMINI_VERSION, geminiVersion, installGemini } from '../../gemini/install.js';
+import {
+  GEMINI_PACKAGE,
+  PINNED_GEMINI_VERSION,
+  findPinnedGemini,
+  geminiVersion,
+  installGemini,
+} from '../../gemini/install.js';
 import { PROBES, renderDriftTable, runProbes, selectProbes } from '../../probe/index.js';
 import { abortActiveProbes } from '../../probe/runner.js';
 import { UserError } from '../../util/errors.js';
@@ -19,17 +25,9 @@ and prints a drift table against the pinned ${PINNED_GEMINI_VERSION}. Exits 1 wh
   --json             print the results as JSON instead of the table
   --list             list the probes and exit`;
 
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
-}
-
 /** The binary the suite checks by default: the pinned devDependency, else whatever `gemini` is on PATH. */
-async function defaultGemini(cwd: string): Promise<string> {
-  const local = resolve(cwd, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
-  return (await exists(local)) ? local : 'gemini';
+function defaultGemini(): Promise<string> {
+  return findPinnedGemini().catch(() => 'gemini');
 }
 
 export const probeCommand: Command = {
@@ -108,7 +106,7 @@ export const probeCommand: Command = {
           ? values.gemini.includes('/')
             ? resolve(cwd, values.gemini)
             : values.gemini
-          : await defaultGemini(cwd);
+          : await defaultGemini();
       }
       const version = await geminiVersion(gemini);
       if (version === undefined) {

@@ -14,8 +14,7 @@ import { cleanupRun } from '../../run/cleanup.js';
 import { FAILING_STATUSES, type AuthConfig, type RunMode, type Task } from '../../run/types.js';
 import { UserError } from '../../util/errors.js';
 import { createStreamLogger } from '../../util/log.js';
-import { findBundledGemini } from '../../demo/demo.js';
-import { geminiVersion } from '../../gemini/install.js';
+import { findPinnedGemini, geminiVersion } from '../../gemini/install.js';
 import { parseCommandArgs, write, UsageError, type CliIO, type Command } from '../args.js';
 
 const USAGE = `usage: gemini-run run (--prompt <text> | --prompt-file <file>) [options]
@@ -118,7 +117,7 @@ export const runCommand: Command = {
         `${top} has uncommitted changes: commit or stash them first, so the run's commits stay its own.`,
       );
     }
-    const geminiPath = values.gemini ?? io.env.GEMINI_RUN_GEMINI_PATH ?? (await findBundledGemini());
+    const geminiPath = values.gemini ?? io.env.GEMINI_RUN_GEMINI_PATH ?? (await findPinnedGemini());
     if (!(await geminiVersion(geminiPath))) throw new UserError(`The gemini at ${geminiPath} does not run.`);
     const branch =
       values.branch ?? `gemini-run/local-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}`;

@@ -99,7 +99,7 @@ export function count(items: readonly string[], item: string): number {
   return items.filter((i) => i === item).length;
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export { setTimeout as sleep } from 'node:timers/promises';
 
 /** First line of a text, shortened for a table cell. */
 export function brief(text: string, max = 120): string {
