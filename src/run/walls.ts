@@ -6,6 +6,7 @@
  */
 import type { TelemetryEvent } from '../gemini/telemetry.js';
 import type { EngineStatus } from './types.js';
+import { LOGIN_PATTERNS } from '../gemini/login.js';
 
 /** Where a matched text is proven: a captured screen of the real 0.42.0, or the literal in its bundle. */
 export type DialogProof =
@@ -17,7 +18,7 @@ export type DialogProof =
   | { bundle: string };
 
 export interface DialogText {
-  id: 'quota' | 'auth' | 'auth-error' | 'account-refused' | 'session-exists';
+  id: 'quota' | 'auth' | 'login-required' | 'auth-error' | 'account-refused' | 'session-exists';
   /** Matched against each screen line (or the stderr tail of a dead pane). */
   pattern: RegExp;
   status: EngineStatus | 'retry';
@@ -43,6 +44,14 @@ export const DIALOG_TEXTS: readonly DialogText[] = [
     pattern: /How would you like to authenticate for this project\?/,
     status: 'auth-failed',
     proof: { bundle: 'How would you like to authenticate for this project?' },
+  },
+  {
+    // The paste-the-code login that replaces the TUI when a refresh of seeded creds was refused (NO_BROWSER is
+    // set for every run): the CLI waits on stdin forever. Google's reason is never shown (live, OAuth proxy).
+    id: 'login-required',
+    pattern: LOGIN_PATTERNS.codePrompt,
+    status: 'auth-failed',
+    proof: { bundle: 'Enter the authorization code: ' },
   },
   {
     // The AuthDialog's error line: carries the server's reason.
@@ -187,11 +196,14 @@ function screenWall(screen: readonly string[]): { status: EngineStatus; message:
   if (quota) return { status: 'quota-exhausted', message: quota.line };
   const authError = matchDialog(screen, ['auth-error', 'account-refused']);
   if (authError) return { status: 'auth-failed', message: authError.detail ?? authError.line };
-  const auth = matchDialog(screen, ['auth']);
+  const auth = matchDialog(screen, ['auth', 'login-required']);
   if (auth)
     return {
       status: 'auth-failed',
-      message: 'gemini asked for authentication: the credentials were refused',
+      message:
+        auth.dialog.id === 'login-required'
+          ? 'gemini asked for a new Google login: the credentials were refused (their refresh failed)'
+          : 'gemini asked for authentication: the credentials were refused',
     };
   return undefined;
 }

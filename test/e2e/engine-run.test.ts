@@ -267,6 +267,20 @@ describe('engine e2e (interactive, real gemini 0.42.0)', () => {
     expect(c.wallMs).toBeLessThan(15_000);
   });
 
+  it('a refused token refresh (interactive): the login prompt it falls back to → auth-failed within seconds', async () => {
+    const proxy = await OAuthProxy.start({ refuseRefresh: 'Token has been expired or revoked.' });
+    cleanups.push(() => proxy.close());
+    const c = await runCase({
+      extraEnv: proxy.env(),
+      opts: {
+        auth: { kind: 'oauth', creds: proxy.seedCreds({ expired: true }), account: 'operator@example.com' },
+      },
+    });
+    expect(c.result.status, c.result.lastScreen?.join('\n')).toBe('auth-failed');
+    expect(c.result.message).toMatch(/asked for a new Google login/);
+    expect(c.wallMs).toBeLessThan(15_000);
+  });
+
   it('a multi-turn, tool-heavy run', async () => {
     const c = await runCase({
       script: {

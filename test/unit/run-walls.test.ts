@@ -176,6 +176,21 @@ describe('decideWall', () => {
       ),
     ).toEqual({ action: 'stop', status: 'auth-failed', message: 'Account disabled', fromScreen: true });
   });
+  it('auth wall from the paste-the-code login a refused refresh falls back to (it would wait forever)', () => {
+    const screen = [
+      'Please visit the following URL to authorize the application:',
+      '',
+      'https://accounts.google.com/o/oauth2/v2/auth?response_type=code&client_id=x',
+      '',
+      'Enter the authorization code:',
+    ];
+    expect(decideWall(input({ screen }))).toEqual({
+      action: 'stop',
+      status: 'auth-failed',
+      message: 'gemini asked for a new Google login: the credentials were refused (their refresh failed)',
+      fromScreen: true,
+    });
+  });
   it('exit 42 "already exists" → retry once, then crashed', () => {
     const screen = ['Error starting session: Session ID "abc-1" already exists. Use --resume to resume it.'];
     expect(decideWall(input({ pane: { dead: true, exitCode: 42 }, screen }))).toMatchObject({
