@@ -39,13 +39,18 @@ import { planBranch, prepareWorktree } from './branch.js';
 import { SUMMARY_MARKER, findPreviousSession } from './resume.js';
 import type { TranscriptStore } from './transcript-store.js';
 import { tmuxVersion } from '../tmux/tmux.js';
+import { detectPrivilege, NO_ISOLATION_MESSAGE } from '../isolation/privilege.js';
+import { openSandbox, type AgentSandbox } from '../isolation/sandbox.js';
+import { launchModelProxy, type LaunchedProxy } from '../proxy/launch.js';
+import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 
 /** Everything the pipeline needs from its host: the action (core) or the demo (plain streams). */
 export interface ActionIo {
   log: Logger;
   /** Mask a secret in the log as soon as it is known. */
   mask(secret: string): void;
-  saveState(key: 'runDir' | 'worktree' | 'savedCredentials', value: string): void;
+  saveState(key: 'runDir' | 'worktree' | 'savedCredentials' | 'sandbox', value: string): void;
   writeJobSummary(markdown: string): Promise<void>;
   /** Where transcripts are kept between runs (a workflow artifact, or a local directory on self-hosted runners). */
   transcriptStore(o: { token: string; repo: RepoRef }): TranscriptStore;
@@ -65,6 +70,8 @@ export const AGENT_IDENTITY = {
 };
 
 const ISSUE_MARKER = commentMarker('issue');
+/** Where the model proxy forwards when the environment names no other endpoint. */
+const DEFAULT_GEMINI_API = 'https://generativelanguage.googleapis.com';
 
 function emptyOutputs(status: ActionStatus): ActionOutputs {
   return {
@@ -192,6 +199,14 @@ export async function runAction(
 
   const model = resolveModel(inputs.model || undefined);
   if (inputs.mode === 'interactive') await assertTmux();
+  // Refuse before anything is installed or touched: a run that cannot isolate its agent must not start.
+  const privilege = inputs.isolation === 'user' ? await detectPrivilege() : undefined;
+  if (privilege === 'none') throw new UserError(NO_ISOLATION_MESSAGE);
+  if (inputs.isolation === 'none') {
+    log.warning(
+      "isolation: none — the agent runs as the runner user: it can read the GitHub token and every other secret of this job's processes.",
+    );
+  }
   const geminiPath = await log.group('Installing gemini', () => resolveGemini(inputs, ctx, io.env, log));
 
   const task: Task = await log.group('Reading the task', async () => {
@@ -228,9 +243,37 @@ export async function runAction(
 
   let saved: SavedCredentials | undefined;
   let result: RunResult;
+  let sandbox: AgentSandbox | undefined;
+  let proxy: LaunchedProxy | undefined;
   try {
     saved = await isolateCheckoutCredentials(worktree, { stashDir: join(runDir, 'credentials') });
     io.saveState('savedCredentials', JSON.stringify(saved));
+    if (privilege) {
+      sandbox = await log.group('Isolating the agent', () =>
+        openSandbox({
+          parentDir: ctx.runnerTemp,
+          worktree,
+          reach: [process.execPath, realpathSync(geminiPath)],
+          log,
+          privilege,
+        }),
+      );
+      io.saveState(
+        'sandbox',
+        JSON.stringify({ user: sandbox.user, privilege: sandbox.privilege, dir: sandbox.dir, worktree }),
+      );
+    }
+    // The API key stays with us: gemini talks to a loopback proxy with a placeholder worth nothing elsewhere.
+    const placeholder = auth.kind === 'api-key' ? `gemini-run-${randomBytes(24).toString('hex')}` : '';
+    if (auth.kind === 'api-key') {
+      proxy = await launchModelProxy({
+        upstream: io.env.GOOGLE_GEMINI_BASE_URL || DEFAULT_GEMINI_API,
+        placeholder,
+        credential: { kind: 'api-key', apiKey: auth.apiKey },
+      });
+      log.info(`The API key stays in the model proxy (${proxy.url}); the agent holds a placeholder.`);
+    }
+    const endpoint = proxy ? { baseUrl: proxy.url, apiKey: placeholder } : undefined;
     result = await log.group(`Running gemini (${inputs.mode})`, () =>
       runAgent({
         worktree,
@@ -246,9 +289,12 @@ export async function runAction(
         gitIdentity: AGENT_IDENTITY,
         log,
         ...(resume ? { resume } : {}),
+        ...(sandbox ? { sandbox } : {}),
+        ...(endpoint ? { modelEndpoint: endpoint } : {}),
       }),
     );
   } finally {
+    await proxy?.stop();
     if (saved) {
       await restoreCheckoutCredentials(worktree, saved).catch((e: unknown) =>
         log.warning(`Could not restore the checkout's credentials: ${getErrorMessage(e)}`),
@@ -256,7 +302,7 @@ export async function runAction(
     }
   }
   if (auth.kind === 'oauth' && auth.hostHome) {
-    if (await writeBackCreds(homeAt(join(runDir, 'home')), auth).catch(() => false)) {
+    if (await writeBackCreds(homeAt(join(sandbox?.dir ?? runDir, 'home')), auth).catch(() => false)) {
       log.info('Wrote the refreshed OAuth creds back to the runner host.');
     }
   }
@@ -394,6 +440,12 @@ export async function runAction(
         ),
       )
       .catch((e: unknown) => log.warning(`Could not upload the transcript artifact: ${getErrorMessage(e)}`));
+  }
+
+  // The agent's directory held the transcript until now (the artifact has its copy).
+  if (sandbox) {
+    await sandbox.close();
+    io.saveState('sandbox', '');
   }
 
   const failure = FAILING_STATUSES.includes(status)

@@ -69,6 +69,11 @@ export async function openTree(tree: string, spec: string): Promise<void> {
   await setfacl(['-R', '-P', '-m', spec, tree]);
 }
 
+/** Removes the agent's ACL entries from a tree (best effort: files the action cannot change keep theirs). */
+export async function removeAgentEntries(tree: string, user: AgentUser): Promise<void> {
+  await setfacl(['-R', '-P', '-x', `u:${user.uid},d:u:${user.uid}`, tree], true);
+}
+
 export interface AccessGrant {
   /** Takes the action's files back from the agent and removes every entry added. Idempotent. */
   revoke(): Promise<void>;
@@ -91,9 +96,7 @@ export async function grantAgentAccess(o: {
   const grant: AccessGrant = {
     revoke: async () => {
       for (const tree of o.trees) await takeBack(tree, o.user, o.privilege, selfUid, selfGid);
-      for (const tree of o.trees) {
-        await setfacl(['-R', '-P', '-x', `u:${o.user.uid},d:u:${o.user.uid}`, tree], true);
-      }
+      for (const tree of o.trees) await removeAgentEntries(tree, o.user);
       for (const dir of traversed.splice(0)) await setfacl(['-x', `u:${o.user.uid}`, dir], true);
     },
   };
@@ -128,7 +131,13 @@ export async function grantAgentAccess(o: {
  * The agent's files in `tree` become the action's again. Root and full sudo chown them (never following a
  * symlink the agent planted); with only the narrow rule the agent itself opens them to the action.
  */
-async function takeBack(tree: string, user: AgentUser, privilege: Able, selfUid: number, selfGid: number) {
+export async function takeBack(
+  tree: string,
+  user: AgentUser,
+  privilege: Able,
+  selfUid = process.getuid?.() ?? 0,
+  selfGid = process.getgid?.() ?? 0,
+): Promise<void> {
   const chown = ['chown', '-R', '-h', `--from=${user.uid}`, `${selfUid}:${selfGid}`, tree];
   if (privilege === 'root') {
     await exec(chown[0] as string, chown.slice(1), { allowAllExitCodes: true, timeoutMs: 120_000 });

@@ -7,8 +7,7 @@
  * created on demand; with only the narrow rule `gemini-run setup` writes, they must already exist.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, lstat, open, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, lstat, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { processStartTime } from '../tmux/tmux.js';
@@ -89,21 +88,26 @@ export async function createAgentUser(name: string, privilege: 'root' | 'sudo'):
 }
 
 /**
- * Claims are files `<lockDir>/<user>.lock` holding `<pid> <start time>` of the claiming process, created
- * exclusively; a claim whose process is gone is stale and taken over. The directory is the action user's own
- * (0700, checked): the agent must not be able to plant or remove claims.
+ * Claims are files `<claims dir>/<user>.lock` holding `<pid> <start time>` of the claiming process, created
+ * exclusively; a claim whose process is gone is stale and taken over. One directory for the whole host, so
+ * runner users of different uids never hand out the same agent: world-writable with the sticky bit, like /tmp,
+ * so nobody removes another's claim — the agents included, who must not be able to free a live run's uid.
  */
-export function defaultLockDir(): string {
-  return join(tmpdir(), `gemini-run-agent-claims-${process.getuid?.() ?? 0}`);
-}
+export const CLAIMS_DIR = '/tmp/gemini-run-agent-claims';
 
-async function ensurePrivateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const st = await lstat(dir);
+async function ensureClaimsDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o1777 });
+  let st = await lstat(dir);
   const uid = process.getuid?.() ?? 0;
-  if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o077) !== 0) {
+  // mkdir's mode went through the umask; the creator sets it outright.
+  if (st.isDirectory() && st.uid === uid && (st.mode & 0o7777) !== 0o1777) {
+    await chmod(dir, 0o1777);
+    st = await lstat(dir);
+  }
+  const unsafe = (st.mode & 0o002) !== 0 && (st.mode & 0o1000) === 0;
+  if (!st.isDirectory() || (st.uid !== 0 && st.uid !== uid) || unsafe) {
     throw new UserError(
-      `${dir} is not a private directory of this user: remove it and retry (it holds gemini-run's agent claims).`,
+      `${dir} does not belong to root or to this user (or lacks the sticky bit): remove it and retry; it holds gemini-run's agent claims.`,
     );
   }
 }
@@ -131,7 +135,14 @@ async function tryClaim(file: string): Promise<boolean> {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const text = await readFile(file, 'utf8').catch(() => '');
       if (claimIsLive(text, processStartTime)) return false;
-      await rm(file, { force: true });
+      // Another uid's stale claim stays (the sticky bit keeps it theirs): that user is skipped.
+      if (
+        !(await rm(file, { force: true }).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return false;
     }
   }
   return false;
@@ -153,8 +164,8 @@ export async function claimAgentUser(o: {
   lockDir?: string;
   size?: number;
 }): Promise<ClaimedAgent> {
-  const lockDir = o.lockDir ?? defaultLockDir();
-  await ensurePrivateDir(lockDir);
+  const lockDir = o.lockDir ?? CLAIMS_DIR;
+  await ensureClaimsDir(lockDir);
   const size = o.size ?? AGENT_POOL_SIZE;
   for (let i = 1; i <= size; i++) {
     const name = agentUserName(i);

@@ -30,3 +30,15 @@ export async function detectPrivilege(): Promise<Privilege> {
 /** The one-line refusal when isolation is required and impossible; names the fixes. */
 export const NO_ISOLATION_MESSAGE =
   "The agent cannot be isolated on this host: it is not root, has no passwordless sudo, and no agent user was set up. Run 'gemini-run setup' on a self-hosted runner, or set 'isolation: none' (unsafe: the agent can then read the GitHub token).";
+
+/**
+ * Whether `isolation: user` can work here, and if not, why (for the demo, which falls back to `none`: it holds
+ * no real secret). Checks the privilege and the ACL tool the sandbox needs.
+ */
+export async function isolationAvailability(): Promise<{ privilege: Privilege; missing?: string }> {
+  const privilege = await detectPrivilege();
+  if (privilege === 'none') return { privilege, missing: 'not root, no passwordless sudo, no agent user' };
+  if (!(await succeeds('setfacl', ['--version'])))
+    return { privilege, missing: "no 'setfacl' (package acl)" };
+  return { privilege };
+}

@@ -3,13 +3,25 @@
  * to the worktree, and the means to start processes as that user and to end all of them. The caller (the action,
  * the CLI) owns its lifetime; the engine only runs the agent in it.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { processStartTime } from '../tmux/tmux.js';
 import { join } from 'node:path';
 import { getErrorMessage, UserError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { grantAgentAccess, openTree, treeAclSpec, type AccessGrant } from './access.js';
+import { z } from 'zod';
 import {
+  grantAgentAccess,
+  openTree,
+  removeAgentEntries,
+  takeBack,
+  treeAclSpec,
+  type AccessGrant,
+} from './access.js';
+import {
+  AGENT_USER_PREFIX,
   claimAgentUser,
+  claimIsLive,
+  CLAIMS_DIR,
   reapAgentUser,
   reapAgentUserSync,
   runAsPrefix,
@@ -37,11 +49,17 @@ export interface AgentSandbox {
 }
 
 /** What the post step needs to finish a sandbox whose main step died. Not secret. */
-export interface SandboxState {
-  user: AgentUser;
-  privilege: Exclude<Privilege, 'none'>;
-  dir: string;
-}
+export const sandboxStateSchema = z.object({
+  user: z.object({
+    name: z.string().startsWith(AGENT_USER_PREFIX),
+    uid: z.number().int().positive(),
+    gid: z.number().int(),
+  }),
+  privilege: z.enum(['root', 'sudo', 'agent-sudo']),
+  dir: z.string(),
+  worktree: z.string(),
+});
+export type SandboxState = z.infer<typeof sandboxStateSchema>;
 
 export async function openSandbox(o: {
   /** Where the agent's directory is made (the runner temp). */
@@ -105,10 +123,29 @@ function describe(p: Exclude<Privilege, 'none'>): string {
       : "through the sudoers rule of 'gemini-run setup'";
 }
 
-/** Post step: a sandbox the main step could not close. Never throws. */
-export async function closeSandboxFromState(state: SandboxState, log: Logger): Promise<void> {
-  const survivors = await reapAgentUser(state.user, state.privilege).catch(() => [] as number[]);
-  if (survivors.length > 0) log.warning(`processes of ${state.user.name} survived: ${survivors.join(', ')}`);
-  else log.info(`No process of ${state.user.name} is left.`);
+/** Post step: a sandbox the main step could not close (it died, or was cancelled). Never throws. */
+export async function closeSandboxFromState(raw: string, log: Logger): Promise<void> {
+  let state: SandboxState;
+  try {
+    state = sandboxStateSchema.parse(JSON.parse(raw));
+  } catch {
+    log.warning('The saved agent sandbox state is unreadable; nothing to stop.');
+    return;
+  }
+  const { user, privilege } = state;
+  const claim = join(CLAIMS_DIR, `${user.name}.lock`);
+  // Released and claimed since by another run on this host: its processes are not ours to end.
+  if (claimIsLive(await readFile(claim, 'utf8').catch(() => ''), processStartTime)) {
+    log.info(`${user.name} now belongs to another run; nothing of this run is left to stop.`);
+    return;
+  }
+  const survivors = await reapAgentUser(user, privilege).catch(() => [] as number[]);
+  if (survivors.length > 0) log.warning(`processes of ${user.name} survived: ${survivors.join(', ')}`);
+  else log.info(`No process of ${user.name} is left.`);
+  for (const tree of [state.dir, state.worktree]) {
+    await takeBack(tree, user, privilege).catch(() => undefined);
+  }
+  await removeAgentEntries(state.worktree, user).catch(() => undefined);
   await rm(state.dir, { recursive: true, force: true }).catch(() => undefined);
+  await rm(claim, { force: true });
 }

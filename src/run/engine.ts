@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { access, mkdir, rm } from 'node:fs/promises';
+import { access, copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   detectConventions,
@@ -212,7 +212,15 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
     outcome = opts.mode === 'headless' ? await runHeadless(ctx) : await runInteractive(ctx);
   } finally {
     // Every process of the agent user ends, and its files become ours, before we read or commit anything.
-    if (sandbox) await sandbox.settle();
+    if (sandbox) {
+      await sandbox.settle();
+      // The telemetry stays with the run dir (post-mortems, the artifact); the sandbox's directory goes.
+      for (const name of await readdir(agentRoot).catch(() => [] as string[])) {
+        if (/^telemetry(-\d+)?\.json$/.test(name)) {
+          await copyFile(join(agentRoot, name), join(opts.runDir, name)).catch(() => undefined);
+        }
+      }
+    }
     releaseGuard?.();
     progress.stopHeartbeat();
     // The context file and copied skills leave the worktree before anything is committed.
