@@ -147,6 +147,27 @@ export async function prepareSpawn(
   };
 }
 
+/**
+ * Files the environment names that the agent's user may not be able to read (they are the runner's): an
+ * enterprise CA bundle is public, so the agent gets its own copy rather than a broken TLS chain.
+ */
+async function agentReadableEnv(
+  env: NodeJS.ProcessEnv,
+  agentRoot: string,
+  log: Logger,
+): Promise<NodeJS.ProcessEnv> {
+  const ca = env.NODE_EXTRA_CA_CERTS;
+  if (!ca) return env;
+  const copy = join(agentRoot, 'extra-ca-certs.pem');
+  try {
+    await copyFile(ca, copy);
+    return { ...env, NODE_EXTRA_CA_CERTS: copy };
+  } catch (e) {
+    log.warning(`NODE_EXTRA_CA_CERTS (${ca}) cannot be copied for the agent: ${getErrorMessage(e)}`);
+    return env;
+  }
+}
+
 export const DEFAULT_LEFTOVER_MESSAGE =
   'gemini-run: commit work the agent left uncommitted\n\nThe agent stopped with uncommitted changes; gemini-run committed them so nothing is lost.';
 
@@ -172,6 +193,7 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
   }
   const baseSha = await headSha(opts.worktree);
   const home = await createIsolatedHome(join(agentRoot, 'home'), opts.auth);
+  const sourceEnv = opts.sandbox ? await agentReadableEnv(opts.sourceEnv, agentRoot, log) : opts.sourceEnv;
   if (opts.resume) {
     const restored = await restoreTranscript(home.root, opts.worktree, opts.resume.transcriptFile);
     log.info(`resuming session ${opts.resume.sessionId} (${restored})`);
@@ -200,7 +222,7 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
           auth: opts.auth,
           telemetryFile,
           tmpDir,
-          sourceEnv: opts.sourceEnv,
+          sourceEnv,
           ...(opts.gitIdentity ? { gitIdentity: opts.gitIdentity } : {}),
           ...(opts.modelEndpoint ? { modelEndpoint: opts.modelEndpoint } : {}),
           ...(sandbox

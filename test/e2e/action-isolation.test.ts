@@ -10,7 +10,8 @@
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
-import { lookupUser } from '../../src/isolation/agent-user.js';
+import { AGENT_POOL_SIZE, lookupUser } from '../../src/isolation/agent-user.js';
+import { setupAgentHost } from '../../src/isolation/host-setup.js';
 import { pidsOfUid } from '../../src/isolation/procs.js';
 import { sandboxStateSchema } from '../../src/isolation/sandbox.js';
 import { exec } from '../../src/util/exec.js';
@@ -51,39 +52,59 @@ const attacker: Script = {
 };
 
 const root = process.getuid?.() === 0;
-const HOSTED_USER = 'gemini-run-hosted';
+type Host = 'root' | 'hosted' | 'self-hosted' | 'plain';
 
-/** A user like a hosted runner's `runner`: not root, passwordless sudo for everything. */
-async function hostedRunnerUser(): Promise<{ uid: number; gid: number; home: string }> {
-  if (!(await lookupUser(HOSTED_USER))) {
-    await exec('useradd', ['--create-home', '--shell', '/bin/bash', HOSTED_USER]);
+async function ensureUser(name: string): Promise<{ uid: number; gid: number; home: string }> {
+  if (!(await lookupUser(name))) await exec('useradd', ['--create-home', '--shell', '/bin/bash', name]);
+  const u = await lookupUser(name);
+  if (!u) throw new Error(`could not create ${name}`);
+  return { uid: u.uid, gid: u.gid, home: `/home/${name}` };
+}
+
+/**
+ * The runner user of each host kind: a hosted runner's (passwordless sudo for everything), a self-hosted runner
+ * prepared by `gemini-run setup --agent-users` (sudo only to the agent users), and a plain user (no sudo).
+ */
+async function runnerUser(host: Exclude<Host, 'root'>): Promise<{ uid: number; gid: number; home: string }> {
+  const name = `gemini-run-${host}`;
+  const user = await ensureUser(name);
+  if (host === 'hosted') {
+    await exec('sh', [
+      '-c',
+      `echo '${name} ALL=(ALL:ALL) NOPASSWD:ALL' > /etc/sudoers.d/gemini-run-hosted && chmod 0440 /etc/sudoers.d/gemini-run-hosted`,
+    ]);
   }
-  await exec('sh', [
-    '-c',
-    `echo '${HOSTED_USER} ALL=(ALL:ALL) NOPASSWD:ALL' > /etc/sudoers.d/gemini-run-hosted && chmod 0440 /etc/sudoers.d/gemini-run-hosted`,
-  ]);
-  const u = await lookupUser(HOSTED_USER);
-  if (!u) throw new Error('could not create the hosted-runner user');
-  return { uid: u.uid, gid: u.gid, home: `/home/${HOSTED_USER}` };
+  if (host === 'self-hosted') await setupAgentHost({ agents: AGENT_POOL_SIZE, runnerUser: name });
+  return user;
+}
+
+async function worldFor(
+  host: Host,
+): Promise<{ world: ActionWorld; asUser?: { uid: number; gid: number; home: string } }> {
+  const world = await ActionWorld.create();
+  await world.checkout();
+  if (host === 'root') return { world };
+  const asUser = await runnerUser(host);
+  const owner = `${asUser.uid}:${asUser.gid}`;
+  for (const dir of [world.tmp, dirname(world.repo.dir), dirname(world.repo.originDir)]) {
+    await exec('chown', ['-R', owner, dir]);
+  }
+  return { world, asUser };
 }
 
 describe.skipIf(!root)('the agent cannot reach a secret (action, attacker agent)', () => {
-  const hosts = [{ name: 'as root' }, { name: 'as a non-root runner with passwordless sudo', hosted: true }];
-  for (const host of hosts) {
+  const hosts: { host: Host; name: string }[] = [
+    { host: 'root', name: 'as root' },
+    { host: 'hosted', name: 'as a hosted runner (passwordless sudo)' },
+    { host: 'self-hosted', name: "as a self-hosted runner prepared by 'gemini-run setup --agent-users'" },
+  ];
+  for (const { host, name } of hosts) {
     for (const mode of ['interactive', 'headless'] as const) {
-      describe(`${host.name}, ${mode}`, () => {
+      describe(`${name}, ${mode}`, () => {
         let world: ActionWorld;
         let asUser: { uid: number; gid: number; home: string } | undefined;
         beforeAll(async () => {
-          world = await ActionWorld.create();
-          await world.checkout();
-          if (host.hosted) {
-            asUser = await hostedRunnerUser();
-            const owner = `${asUser.uid}:${asUser.gid}`;
-            for (const dir of [world.tmp, dirname(world.repo.dir), dirname(world.repo.originDir)]) {
-              await exec('chown', ['-R', owner, dir]);
-            }
-          }
+          ({ world, asUser } = await worldFor(host));
         });
         afterAll(async () => {
           await world[Symbol.asyncDispose]();
@@ -126,4 +147,40 @@ describe.skipIf(!root)('the agent cannot reach a secret (action, attacker agent)
       });
     }
   }
+
+  describe('on a host that cannot isolate (no root, no sudo, no agent users)', () => {
+    let world: ActionWorld;
+    let asUser: { uid: number; gid: number; home: string } | undefined;
+    beforeAll(async () => {
+      ({ world, asUser } = await worldFor('plain'));
+    });
+    afterAll(async () => {
+      await world[Symbol.asyncDispose]();
+    });
+
+    it('refuses with one line naming the fixes, before anything runs', async () => {
+      const r = await world.run({ mode: 'headless', script: attacker, ...(asUser ? { asUser } : {}) });
+      expect(r.main.exitCode).toBe(1);
+      const errors = r.main.stdout.split('\n').filter((l) => l.startsWith('::error::'));
+      expect(errors).toEqual([
+        expect.stringMatching(/cannot be isolated.*gemini-run setup.*isolation: none/),
+      ]);
+      expect(r.gemini.modelRequests()).toHaveLength(0);
+      expect(world.github.pulls()).toHaveLength(0);
+    });
+
+    it("runs with 'isolation: none', and says loudly what that gives up", async () => {
+      const r = await world.run({
+        mode: 'headless',
+        script: attacker,
+        inputs: { isolation: 'none' },
+        ...(asUser ? { asUser } : {}),
+      });
+      expect(r.main.outputs.status, r.main.stdout).toBe('finished');
+      expect(r.main.stdout).toMatch(/::warning::isolation: none .* can read the GitHub token/);
+      const found = await world.originFile('gemini-run/issue-1', 'FOUND.txt');
+      // The agent runs as the runner user: the proof the default protects something.
+      expect(found).toContain(`uid=${asUser?.uid}`);
+    });
+  });
 });
