@@ -1,7 +1,7 @@
 import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scrubAttribution } from '../gemini/attribution.js';
-import { writeBackCreds, homeAt } from '../gemini/home.js';
+import { writeBackCreds, writeBackRefreshedCreds, homeAt } from '../gemini/home.js';
 import { installGemini, geminiVersion, PINNED_GEMINI_VERSION } from '../gemini/install.js';
 import { resolveModel } from '../gemini/models.js';
 import { listCommits, filesChanged } from '../git/commits.js';
@@ -41,8 +41,8 @@ import type { TranscriptStore } from './transcript-store.js';
 import { tmuxVersion } from '../tmux/tmux.js';
 import { detectPrivilege, NO_ISOLATION_MESSAGE } from '../isolation/privilege.js';
 import { openSandbox, type AgentSandbox } from '../isolation/sandbox.js';
-import { launchModelProxy, type LaunchedProxy } from '../proxy/launch.js';
-import { randomBytes } from 'node:crypto';
+import type { OAuthTokenSource } from '../proxy/oauth-token.js';
+import { prepareOAuth, startModelAccess, type ModelAccess } from './model-access.js';
 import { realpathSync } from 'node:fs';
 
 /** Everything the pipeline needs from its host: the action (core) or the demo (plain streams). */
@@ -70,8 +70,6 @@ export const AGENT_IDENTITY = {
 };
 
 const ISSUE_MARKER = commentMarker('issue');
-/** Where the model proxy forwards when the environment names no other endpoint. */
-const DEFAULT_GEMINI_API = 'https://generativelanguage.googleapis.com';
 
 function emptyOutputs(status: ActionStatus): ActionOutputs {
   return {
@@ -189,8 +187,10 @@ export async function runAction(
   };
 
   let auth: AuthConfig;
+  let oauth: OAuthTokenSource | undefined;
   try {
     auth = await resolveAuth(inputs, io.env, mask);
+    oauth = await prepareOAuth(auth, io.env);
   } catch (error) {
     const message = oneLine(getErrorMessage(error));
     await reportProblem(`gemini-run could not start: ${message}\n\n${adviceFor('auth-failed')}`);
@@ -244,7 +244,7 @@ export async function runAction(
   let saved: SavedCredentials | undefined;
   let result: RunResult;
   let sandbox: AgentSandbox | undefined;
-  let proxy: LaunchedProxy | undefined;
+  let access: ModelAccess | undefined;
   try {
     saved = await isolateCheckoutCredentials(worktree, { stashDir: join(runDir, 'credentials') });
     io.saveState('savedCredentials', JSON.stringify(saved));
@@ -263,17 +263,9 @@ export async function runAction(
         JSON.stringify({ user: sandbox.user, privilege: sandbox.privilege, dir: sandbox.dir, worktree }),
       );
     }
-    // The API key stays with us: gemini talks to a loopback proxy with a placeholder worth nothing elsewhere.
-    const placeholder = auth.kind === 'api-key' ? `gemini-run-${randomBytes(24).toString('hex')}` : '';
-    if (auth.kind === 'api-key') {
-      proxy = await launchModelProxy({
-        upstream: io.env.GOOGLE_GEMINI_BASE_URL || DEFAULT_GEMINI_API,
-        placeholder,
-        credential: { kind: 'api-key', apiKey: auth.apiKey },
-      });
-      log.info(`The API key stays in the model proxy (${proxy.url}); the agent holds a placeholder.`);
-    }
-    const endpoint = proxy ? { baseUrl: proxy.url, apiKey: placeholder } : undefined;
+    // The credential stays with us: gemini talks to a loopback proxy with a placeholder worth nothing elsewhere.
+    access = await startModelAccess({ auth, ...(oauth ? { oauth } : {}), env: io.env, log, mask });
+    const endpoint = access.endpoint;
     result = await log.group(`Running gemini (${inputs.mode})`, () =>
       runAgent({
         worktree,
@@ -294,7 +286,7 @@ export async function runAction(
       }),
     );
   } finally {
-    await proxy?.stop();
+    await access?.stop();
     if (saved) {
       await restoreCheckoutCredentials(worktree, saved).catch((e: unknown) =>
         log.warning(`Could not restore the checkout's credentials: ${getErrorMessage(e)}`),
@@ -302,7 +294,11 @@ export async function runAction(
     }
   }
   if (auth.kind === 'oauth' && auth.hostHome) {
-    if (await writeBackCreds(homeAt(join(sandbox?.dir ?? runDir, 'home')), auth).catch(() => false)) {
+    const refreshed = access?.oauthCreds?.();
+    const wrote = refreshed
+      ? writeBackRefreshedCreds(auth, refreshed)
+      : writeBackCreds(homeAt(join(sandbox?.dir ?? runDir, 'home')), auth);
+    if (await wrote.catch(() => false)) {
       log.info('Wrote the refreshed OAuth creds back to the runner host.');
     }
   }

@@ -87,7 +87,7 @@ export interface BuildEnvOptions {
    * The model endpoint the run uses instead of the credential: the loopback proxy that holds the real key. gemini
    * gets the proxy's URL and a per-run placeholder key, which is worthless anywhere else.
    */
-  modelEndpoint?: { baseUrl: string; apiKey: string };
+  modelEndpoint?: ModelEndpoint;
   /**
    * When the agent runs as its own user: its HOME and name, and the worktree it may run git in (git refuses a
    * repository owned by another user unless it is named in safe.directory).
@@ -101,6 +101,16 @@ export interface BuildEnvOptions {
    * under our settings) ends the run instead of restarting in place.
    */
   relaunch?: boolean;
+}
+
+/**
+ * Where gemini reaches the model when a loopback proxy holds the credential: the Gemini API (API key auth) or
+ * Code Assist (OAuth). `placeholder` is the per-run stand-in for the key or access token.
+ */
+export interface ModelEndpoint {
+  kind: 'gemini-api' | 'code-assist';
+  baseUrl: string;
+  placeholder: string;
 }
 
 export function buildEnv(o: BuildEnvOptions): Record<string, string> {
@@ -145,12 +155,10 @@ export function buildEnv(o: BuildEnvOptions): Record<string, string> {
 
   switch (o.auth.kind) {
     case 'api-key':
-      if (o.modelEndpoint) {
-        env.GEMINI_API_KEY = o.modelEndpoint.apiKey;
+      if (o.modelEndpoint?.kind === 'gemini-api') {
+        env.GEMINI_API_KEY = o.modelEndpoint.placeholder;
         env.GOOGLE_GEMINI_BASE_URL = o.modelEndpoint.baseUrl;
-        // An enterprise HTTPS_PROXY would otherwise catch the loopback proxy too.
-        env.NO_PROXY = [env.NO_PROXY, '127.0.0.1', 'localhost'].filter(Boolean).join(',');
-        env.no_proxy = env.NO_PROXY;
+        bypassProxyForLoopback(env);
       } else {
         env.GEMINI_API_KEY = o.auth.apiKey;
       }
@@ -164,6 +172,14 @@ export function buildEnv(o: BuildEnvOptions): Record<string, string> {
       break;
     case 'oauth':
       if (o.auth.project) env.GOOGLE_CLOUD_PROJECT = o.auth.project;
+      if (o.modelEndpoint?.kind === 'code-assist') {
+        // The CLI's access-token mode: it uses this token as is, never reads oauth_creds.json, never calls
+        // tokeninfo and never refreshes (compat K15). The token is the proxy's placeholder.
+        env.GOOGLE_GENAI_USE_GCA = 'true';
+        env.GOOGLE_CLOUD_ACCESS_TOKEN = o.modelEndpoint.placeholder;
+        env.CODE_ASSIST_ENDPOINT = o.modelEndpoint.baseUrl;
+        bypassProxyForLoopback(env);
+      }
       break;
   }
 
@@ -174,6 +190,12 @@ export function buildEnv(o: BuildEnvOptions): Record<string, string> {
   env.OTEL_BLRP_SCHEDULE_DELAY = String(OTEL_BLRP_SCHEDULE_DELAY_MS);
   if (!o.relaunch) env.GEMINI_CLI_NO_RELAUNCH = 'true';
   return env;
+}
+
+/** An enterprise HTTPS_PROXY would otherwise catch the loopback model proxy too. */
+function bypassProxyForLoopback(env: Record<string, string>): void {
+  env.NO_PROXY = [env.NO_PROXY, '127.0.0.1', 'localhost'].filter(Boolean).join(',');
+  env.no_proxy = env.NO_PROXY;
 }
 
 export interface SpecOptions {

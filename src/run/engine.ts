@@ -17,7 +17,7 @@ import {
   writeContextFile,
 } from '../gemini/context-file.js';
 import { createIsolatedHome, type GeminiHome } from '../gemini/home.js';
-import { buildEnv, newSessionId, type SpecOptions } from '../gemini/spawn.js';
+import { buildEnv, newSessionId, type ModelEndpoint, type SpecOptions } from '../gemini/spawn.js';
 import { summarizeUsage, type TelemetryEvent } from '../gemini/telemetry.js';
 import {
   emptyTranscript,
@@ -84,8 +84,8 @@ export interface RunOptions {
    * touches the worktree again. Without it the agent runs as this process's user (`isolation: none`).
    */
   sandbox?: AgentSandbox;
-  /** The loopback model proxy that holds the API key; gemini gets its URL and a placeholder key. */
-  modelEndpoint?: { baseUrl: string; apiKey: string };
+  /** The loopback model proxy that holds the credential; gemini gets its URL and a placeholder. */
+  modelEndpoint?: ModelEndpoint;
 }
 
 /** What one mode runner hands back to the engine. */
@@ -192,7 +192,10 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
     });
   }
   const baseSha = await headSha(opts.worktree);
-  const home = await createIsolatedHome(join(agentRoot, 'home'), opts.auth);
+  const home = await createIsolatedHome(join(agentRoot, 'home'), opts.auth, {
+    // Behind the proxy the CLI runs on a placeholder token: no creds file for the agent to read.
+    withoutCreds: opts.modelEndpoint?.kind === 'code-assist',
+  });
   const sourceEnv = opts.sandbox ? await agentReadableEnv(opts.sourceEnv, agentRoot, log) : opts.sourceEnv;
   if (opts.resume) {
     const restored = await restoreTranscript(home.root, opts.worktree, opts.resume.transcriptFile);

@@ -5,16 +5,19 @@
  * that uid may outlive the run. Runs as root here (the sandbox switches uid itself).
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pidsOfUid } from '../../src/isolation/procs.js';
 import { openSandbox } from '../../src/isolation/sandbox.js';
+import { startModelProxy } from '../../src/proxy/model-proxy.js';
 import { runAgent } from '../../src/run/engine.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 import { FakeGemini, type Script } from '../harness/fake-gemini.js';
 import { GEMINI_BIN, TEST_GIT_IDENTITY } from '../harness/gemini-launcher.js';
+import { OAuthProxy } from '../harness/oauth-proxy.js';
 import { createWorkRepo } from '../harness/repo.js';
 
 const SECRET = 'ghs_' + 'IsolationSecretIsolationSecret0001';
@@ -135,3 +138,59 @@ async function attack(mode: 'interactive' | 'headless', isolate: boolean) {
   }
   return { found, uid: sandbox?.user.uid, result };
 }
+
+describe.skipIf(!root)('OAuth behind the model proxy (as root)', () => {
+  it('the CLI runs on a placeholder token: no Google credential reaches the agent, Code Assist sees the real one', async () => {
+    const google = await OAuthProxy.start({ reply: 'pong through the proxy' });
+    cleanups.push(() => google.close());
+    const seeded = google.seedCreds();
+    const placeholder = `gemini-run-${'p'.repeat(32)}`;
+    const modelProxy = await startModelProxy({
+      upstream: google.url,
+      placeholder,
+      credential: { kind: 'bearer', token: () => Promise.resolve(seeded.access_token) },
+    });
+    cleanups.push(() => modelProxy.close());
+    const parent = await mkdtemp(join(tmpdir(), 'iso-oauth-'));
+    cleanups.push(() => rm(parent, { recursive: true, force: true }));
+    const repo = await createWorkRepo();
+    cleanups.push(() => repo[Symbol.asyncDispose]());
+    const log = createMemoryLogger();
+    const sandbox = await openSandbox({
+      parentDir: parent,
+      worktree: repo.dir,
+      reach: [process.execPath, GEMINI_BIN],
+      log,
+    });
+    cleanups.push(() => sandbox.close());
+    let credsFileSeen = false;
+    const result = await runAgent({
+      worktree: repo.dir,
+      task: { title: 'Ping', instruction: 'Say pong.', comments: [], source: { kind: 'local' } },
+      auth: { kind: 'oauth', creds: seeded, account: 'operator@example.com' },
+      geminiPath: GEMINI_BIN,
+      model: 'gemini-2.5-flash',
+      approvalMode: 'yolo',
+      mode: 'headless',
+      timeoutMs: 60_000,
+      runDir: join(parent, 'run'),
+      sourceEnv: { ...repo.env, ...google.env() },
+      gitIdentity: TEST_GIT_IDENTITY,
+      log,
+      heartbeatMs: 0,
+      sandbox,
+      modelEndpoint: { kind: 'code-assist', baseUrl: modelProxy.url, placeholder },
+      onEvent: () => {
+        credsFileSeen ||= existsSync(join(sandbox.dir, 'home', '.gemini', 'oauth_creds.json'));
+      },
+    });
+    expect(result.status, log.lines.join('\n')).toBe('finished');
+    expect(result.transcript.finalAnswer).toContain('pong through the proxy');
+    expect(credsFileSeen).toBe(false);
+    const codeAssist = google.requests.filter((r) => r.path.includes('v1internal'));
+    expect(codeAssist.length).toBeGreaterThan(0);
+    for (const r of codeAssist) {
+      expect(JSON.stringify(r)).not.toContain(placeholder);
+    }
+  });
+});
