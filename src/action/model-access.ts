@@ -6,6 +6,8 @@
  * token (src/proxy/metadata.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ModelEndpoint } from '../gemini/spawn.js';
 import { launchModelProxy } from '../proxy/launch.js';
 import { OAuthTokenSource } from '../proxy/oauth-token.js';
@@ -22,6 +24,13 @@ export function vertexUpstream(env: NodeJS.ProcessEnv, location: string | undefi
   return location && location !== 'global'
     ? `https://${location}-aiplatform.googleapis.com`
     : 'https://aiplatform.googleapis.com';
+}
+
+/** gcloud's Application Default Credentials file in `env.HOME`, where google-auth-library looks, if any. */
+function gcloudAdcFile(env: NodeJS.ProcessEnv): string | undefined {
+  if (!env.HOME) return undefined;
+  const file = join(env.HOME, '.config', 'gcloud', 'application_default_credentials.json');
+  return existsSync(file) ? file : undefined;
 }
 
 /**
@@ -125,6 +134,16 @@ export async function startModelAccess(o: {
         `The Vertex AI API key stays in the model proxy (${proxy.url}); the agent holds a placeholder.`,
       );
       return { endpoint: { kind: 'vertex', baseUrl: proxy.url, placeholder }, stop: proxy.stop };
+    }
+    const adcFile = o.agentUid === undefined ? gcloudAdcFile(o.env) : undefined;
+    if (adcFile) {
+      // Without a user of its own the agent shares our HOME, and gemini's auth library prefers gcloud's ADC
+      // file there to any metadata server: it would send a real token, which the proxy refuses. The agent can
+      // read that file anyway (isolation: none), so gemini uses it directly, as before.
+      o.log.warning(
+        `Vertex AI: gemini uses gcloud's credentials in ${adcFile} itself (isolation: none shares this HOME with the agent).`,
+      );
+      return { stop: () => Promise.resolve() };
     }
     const source = o.vertex ?? (await prepareVertexToken(o.env));
     const uid = o.agentUid ?? process.getuid?.();

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -486,6 +486,31 @@ describe('startModelAccess for Vertex AI', () => {
     expect(JSON.parse(token.body).access_token).toBe(ep.placeholder);
     const project = await get(`${ep.baseUrl}/computeMetadata/v1/project/project-id`, FLAVOR);
     expect(project.body).toBe('my-proj');
+  });
+
+  it("isolation: none with gcloud's ADC file in the shared HOME: gemini uses it directly (it would bypass the metadata stand-in)", async () => {
+    const home = await mkdtemp(join(tmpdir(), 'vertex-home-'));
+    cleanups.push(() => rm(home, { recursive: true, force: true }));
+    await mkdir(join(home, '.config', 'gcloud'), { recursive: true });
+    await writeFile(join(home, '.config', 'gcloud', 'application_default_credentials.json'), '{}');
+    const auth = { kind: 'vertex-ai', project: 'my-proj', location: 'us-central1' } as const;
+    const vertex = { token: () => Promise.resolve(REAL) };
+    const log = createMemoryLogger();
+    const shared = await startModelAccess({ auth, vertex, env: { HOME: home }, log, mask: () => undefined });
+    cleanups.push(() => shared.stop());
+    expect(shared.endpoint).toBeUndefined();
+    expect(log.lines.join('\n')).toContain('application_default_credentials.json');
+    // With a user of its own the agent has its own HOME: the proxy is used.
+    const isolated = await startModelAccess({
+      auth,
+      vertex,
+      agentUid: 4242,
+      env: { HOME: home },
+      log,
+      mask: () => undefined,
+    });
+    cleanups.push(() => isolated.stop());
+    expect(isolated.endpoint?.kind).toBe('vertex');
   });
 
   it('express mode (GOOGLE_API_KEY): the proxy holds the key', async () => {
