@@ -211,3 +211,59 @@ describe.skipIf(!root)('Vertex AI behind the model proxy (as root)', () => {
     });
   }
 });
+
+describe('Vertex AI behind the model proxy, isolation: none (any user)', () => {
+  it('gemini as our own uid gets the placeholder from the metadata stand-in (answering our uid only)', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'vertex-none-'));
+    cleanups.push(() => rm(parent, { recursive: true, force: true }));
+    const vertex = await FakeVertex.start({ description: 'vertex', steps: [{ text: 'pong, no sandbox' }] });
+    cleanups.push(() => vertex.close());
+    const repo = await createWorkRepo();
+    cleanups.push(() => repo[Symbol.asyncDispose]());
+    const placeholder = `gemini-run-${'n'.repeat(32)}`;
+    const proxyLog: string[] = [];
+    const modelProxy = await startModelProxy({
+      upstream: vertex.url,
+      placeholder,
+      credential: { kind: 'bearer', token: () => Promise.resolve(REAL_TOKEN) },
+      metadata: { projectId: 'my-proj', uids: [process.getuid?.() ?? 0] },
+      log: (l) => proxyLog.push(l),
+    });
+    cleanups.push(() => modelProxy.close());
+    const log = createMemoryLogger();
+    const result = await runAgent({
+      worktree: repo.dir,
+      task: { title: 'Ping', instruction: 'Say pong.', comments: [], source: { kind: 'local' } },
+      auth: { kind: 'vertex-ai', project: 'my-proj', location: 'us-central1' },
+      geminiPath: GEMINI_BIN,
+      model: 'gemini-2.5-flash',
+      approvalMode: 'yolo',
+      mode: 'headless',
+      timeoutMs: 60_000,
+      runDir: join(parent, 'run'),
+      // A HOME without gcloud's ADC file (with one, the action lets gemini use it directly; see model-access).
+      sourceEnv: { ...repo.env, HOME: parent, GOOGLE_APPLICATION_CREDENTIALS: join(parent, 'creds.json') },
+      gitIdentity: TEST_GIT_IDENTITY,
+      log,
+      heartbeatMs: 0,
+      modelEndpoint: {
+        kind: 'vertex',
+        baseUrl: modelProxy.url,
+        placeholder,
+        metadataHost: new URL(modelProxy.url).host,
+      },
+    });
+    expect(result.status, log.lines.join('\n')).toBe('finished');
+    expect(result.transcript.finalAnswer).toContain('pong, no sandbox');
+    expect(
+      proxyLog.some((l) =>
+        l.startsWith('GET /computeMetadata/v1/instance/service-accounts/default/token -> 200'),
+      ),
+    ).toBe(true);
+    expect(vertex.requests.length).toBeGreaterThan(0);
+    for (const r of vertex.requests) {
+      expect(r.headers.authorization).toBe(`Bearer ${REAL_TOKEN}`);
+      expect(JSON.stringify(r)).not.toContain(placeholder);
+    }
+  });
+});
