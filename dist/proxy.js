@@ -5138,7 +5138,7 @@ function _isoDuration(Class, params) {
 }
 // @__NO_SIDE_EFFECTS__
 function _number(Class, params) {
-    return new Class(snapshotChecks({ type: "number", checks: [], ...util.normalizeParams(params) }));
+    return new Class(snapshotChecks({ type: "number", checks: [], ...normalizeParams(params) }));
 }
 // @__NO_SIDE_EFFECTS__
 function _coercedNumber(Class, params) {
@@ -8719,7 +8719,7 @@ const ZodNumber = /*@__PURE__*/ $constructor("ZodNumber", (inst, def) => {
     },
 }));
 function schemas_number(params) {
-    return core._number(ZodNumber, params);
+    return _number(ZodNumber, params);
 }
 const ZodNumberFormat = /*@__PURE__*/ $constructor("ZodNumberFormat", (inst, def) => {
     $ZodNumberFormat.init(inst, def);
@@ -9751,6 +9751,119 @@ function googleError(code, status, message) {
     return JSON.stringify({ error: { code, message, status } });
 }
 
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/proxy/metadata.ts
+/**
+ * A GCE metadata server stand-in for Vertex AI auth. gemini's google-auth-library finds no credentials file
+ * (the agent gets none), so it falls back to the metadata server, which GCE_METADATA_HOST points here: it asks
+ * `GET /computeMetadata/v1/instance` (is there one?) and then
+ * `GET /computeMetadata/v1/instance/service-accounts/default/token?scopes=...`, both with `Metadata-Flavor:
+ * Google`, and wants that header back. The token it gets is the run's placeholder; the model proxy swaps in the
+ * real one. Measured on the real gemini 0.42.0: those two calls, then the model calls with `Authorization: Bearer
+ * <placeholder>`.
+ *
+ * Anyone who can open a loopback connection could ask, so answers go only to connections of the agent's uid,
+ * read from the kernel's socket table (/proc/net/tcp): the placeholder stays as private as it is in the
+ * agent's environment with the other auth kinds.
+ */
+
+
+const METADATA_PREFIX = '/computeMetadata/';
+const V1 = '/computeMetadata/v1';
+/** A token lifetime like the real server's; google-auth-library asks again about 5 minutes before it ends. */
+const METADATA_TOKEN_TTL_S = 3599;
+function answer(status, body, type = 'application/text') {
+    return {
+        status,
+        // The client rejects any answer without this header, errors included.
+        headers: { 'metadata-flavor': 'Google', 'content-type': type, 'cache-control': 'no-store' },
+        body,
+    };
+}
+/**
+ * The answer to one metadata request, as the real server would give it for the few paths the auth library
+ * uses; everything else is a 404. `pathname` is without the query.
+ */
+function metadataAnswer(req, o) {
+    if (req.headers['metadata-flavor'] !== 'Google') {
+        return answer(403, 'Missing required header: Metadata-Flavor: Google\n');
+    }
+    // The real server refuses forwarded requests, so a confused HTTP proxy cannot be made to fetch a token.
+    if (req.headers['x-forwarded-for'] !== undefined)
+        return answer(403, 'Forwarded requests are refused\n');
+    if (req.method !== 'GET')
+        return answer(405, 'Only GET is served\n');
+    const path = req.pathname.replace(/\/+$/, '');
+    switch (path) {
+        case `${V1}/instance`:
+            return answer(200, 'service-accounts/\n');
+        case `${V1}/instance/service-accounts`:
+            return answer(200, 'default/\n');
+        case `${V1}/instance/service-accounts/default/token`:
+            return answer(200, JSON.stringify({
+                access_token: o.placeholder,
+                expires_in: METADATA_TOKEN_TTL_S,
+                token_type: 'Bearer',
+            }), 'application/json');
+        case `${V1}/project/project-id`:
+            return o.projectId ? answer(200, o.projectId) : answer(404, 'Not found\n');
+        case `${V1}/universe/universe-domain`:
+            return answer(200, 'googleapis.com');
+        default:
+            return answer(404, 'Not found\n');
+    }
+}
+function hexPort(port) {
+    return port.toString(16).toUpperCase().padStart(4, '0');
+}
+/**
+ * The uid owning the client end of a loopback TCP connection: the line of /proc/net/tcp whose local port is the
+ * client's and whose remote port is ours. Undefined when the table cannot be read (not Linux) or holds no such
+ * line (the client is gone).
+ */
+async function loopbackPeerUid(conn, table = '/proc/net/tcp') {
+    if (!conn.remotePort || !conn.localPort)
+        return undefined;
+    let text;
+    try {
+        text = await (0,promises_namespaceObject.readFile)(table, 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+    return peerUidIn(text, conn.remotePort, conn.localPort);
+}
+/** Parses a /proc/net/tcp table for the client socket `clientPort -> serverPort`. Exported for tests. */
+function peerUidIn(table, clientPort, serverPort) {
+    const local = `:${hexPort(clientPort)}`;
+    const remote = `:${hexPort(serverPort)}`;
+    for (const line of table.split('\n').slice(1)) {
+        // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode ...
+        const f = line.trim().split(/\s+/);
+        if (f.length < 8)
+            continue;
+        if (!f[1].endsWith(local) || !f[2].endsWith(remote))
+            continue;
+        // Both ends are loopback addresses (0100007F is 127.0.0.1 on little-endian hosts; any 127/8 is local).
+        if (!isLoopbackHex(f[1]) || !isLoopbackHex(f[2]))
+            continue;
+        const uid = Number(f[7]);
+        if (Number.isInteger(uid) && uid >= 0)
+            return uid;
+    }
+    return undefined;
+}
+function isLoopbackHex(address) {
+    const ip = address.split(':')[0] ?? '';
+    if (ip.length !== 8)
+        return false;
+    // The kernel prints the address in host byte order: 127 is the last byte on little-endian hosts.
+    return (0,external_node_os_namespaceObject.endianness)() === 'LE' ? ip.endsWith('7F') : ip.startsWith('7F');
+}
+
 ;// CONCATENATED MODULE: external "node:https"
 const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
@@ -9919,6 +10032,7 @@ function createUpstream(origin, env) {
  * streams the call to the model API and the answer back, byte for byte. The real credential stays in the
  * action's own process, which the agent's uid cannot read.
  */
+
 
 
 
@@ -10103,6 +10217,11 @@ async function startModelProxy(o) {
             reply(res, code, status, message);
             finish('');
         };
+        if (o.metadata && pathname.startsWith(METADATA_PREFIX)) {
+            await serveMetadata(req, res, pathname);
+            finish('');
+            return;
+        }
         // Only origin-form targets: an absolute URL would turn this into an open proxy carrying our credential.
         if (!pathname.startsWith('/')) {
             refuse(400, 'INVALID_ARGUMENT', 'only paths on the model API are served');
@@ -10146,6 +10265,23 @@ async function startModelProxy(o) {
         upReq.once('response', (up) => relay(up, res, finish));
         req.pipe(upReq);
     };
+    const serveMetadata = async (req, res, pathname) => {
+        req.resume();
+        const allowed = o.metadata?.uids;
+        if (allowed) {
+            const uid = await loopbackPeerUid(req.socket);
+            if (uid === undefined || !allowed.includes(uid)) {
+                log(`metadata: refused a connection of uid ${uid ?? 'unknown'} (only the agent's uid is answered)`);
+                const body = 'Only the agent may ask\n';
+                res.writeHead(403, { 'metadata-flavor': 'Google', 'content-type': 'application/text' });
+                res.end(body);
+                return;
+            }
+        }
+        const a = metadataAnswer({ method: req.method ?? 'GET', pathname, headers: req.headers }, { placeholder: o.placeholder, ...(o.metadata?.projectId ? { projectId: o.metadata.projectId } : {}) });
+        res.writeHead(a.status, { ...a.headers, 'content-length': String(Buffer.byteLength(a.body)) });
+        res.end(a.body);
+    };
     const server = external_node_http_default().createServer({ noDelay: true }, (req, res) => {
         forward(req, res).catch((e) => {
             reply(res, 502, 'UNAVAILABLE', `internal error: ${secrets.redact(oneLine(getErrorMessage(e)))}`);
@@ -10186,6 +10322,12 @@ const proxyConfigSchema = strictObject({
         /** The token's value at launch; later values arrive as update lines. */
         strictObject({ kind: literal('bearer'), token: schemas_string().min(1, 'is empty') }),
     ]),
+    /** The metadata server stand-in (Vertex AI), see metadata.ts. */
+    metadata: strictObject({
+        projectId: schemas_string().min(1).optional(),
+        uids: array(schemas_number().int().nonnegative()).optional(),
+    })
+        .optional(),
 });
 /** A later stdin line: a refreshed bearer token. */
 const tokenUpdateSchema = strictObject({ token: schemas_string().min(1) });
@@ -10252,6 +10394,7 @@ async function configure(line) {
             upstream: config.upstream,
             placeholder: config.placeholder,
             credential,
+            ...(config.metadata ? { metadata: config.metadata } : {}),
             log: (l) => process.stderr.write(`${l}\n`),
         });
     }
