@@ -36,7 +36,10 @@ for (const dir of tree) {
 }
 writeFileSync(
   join('dist', 'licenses.txt'),
-  [...blocks.keys()].sort().map((n) => blocks.get(n)).join('\n\n') + '\n',
+  [...blocks.keys()]
+    .sort()
+    .map((n) => blocks.get(n))
+    .join('\n\n') + '\n',
 );
 const cli = join('dist', 'cli.js');
 const body = readFileSync(cli, 'utf8');
