@@ -1,3 +1,4 @@
+import * as cache from '@actions/cache';
 import { readdir } from 'node:fs/promises';
 import { arch, platform } from 'node:os';
 
@@ -51,13 +52,8 @@ export function hostedInstallCache(env: NodeJS.ProcessEnv): InstallCache | undef
   if (env.RUNNER_ENVIRONMENT !== 'github-hosted') return undefined;
   if (!env.ACTIONS_RUNTIME_TOKEN || !(env.ACTIONS_RESULTS_URL || env.ACTIONS_CACHE_URL)) return undefined;
   return {
-    async restore(dir, primaryKey, prefixes) {
-      const cache = await import('@actions/cache');
-      return cache.restoreCache([dir], primaryKey, prefixes);
-    },
-    async save(dir, key) {
-      const cache = await import('@actions/cache');
-      return (await cache.saveCache([dir], key)) !== -1;
-    },
+    // A static import: ncc names dynamic-import chunks per entry point, and the entries share dist/.
+    restore: (dir, primaryKey, prefixes) => cache.restoreCache([dir], primaryKey, prefixes),
+    save: async (dir, key) => (await cache.saveCache([dir], key)) !== -1,
   };
 }
