@@ -35,10 +35,12 @@ describe.each(['interactive', 'headless'] as const)('follow-ups through workflow
   let world: ActionWorld;
   let services: FakeActionsServices;
   /** What a hosted runner gives the job: the results service, a runtime token of this run, no local store. */
-  const hosted = (runId: number) => ({
-    ...services.jobEnv({ runId, repo: `${OWNER}/${REPO}` }),
-    GEMINI_RUN_TRANSCRIPT_STORE: '',
-  });
+  const issued: string[] = [];
+  const hosted = (runId: number) => {
+    const env = services.jobEnv({ runId, repo: `${OWNER}/${REPO}` });
+    issued.push(env.ACTIONS_RUNTIME_TOKEN ?? '');
+    return { ...env, GEMINI_RUN_TRANSCRIPT_STORE: '' };
+  };
 
   beforeEach(async () => {
     world = await ActionWorld.create();
@@ -56,7 +58,7 @@ describe.each(['interactive', 'headless'] as const)('follow-ups through workflow
       .split('\n')
       .filter((l) => !l.startsWith('::add-mask::'))
       .join('\n');
-    for (const secret of [GITHUB_TOKEN, GEMINI_API_KEY]) {
+    for (const secret of [GITHUB_TOKEN, GEMINI_API_KEY, ...issued.splice(0)]) {
       const at = everything.indexOf(secret);
       expect(at, everything.slice(Math.max(0, at - 300), at + 100)).toBe(-1);
     }
