@@ -1,8 +1,8 @@
-import { commentMarker, findMarkedComment } from '../github/comments.js';
+import { commentMarker, createComment, findMarkedComment } from '../github/comments.js';
 import type { GitHubClient } from '../github/client.js';
 import type { PullInfo } from '../github/pulls.js';
 import type { ResumeSource } from '../run/types.js';
-import { getErrorMessage } from '../util/errors.js';
+import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { RepoRef } from './context.js';
 import { parseSessionMarkers } from './pr-text.js';
@@ -31,12 +31,22 @@ export async function findPreviousSession(o: {
       (await client.rest.issues.getComment({ ...repo, comment_id: found.id })).data.body ?? '';
     const [latest] = parseSessionMarkers(previousSummary);
     if (latest) {
-      const file = await o.store
-        .load(latest, o.destDir)
-        .catch((e: unknown) => log.warning(`Could not fetch the previous transcript: ${getErrorMessage(e)}`));
+      let why = `the transcript of run ${latest.runId} was not found.`;
+      const file = await o.store.load(latest, o.destDir).catch((e: unknown) => {
+        why = oneLine(getErrorMessage(e));
+        log.warning(`Could not fetch the previous transcript: ${why}`);
+      });
       if (file) {
         resume = { sessionId: latest.sessionId, transcriptFile: file };
         log.info(`Continuing session ${latest.sessionId} from run ${latest.runId}`);
+      } else {
+        // The person who asked for a continuation learns at once that this one starts over, and why.
+        await createComment(
+          client,
+          repo,
+          o.pull.number,
+          `${commentMarker('fresh-session')}\ngemini-run could not continue the previous session: ${why}\n\nThis run starts a fresh session, with the pull request's description and review comments as context.`,
+        ).catch((e: unknown) => log.warning(`Could not comment on #${o.pull.number}: ${getErrorMessage(e)}`));
       }
     }
   }

@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import type { RepoRef } from './context.js';
 import type { SessionRecord } from './pr-text.js';
 import { pathExists } from '../util/fs.js';
+import { getErrorMessage, oneLine } from '../util/errors.js';
 
 /**
  * Where runs keep their transcript (plus the run summary) so a later `/gemini` comment can continue the
@@ -13,11 +14,45 @@ import { pathExists } from '../util/fs.js';
 export interface TranscriptStore {
   /** Saves the files under `name`; returns a description, or undefined when no store is available. */
   save(name: string, files: string[], rootDir: string): Promise<string | undefined>;
-  /** Fetches the transcript a record points at into destDir; undefined when it cannot be found. */
+  /**
+   * Fetches the transcript a record points at into destDir; undefined when it cannot be found. Throws
+   * TranscriptUnavailableError when the store answered why it cannot have it (permission, expiry).
+   */
   load(record: SessionRecord, destDir: string): Promise<string | undefined>;
 }
 
 const TRANSCRIPT_FILE = 'transcript.jsonl';
+
+/** How long a run's transcript artifact is kept (GitHub caps it at the repository's own retention setting). */
+export const TRANSCRIPT_RETENTION_DAYS = 30;
+
+/** The previous transcript exists somewhere but cannot be had; the message says why and what to do, in one line. */
+export class TranscriptUnavailableError extends Error {
+  override readonly name = 'TranscriptUnavailableError';
+}
+
+/**
+ * Why fetching the artifact of `record` failed, for the follow-up's comment: the REST status GitHub answered
+ * (403 without `actions: read`, 404 once the run is gone, 410 once the artifact expired) or the client's error.
+ * Exported for tests.
+ */
+export function describeArtifactFailure(error: unknown, record: SessionRecord): string {
+  const status = (error as { status?: unknown } | null)?.status;
+  const artifact = `the transcript artifact '${record.artifact}' of run ${record.runId}`;
+  if (status === 403 || status === 401) {
+    return `GitHub refused to list the artifacts of run ${record.runId} (${status}): give the workflow 'permissions: actions: read' so that a follow-up can continue the session.`;
+  }
+  if (status === 404) return `run ${record.runId} and its artifacts no longer exist on GitHub (404).`;
+  if (status === 410) {
+    return `${artifact} has expired (410); transcripts are kept ${TRANSCRIPT_RETENTION_DAYS} days.`;
+  }
+  if (error instanceof Error && error.name === 'ArtifactNotFoundError') {
+    return `${artifact} was not found: it expired, was deleted or was never uploaded.`;
+  }
+  // Signed blob URLs carry their signature in the query: never repeat one.
+  const message = oneLine(getErrorMessage(error)).replace(/(https?:\/\/[^\s?]+)\?\S*/g, '$1');
+  return `${artifact} could not be fetched: ${message}`;
+}
 
 export function localTranscriptStore(dir: string): TranscriptStore {
   const safe = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_');
@@ -49,7 +84,7 @@ export function artifactTranscriptStore(o: {
     async save(name, files, rootDir) {
       if (!available()) return undefined;
       const { id } = await new DefaultArtifactClient().uploadArtifact(name, files, rootDir, {
-        retentionDays: 30,
+        retentionDays: TRANSCRIPT_RETENTION_DAYS,
       });
       return `artifact ${name}${id ? ` (id ${id})` : ''}`;
     },
@@ -62,8 +97,12 @@ export function artifactTranscriptStore(o: {
         repositoryName: o.repo.repo,
       };
       const client = new DefaultArtifactClient();
-      const { artifact } = await client.getArtifact(record.artifact, { findBy });
-      await client.downloadArtifact(artifact.id, { path: destDir, findBy });
+      try {
+        const { artifact } = await client.getArtifact(record.artifact, { findBy });
+        await client.downloadArtifact(artifact.id, { path: destDir, findBy });
+      } catch (error) {
+        throw new TranscriptUnavailableError(describeArtifactFailure(error, record));
+      }
       const hit = (await readdir(destDir)).find((f) => f === TRANSCRIPT_FILE);
       return hit ? join(destDir, hit) : undefined;
     },

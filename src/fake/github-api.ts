@@ -12,7 +12,11 @@
  * - creating a second open PR for the same head answers 422 "A pull request already exists";
  * - `PATCH /pulls/{n}` cannot change `draft` (only GraphQL can), so a `draft` field there is ignored; the
  *   two GraphQL mutations that can (`markPullRequestReadyForReview`, `convertPullRequestToDraft`) are served;
- * - creating a PR whose head branch does not exist (when a `resolveBranch` is configured) answers 422.
+ * - creating a PR whose head branch does not exist (when a `resolveBranch` is configured) answers 422;
+ * - the workflow-artifact endpoints (served when an `ArtifactsBackend` is attached, e.g. the fake Actions services
+ *   of test/harness/fake-actions.ts) answer 403 "Resource not accessible by integration" when the token lacks
+ *   `actions: read`, 404 for a run that does not exist (any more), list an expired artifact with `expired: true`
+ *   and answer 410 to its download; a download is a 302 to a short-lived signed blob URL.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -52,6 +56,31 @@ export interface FakeGitHubOptions {
    */
   resolveBranch?: (repo: string, branch: string) => string | undefined | Promise<string | undefined>;
 }
+
+/** A workflow artifact the way the REST API shows it. */
+export interface RestArtifact {
+  id: number;
+  name: string;
+  sizeInBytes: number;
+  /** `sha256:<hex>` of the zip, as FinalizeArtifact recorded it. */
+  digest: string | null;
+  createdAt: string;
+  expiresAt: string;
+  expired: boolean;
+  runId: number;
+}
+
+/** Where the REST artifact endpoints get their data: the fake Actions results service. */
+export interface ArtifactsBackend {
+  /** The run's artifacts (expired ones included, flagged), or undefined when the run does not exist (any more). */
+  runArtifacts(repo: string, runId: number): RestArtifact[] | undefined;
+  artifact(repo: string, id: number): RestArtifact | undefined;
+  /** A signed blob URL of the artifact's zip, valid for a minute, as GitHub's redirect target. */
+  signedZipUrl(repo: string, id: number): string;
+}
+
+/** Levels of a GITHUB_TOKEN permission scope. */
+export type TokenPermission = 'none' | 'read' | 'write';
 
 export interface FakeComment {
   id: number;
@@ -239,6 +268,8 @@ export class FakeGitHub implements AsyncDisposable {
   private readonly repos = new Map<string, StoredRepo>();
   private readonly users = new Map<string, StoredUser>();
   private readonly faults: Fault[] = [];
+  private artifacts: ArtifactsBackend | undefined;
+  private actionsPermission: TokenPermission = 'read';
   private readonly routes: { method: string; pattern: RegExp; keys: string[]; handler: Handler }[] = [];
   private server: Server | undefined;
   private baseUrl = '';
@@ -399,6 +430,16 @@ export class FakeGitHub implements AsyncDisposable {
         ? { user, role, roleName: role }
         : { user, role: role.base, roleName: role.custom };
     repo.permissions.set(user.login.toLowerCase(), entry);
+  }
+
+  /** Serves the workflow-artifact endpoints from `backend` (without one they are unknown routes). */
+  serveArtifacts(backend: ArtifactsBackend): void {
+    this.artifacts = backend;
+  }
+
+  /** The token's `actions` permission (a job's `permissions: actions: ...`); default `read`. */
+  setActionsPermission(level: TokenPermission): void {
+    this.actionsPermission = level;
   }
 
   /**
@@ -835,6 +876,85 @@ export class FakeGitHub implements AsyncDisposable {
         },
       };
     });
+
+    // Workflow artifacts (GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts and
+    // .../actions/artifacts/{artifact_id}/{archive_format}), as @actions/artifact's `findBy` calls them.
+    this.on('GET', `${R}/actions/runs/:run_id/artifacts`, (c) => {
+      const backend = this.artifactsFor(c, 'list-workflow-run-artifacts');
+      const all = backend.runArtifacts(`${c.repo.owner}/${c.repo.name}`, Number(c.params.run_id));
+      if (!all) fail(404, 'Not Found');
+      const name = c.query.get('name');
+      const matching = all.filter((a) => name === null || a.name === name).sort((a, b) => b.id - a.id);
+      const perPage = Math.min(Math.max(Number(c.query.get('per_page') ?? 30) || 30, 1), 100);
+      const page = Math.max(Number(c.query.get('page') ?? 1) || 1, 1);
+      return {
+        status: 200,
+        body: {
+          total_count: matching.length,
+          artifacts: matching
+            .slice((page - 1) * perPage, page * perPage)
+            .map((a) => this.artifactJson(c.repo, a)),
+        },
+      };
+    });
+    this.on('GET', `${R}/actions/artifacts/:artifact_id/:archive_format`, (c) => {
+      const backend = this.artifactsFor(c, 'download-an-artifact');
+      const full = `${c.repo.owner}/${c.repo.name}`;
+      const artifact = backend.artifact(full, Number(c.params.artifact_id));
+      if (!artifact || c.params.archive_format !== 'zip') fail(404, 'Not Found');
+      if (artifact.expired) fail(410, 'Artifact has expired');
+      return { status: 302, headers: { location: backend.signedZipUrl(full, artifact.id) } };
+    });
+  }
+
+  private artifactsFor(c: Ctx, doc: string): ArtifactsBackend {
+    if (!this.artifacts) {
+      // Nobody attached the Actions services: the call was not planned for.
+      const query = Object.fromEntries(c.query);
+      this.unexpected.push({
+        method: c.method,
+        path: c.path,
+        query,
+        body: c.body,
+        status: 404,
+        authorized: true,
+      });
+      fail(404, 'Not Found');
+    }
+    if (this.actionsPermission === 'none') {
+      throw new HttpReply({
+        status: 403,
+        body: {
+          message: 'Resource not accessible by integration',
+          documentation_url: `${DOCS}/actions/artifacts#${doc}`,
+          status: '403',
+        },
+      });
+    }
+    return this.artifacts;
+  }
+
+  private artifactJson(r: StoredRepo, a: RestArtifact): Record<string, unknown> {
+    return {
+      id: a.id,
+      node_id: nodeId('Artifact', a.id),
+      name: a.name,
+      size_in_bytes: a.sizeInBytes,
+      url: `${this.apiRepoUrl(r)}/actions/artifacts/${a.id}`,
+      archive_download_url: `${this.apiRepoUrl(r)}/actions/artifacts/${a.id}/zip`,
+      expired: a.expired,
+      digest: a.digest,
+      created_at: a.createdAt,
+      updated_at: a.createdAt,
+      expires_at: a.expiresAt,
+      workflow_run: {
+        id: a.runId,
+        repository_id: r.id,
+        head_repository_id: r.id,
+        head_branch: r.defaultBranch,
+        head_sha: fakeSha(`run:${a.runId}`),
+      },
+    };
   }
 
   /**

@@ -3,9 +3,10 @@ import { arch } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exec } from '../util/exec.js';
-import { UserError, oneLine } from '../util/errors.js';
+import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { pathExists } from '../util/fs.js';
+import { hasNativeAddons, hostedInstallCache, installCacheKeys, type InstallCache } from './install-cache.js';
 
 export const PINNED_GEMINI_VERSION = '0.42.0';
 export const GEMINI_PACKAGE = '@google/gemini-cli';
@@ -40,23 +41,40 @@ export async function geminiVersion(
 
 /**
  * Installs @google/gemini-cli@<version> with npm into a prefix the runner user owns (the tool cache), without
- * global npm and without sudo, reusing a complete earlier install. Returns the path of bundle/gemini.js.
+ * global npm and without sudo, reusing a complete earlier install. On a GitHub-hosted job (whose tool cache starts
+ * empty) the install is first restored from the Actions cache and, after a cold npm install, saved there; a restore
+ * whose `--version` does not match is thrown away, and a cache service error is logged, never fatal. Returns the
+ * path of bundle/gemini.js.
  */
 export async function installGemini(opts: {
   version: string;
   cacheRoot: string;
   log: Logger;
   npm?: string;
+  /** The Actions cache to use; default: the hosted job's, found from `env` (none on self-hosted runners). */
+  cache?: InstallCache | null;
+  env?: NodeJS.ProcessEnv;
 }): Promise<string> {
+  const env = opts.env ?? process.env;
   const dir = toolCacheDir(opts.cacheRoot, opts.version);
   const bin = geminiBinIn(dir);
   if ((await pathExists(`${dir}.complete`)) && (await geminiVersion(bin)) === opts.version) {
     opts.log.info(`Using cached gemini ${opts.version} from ${dir}`);
     return bin;
   }
-  opts.log.info(`Installing ${GEMINI_PACKAGE}@${opts.version} into ${dir}`);
+  const cache = opts.cache === undefined ? hostedInstallCache(env) : (opts.cache ?? undefined);
+  const keys = installCacheKeys({
+    version: opts.version,
+    runId: `${env.GITHUB_RUN_ID ?? ''}-${env.GITHUB_RUN_ATTEMPT ?? '1'}`,
+  });
   await rm(dir, { recursive: true, force: true });
   await rm(`${dir}.complete`, { force: true });
+  if (cache && (await restoreFromCache(cache, dir, keys, opts))) {
+    await writeFile(`${dir}.complete`, '');
+    return bin;
+  }
+  opts.log.info(`Installing ${GEMINI_PACKAGE}@${opts.version} into ${dir}`);
+  await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const res = await exec(
     opts.npm ?? 'npm',
@@ -85,7 +103,41 @@ export async function installGemini(opts: {
     );
   }
   await writeFile(`${dir}.complete`, '');
+  if (cache) {
+    const key = keys.save(await hasNativeAddons(dir));
+    const saved = await cache.save(dir, key).catch((e: unknown) => {
+      opts.log.warning(`Could not save gemini to the Actions cache: ${oneLine(getErrorMessage(e))}`);
+      return false;
+    });
+    if (saved) opts.log.info(`Saved gemini ${opts.version} to the Actions cache as ${key}`);
+  }
   return bin;
+}
+
+/** Restores a checked install from the Actions cache into dir; false (and dir removed) when there is none. */
+async function restoreFromCache(
+  cache: InstallCache,
+  dir: string,
+  keys: { primary: string; prefixes: string[] },
+  opts: { version: string; log: Logger },
+): Promise<boolean> {
+  const hit = await cache.restore(dir, keys.primary, keys.prefixes).catch((e: unknown) => {
+    opts.log.warning(
+      `Could not restore gemini from the Actions cache, installing from npm instead: ${oneLine(getErrorMessage(e))}`,
+    );
+    return undefined;
+  });
+  if (!hit) return false;
+  const got = await geminiVersion(geminiBinIn(dir));
+  if (got === opts.version) {
+    opts.log.info(`Restored gemini ${opts.version} from the Actions cache (${hit}) into ${dir}`);
+    return true;
+  }
+  opts.log.warning(
+    `The gemini restored from the Actions cache (${hit}) reports version '${got ?? 'none'}', expected '${opts.version}': installing from npm instead.`,
+  );
+  await rm(dir, { recursive: true, force: true });
+  return false;
 }
 
 /** The pinned gemini installed next to this code by `npm ci` (dist/ or src/ both sit below the project root). */

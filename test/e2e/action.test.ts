@@ -325,6 +325,11 @@ describe.each(['interactive', 'headless'] as const)('the action, end to end (%s)
     });
     expect(r.main.outputs.status, r.main.stdout).toBe('finished');
     expect(r.main.stdout).toContain('starting a fresh session');
+    const fresh = world.github.comments(2).filter((c) => c.body.includes('gemini-run:fresh-session'));
+    expect(fresh).toHaveLength(1);
+    expect(fresh[0]?.body).toMatch(
+      /\ngemini-run could not continue the previous session: the transcript of run \d+ was not found\.\n/,
+    );
     expect(r.main.outputs['session-id']).not.toBe(first.main.outputs['session-id']);
     expect(await world.originLog('gemini-run/issue-1')).toContain('Add TODO.md');
   });
