@@ -82,7 +82,7 @@ export const UNTRUSTED_REPO_CONFIG: readonly string[] = [
 
 export interface GitRunOptions {
   allowAllExitCodes?: boolean;
-  input?: string;
+  input?: string | Buffer;
   /** Extra variables for this one command (merged over the instance's environment). */
   env?: Record<string, string>;
   timeoutMs?: number;
