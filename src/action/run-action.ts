@@ -195,8 +195,13 @@ export async function runAction(
   const geminiPath = await log.group('Installing gemini', () => resolveGemini(inputs, ctx, io.env, log));
 
   const task: Task = await log.group('Reading the task', async () => {
-    const t = await buildTask(client, repo, trigger);
+    const { task: t, leftOut } = await buildTask(client, repo, trigger);
     log.info(`Task: ${t.title} (${t.comments.length} comment(s))`);
+    if (leftOut > 0) {
+      log.info(
+        `Left out ${leftOut} comment(s) created or edited after the run was triggered (${trigger.approved?.at ?? 'unknown time'}): the task is what was approved.`,
+      );
+    }
     return t;
   });
 

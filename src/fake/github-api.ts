@@ -397,6 +397,14 @@ export class FakeGitHub implements AsyncDisposable {
     issue.updatedAt = this.now();
   }
 
+  /** Someone adds a label in the web UI: like any change to the issue, it moves updated_at on. */
+  labelIssue(number: number, label: string, repoName?: string): void {
+    const issue = this.repoOf(repoName).issues.get(number);
+    if (!issue) throw new Error(`FakeGitHub: no issue #${number}`);
+    if (!issue.labels.includes(label)) issue.labels.push(label);
+    issue.updatedAt = this.now();
+  }
+
   /** Someone edits a comment: its updated_at moves on. */
   editComment(id: number, body: string, repoName?: string): void {
     const comment = this.repoOf(repoName).comments.find((c) => c.id === id);

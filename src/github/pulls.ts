@@ -37,6 +37,7 @@ export interface ReviewComment {
   path: string;
   line: number | null;
   createdAt: string;
+  updatedAt: string;
 }
 
 interface RawPull {
@@ -187,5 +188,6 @@ export async function listReviewComments(
     path: c.path,
     line: c.line ?? null,
     createdAt: c.created_at,
+    updatedAt: c.updated_at,
   }));
 }
