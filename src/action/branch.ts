@@ -47,21 +47,75 @@ export async function planBranch(
 }
 
 /**
+ * Config keys whose value is a command git runs (or an include that could add one). On a reused self-hosted
+ * workspace they may be an earlier agent's, and the action would run them with the checkout's token in reach.
+ */
+const COMMAND_KEYS: readonly RegExp[] = [
+  /^filter\..+\.(clean|smudge|process)$/,
+  /^diff\..+\.(textconv|command)$/,
+  /^diff\.external$/,
+  /^merge\..+\.driver$/,
+  /^core\.(fsmonitor|sshcommand|gitproxy|askpass|editor|pager|hookspath|alternaterefscommand)$/,
+  /^credential(\..+)?\.helper$/,
+  /^(sequence\.editor|gpg\.program|gpg\..+\.program)$/,
+  /^remote\..+\.(uploadpack|receivepack|vcs)$/,
+  /^include\.path$/,
+  /^includeif\..+\.path$/,
+];
+
+/** What `git lfs install --local` writes (actions/checkout with `lfs: true`): trusted. */
+const LFS_FILTER: Record<string, string> = {
+  'filter.lfs.clean': 'git-lfs clean -- %f',
+  'filter.lfs.smudge': 'git-lfs smudge -- %f',
+  'filter.lfs.process': 'git-lfs filter-process',
+};
+
+/**
+ * The repository-config keys that would make git run a command the workspace chose. Pure: takes the output of
+ * `git config --local --list -z` (`key\nvalue` entries separated by NUL). Exported for tests.
+ */
+export function commandConfigKeys(listZ: string): string[] {
+  const found: string[] = [];
+  for (const entry of listZ.split('\0')) {
+    if (entry === '') continue;
+    const nl = entry.indexOf('\n');
+    const key = (nl === -1 ? entry : entry.slice(0, nl)).toLowerCase();
+    const value = nl === -1 ? '' : entry.slice(nl + 1);
+    if (LFS_FILTER[key] === value) continue;
+    if (COMMAND_KEYS.some((re) => re.test(key))) found.push(key);
+  }
+  return [...new Set(found)];
+}
+
+/**
  * Puts the workspace on the run's branch: continues the branch when origin has it (a re-run, a follow-up), else
- * starts it from the base. Runs before the agent, while the checkout's config can still be trusted.
+ * starts it from the base.
+ *
+ * On a self-hosted runner the workspace may be the one an earlier agent worked in, with its `.git/hooks` and
+ * `.git/config`. So every git command here runs with hooks and fsmonitor off and without secrets in its
+ * environment, the fetch runs outside the worktree (see fetchBranch), and a repository config that names a
+ * command (a filter, a textconv, an ssh command...) stops the run before git could run it.
  */
 export async function prepareWorktree(o: {
   worktree: string;
   plan: BranchPlan;
   token: string;
   log: Logger;
-}): Promise<{ originUrl: string; baseSha: string; remoteSha: string | null }> {
+}): Promise<{ originUrl: string; baseSha: string; remoteSha: string | null; knownTips: string[] }> {
   const { worktree, plan, token, log } = o;
-  const git = Git.create(worktree);
+  const git = Git.forUntrusted(worktree);
   // The push goes to the URL the checkout configured, read now, before the agent can edit the config.
   const originUrl = await git.remoteUrl('origin');
   if (!originUrl)
     throw new UserError(`The workspace ${worktree} has no 'origin' remote: run actions/checkout first.`);
+  const commands = commandConfigKeys(
+    (await git.run(['config', '--local', '--list', '-z'], { allowAllExitCodes: true })).stdout,
+  );
+  if (commands.length > 0) {
+    throw new UserError(
+      `The workspace's .git/config sets ${commands.map((k) => `'${k}'`).join(', ')}, a command git would run (perhaps left by an earlier run): gemini-run does not run it; remove the setting, or start from a fresh workspace (actions/checkout into a clean directory).`,
+    );
+  }
   // Work already in the tree would be committed as the agent's (nothing-is-lost commits everything left over).
   const dirty = await git.statusPorcelain();
   if (dirty.length > 0) {
@@ -82,5 +136,8 @@ export async function prepareWorktree(o: {
     }
     return { baseSha: await git.headSha(), remoteSha: existing ?? null };
   });
-  return { originUrl, baseSha, remoteSha };
+  // Every commit that exists before the agent starts: the scrub never rewrites them, a bundle leaves them out.
+  const refs = await git.output(['for-each-ref', '--format=%(objectname)']);
+  const knownTips = [...new Set(refs.split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l)))];
+  return { originUrl, baseSha, remoteSha, knownTips };
 }

@@ -11,22 +11,21 @@ import {
   type SavedCredentials,
 } from '../git/credentials.js';
 import { Git } from '../git/git.js';
-import { pushBranch } from '../git/push.js';
+import { listRemoteHeads } from '../git/push.js';
 import { scrubCommits } from '../git/scrub.js';
 import { createGitHubClient } from '../github/client.js';
-import { commentMarker, createComment, reactToComment, upsertMarkedComment } from '../github/comments.js';
+import {
+  commentMarker,
+  createComment,
+  reactToComment,
+  tokenIdentity,
+  upsertMarkedComment,
+} from '../github/comments.js';
 import { buildTask, interpretEvent } from '../github/event.js';
 import { hasWriteAccess } from '../github/permissions.js';
-import { createOrUpdatePull, type PullInfo } from '../github/pulls.js';
 import { runAgent } from '../run/engine.js';
 import { renderSummary } from '../run/report.js';
-import {
-  FAILING_STATUSES,
-  type ActionStatus,
-  type AuthConfig,
-  type RunResult,
-  type Task,
-} from '../run/types.js';
+import { type ActionStatus, type AuthConfig, type RunResult, type Task } from '../run/types.js';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { resolveAuth } from './auth.js';
@@ -34,6 +33,8 @@ import type { ActionContext, RepoRef } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionOutputs } from './outputs.js';
 import { adviceFor, prBody, prTitle, sessionMarker, withEarlierRuns } from './pr-text.js';
+import { issueComment, stepFailure } from './issue-report.js';
+import { publishWork, type PublishOutcome } from './publish.js';
 import { Redactor } from './redact.js';
 import { planBranch, prepareWorktree } from './branch.js';
 import { SUMMARY_MARKER, findPreviousSession } from './resume.js';
@@ -173,11 +174,24 @@ export async function runAction(
     );
   }
 
-  /** Tells the issue (or PR) why the run produced no pull request; best effort. */
+  /**
+   * The token's own login: only comments it wrote are ours to update or to resume from. Asked once, when
+   * first needed; unknown (a warning) means no marked comment is trusted.
+   */
+  let identity: Promise<string | undefined> | undefined;
+  const self = () =>
+    (identity ??= tokenIdentity(client).catch((e: unknown) => {
+      log.warning(
+        `Could not tell which account the token is (${getErrorMessage(e)}): earlier comments are not reused.`,
+      );
+      return undefined;
+    }));
+
+  /** Tells the issue (or PR) how the run went when there is no pull request to say it; best effort. */
   const reportProblem = async (text: string) => {
     if (trigger.number === undefined) return;
-    await upsertMarkedComment(client, repo, trigger.number, ISSUE_MARKER, publish(text)).catch((e: unknown) =>
-      log.warning(`Could not comment on #${trigger.number}: ${getErrorMessage(e)}`),
+    await upsertMarkedComment(client, repo, trigger.number, ISSUE_MARKER, publish(text), await self()).catch(
+      (e: unknown) => log.warning(`Could not comment on #${trigger.number}: ${getErrorMessage(e)}`),
     );
   };
 
@@ -211,9 +225,10 @@ export async function runAction(
     return { outputs: emptyOutputs('refused'), failure: undefined };
   }
 
+  // ---- prepare -------------------------------------------------------------------------------------------
   const worktree = ctx.workspace;
-  const git = Git.create(worktree);
-  const { originUrl, baseSha, remoteSha } = await prepareWorktree({ worktree, plan, token, log });
+  const git = Git.forUntrusted(worktree);
+  const { originUrl, baseSha, remoteSha, knownTips } = await prepareWorktree({ worktree, plan, token, log });
 
   const runDir = await mkdtemp(join(ctx.runnerTemp, 'gemini-run-'));
   io.saveState('runDir', runDir);
@@ -228,9 +243,11 @@ export async function runAction(
         store,
         destDir: join(runDir, 'resume'),
         log,
+        self: await self(),
       })
     : { previousSummary: '', resume: undefined };
 
+  // ---- run -----------------------------------------------------------------------------------------------
   let saved: SavedCredentials | undefined;
   let result: RunResult;
   try {
@@ -266,145 +283,180 @@ export async function runAction(
     }
   }
 
+  // ---- publish -------------------------------------------------------------------------------------------
+  const outDir = join(ctx.runnerTemp, `gemini-run-output-${ctx.runId}-${ctx.runAttempt}`);
+  await mkdir(outDir, { recursive: true });
+  const artifactName = `gemini-run-${ctx.runId}-${ctx.runAttempt}`;
+  const runUrl = `${ctx.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${ctx.runId}`;
+
+  // What already existed outside the run: never rewritten, never bundled. The remote's tips are asked now, so
+  // a commit someone pushed (and the agent fetched) during the run counts too.
+  const remoteTips = await listRemoteHeads({ url: originUrl, token }).catch((e: unknown) => {
+    log.warning(`Could not list the remote's branches: ${getErrorMessage(e)}`);
+    return new Map<string, string>();
+  });
+  const known = [...new Set([...knownTips, ...remoteTips.values()])];
+
   let commits = result.commits;
   if (inputs.scrubAttribution && commits.length > 0) {
-    await log.group('Scrubbing attribution from commits', async () => {
-      const { rewritten } = await scrubCommits(worktree, baseSha, scrubAttribution);
-      log.info(`${rewritten} of ${commits.length} commit message(s) rewritten`);
-    });
+    await log
+      .group('Scrubbing attribution from commits', async () => {
+        const { rewritten } = await scrubCommits(worktree, baseSha, scrubAttribution, { keep: known });
+        log.info(`${rewritten} of ${commits.length} commit message(s) rewritten`);
+      })
+      .catch((e: unknown) =>
+        log.warning(`Could not scrub attribution; the commits are kept as they are: ${getErrorMessage(e)}`),
+      );
     const head = await git.headSha();
     commits = await listCommits(worktree, baseSha, head);
     result = { ...result, headSha: head, commits, filesChanged: await filesChanged(worktree, baseSha, head) };
   }
 
-  const outDir = join(ctx.runnerTemp, `gemini-run-output-${ctx.runId}-${ctx.runAttempt}`);
-  await mkdir(outDir, { recursive: true });
-  const artifactName = `gemini-run-${ctx.runId}-${ctx.runAttempt}`;
   const summaryBody = renderSummary(result, { task });
-  const runUrl = `${ctx.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${ctx.runId}`;
-  const where = inputs.uploadTranscript
-    ? `\n\nTranscript: artifact \`${artifactName}\` of [run ${ctx.runId}](${runUrl}). Comment \`${inputs.triggerPhrase} <instruction>\` on the pull request to continue this session.`
-    : '';
-  const summary = publish(
-    summaryBody +
-      where +
-      `\n\n${sessionMarker({ sessionId: result.sessionId, runId: ctx.runId, artifact: artifactName, mode: result.mode })}`,
-  );
-  const summaryPath = join(outDir, 'summary.md');
-  await writeFile(summaryPath, summary);
-  let transcriptPath = '';
-  if (result.transcriptPath) {
-    transcriptPath = join(outDir, 'transcript.jsonl');
-    await copyFile(result.transcriptPath, transcriptPath);
-  }
-  const runSummaryPath = join(outDir, 'run-summary.json');
-  await writeFile(
-    runSummaryPath,
-    redactor.redact(JSON.stringify(machineSummary(result, plan.branch), null, 2)),
-  );
-
   const status: ActionStatus =
     result.status === 'finished' && commits.length === 0 ? 'no-changes' : result.status;
+
+  let published: PublishOutcome | undefined;
+  if (commits.length > 0) {
+    published = await publishWork({
+      client,
+      repo,
+      serverUrl: ctx.serverUrl,
+      worktree,
+      originUrl,
+      token,
+      plan,
+      startTip: remoteSha,
+      known: [baseSha, ...known],
+      divertBranch: `${plan.branch}-run-${ctx.runId}${ctx.runAttempt === '1' ? '' : `-${ctx.runAttempt}`}`,
+      outDir,
+      artifactName,
+      pullSpec: () => ({
+        title: publish(prTitle(task)),
+        body: publish(
+          prBody({
+            task,
+            result,
+            summary: summaryBody,
+            closes: trigger.isPullRequest ? undefined : trigger.number,
+            runUrl,
+          }),
+        ),
+        draft: inputs.draft || result.status !== 'finished',
+      }),
+      log,
+    }).catch((e: unknown): PublishOutcome => {
+      const what = oneLine(getErrorMessage(e));
+      log.warning(`Publishing failed: ${what}`);
+      return {
+        problem: {
+          headline: redactor.redact(what),
+          what: `Publishing the work failed: ${what}.`,
+          todo: 'The commits are in the job log and the artifact summary; re-run.',
+        },
+      };
+    });
+  }
+
+  // ---- report --------------------------------------------------------------------------------------------
+  const pull = published?.pull;
   const outputs: ActionOutputs = {
     ...emptyOutputs(status),
     'session-id': result.sessionId,
     'commit-count': String(commits.length),
-    'transcript-path': transcriptPath,
-    'summary-path': summaryPath,
     // The models that did the agent's work; the router's classifier model is in the summary, marked.
     models: result.usage.models
       .filter((m) => !m.utility)
       .map((m) => m.model)
       .join(','),
     'total-tokens': String(result.usage.totalTokens),
+    branch: pull?.headRef ?? published?.pushedTo ?? '',
+    ...(pull ? { 'pr-number': String(pull.number), 'pr-url': pull.htmlUrl } : {}),
   };
 
-  let pull: PullInfo | undefined = plan.existingPull;
-  if (commits.length > 0) {
-    await log.group(`Pushing ${commits.length} commit(s) to ${plan.branch}`, () =>
-      pushBranch({
-        worktree,
-        remote: originUrl,
-        url: originUrl,
-        branch: plan.branch,
-        token,
-        force: plan.ownBranch ? { expectedSha: remoteSha } : undefined,
-      }),
-    );
-    outputs.branch = plan.branch;
-    if (!plan.existingPull) {
-      pull = await log.group('Opening the pull request', async () => {
-        const { pull: p, created } = await createOrUpdatePull(client, repo, {
-          head: plan.branch,
-          base: plan.base,
-          title: publish(prTitle(task)),
-          body: publish(
-            prBody({
-              task,
-              result,
-              summary: summaryBody,
-              closes: trigger.isPullRequest ? undefined : trigger.number,
-              runUrl,
-            }),
-          ),
-          draft: inputs.draft || result.status !== 'finished',
-        });
-        log.info(`${created ? 'Opened' : 'Updated'} pull request #${p.number}: ${p.htmlUrl}`);
-        return p;
-      });
-    }
-  }
+  const where = inputs.uploadTranscript
+    ? `\n\nTranscript: artifact \`${artifactName}\` of [run ${ctx.runId}](${runUrl}). Comment \`${inputs.triggerPhrase} <instruction>\` on the pull request to continue this session.`
+    : '';
+  const problem = published?.problem;
+  const problemNote = problem ? `\n\n> [!WARNING]\n> ${problem.what}\n> ${problem.todo}` : '';
+  const summary = publish(
+    summaryBody +
+      problemNote +
+      where +
+      `\n\n${sessionMarker({ sessionId: result.sessionId, runId: ctx.runId, artifact: artifactName, mode: result.mode })}`,
+  );
+  const files = await writeRunFiles({ outDir, summary, result, branch: plan.branch, redactor });
+  outputs['summary-path'] = files.summaryPath;
+  outputs['transcript-path'] = files.transcriptPath;
 
+  const report = {
+    status,
+    message: result.message ? redactor.redact(result.message) : undefined,
+    commitCount: commits.length,
+    publish: published,
+    finalAnswer: result.transcript.finalAnswer,
+    onPullRequest: trigger.isPullRequest,
+  };
   if (pull) {
-    outputs['pr-number'] = String(pull.number);
-    outputs['pr-url'] = pull.htmlUrl;
-    outputs.branch = pull.headRef;
     await upsertMarkedComment(
       client,
       repo,
       pull.number,
       SUMMARY_MARKER,
       withEarlierRuns(summary, previousSummary),
+      await self(),
+    ).catch((e: unknown) =>
+      log.warning(`Could not post the summary on #${pull.number}: ${getErrorMessage(e)}`),
     );
   }
-  if (trigger.number !== undefined && !trigger.isPullRequest) {
-    const advice = adviceFor(status);
-    const text = pull
-      ? `gemini-run ${result.status === 'finished' ? 'opened' : 'pushed its partial work to'} #${pull.number}.${advice ? `\n\n${advice}` : ''}`
-      : status === 'no-changes'
-        ? `gemini-run finished without changing anything, so there is no pull request. Its answer:\n\n${result.transcript.finalAnswer || '_(no answer)_'}`
-        : `gemini-run ended \`${status}\`${result.message ? `: ${result.message}` : ''} before committing anything.${advice ? `\n\n${advice}` : ''}`;
-    await reportProblem(text);
-  } else if (
-    trigger.isPullRequest &&
-    trigger.number !== undefined &&
-    commits.length === 0 &&
-    FAILING_STATUSES.includes(status)
-  ) {
-    await reportProblem(
-      `gemini-run ended \`${status}\`${result.message ? `: ${result.message}` : ''}.\n\n${adviceFor(status)}`,
-    );
-  }
+  const comment = issueComment(report);
+  if (comment) await reportProblem(comment);
 
   await io
     .writeJobSummary(summary)
     .catch((e: unknown) => log.warning(`Could not write the job summary: ${getErrorMessage(e)}`));
-  if (inputs.uploadTranscript) {
-    const files = [runSummaryPath, summaryPath, ...(transcriptPath ? [transcriptPath] : [])];
+  const bundle = published?.bundle;
+  if (inputs.uploadTranscript || bundle) {
+    const uploads = inputs.uploadTranscript ? files.all : [];
     await store
-      .save(artifactName, files, outDir)
-      .then((where) =>
+      .save(artifactName, [...uploads, ...(bundle ? [bundle] : [])], outDir)
+      .then((saved) =>
         log.info(
-          where ? `Saved the transcript: ${where}` : 'Artifact upload is not available here; skipped.',
+          saved ? `Saved the transcript: ${saved}` : 'Artifact upload is not available here; skipped.',
         ),
       )
       .catch((e: unknown) => log.warning(`Could not upload the transcript artifact: ${getErrorMessage(e)}`));
   }
 
-  const failure = FAILING_STATUSES.includes(status)
-    ? `gemini ended ${status}${result.message ? `: ${redactor.redact(result.message)}` : ''}`
-    : undefined;
-  return { outputs, failure };
+  const failure = stepFailure(report);
+  return { outputs, ...(failure ? { failure: redactor.redact(failure) } : {}) };
+}
+
+/** The run's files for the artifact: the summary, the run summary and the transcript. */
+async function writeRunFiles(o: {
+  outDir: string;
+  summary: string;
+  result: RunResult;
+  branch: string;
+  redactor: Redactor;
+}): Promise<{ summaryPath: string; transcriptPath: string; all: string[] }> {
+  const summaryPath = join(o.outDir, 'summary.md');
+  await writeFile(summaryPath, o.summary);
+  let transcriptPath = '';
+  if (o.result.transcriptPath) {
+    transcriptPath = join(o.outDir, 'transcript.jsonl');
+    await copyFile(o.result.transcriptPath, transcriptPath);
+  }
+  const runSummaryPath = join(o.outDir, 'run-summary.json');
+  await writeFile(
+    runSummaryPath,
+    o.redactor.redact(JSON.stringify(machineSummary(o.result, o.branch), null, 2)),
+  );
+  return {
+    summaryPath,
+    transcriptPath,
+    all: [runSummaryPath, summaryPath, ...(transcriptPath ? [transcriptPath] : [])],
+  };
 }
 
 /** The machine-readable run summary of the artifact: no secrets, no telemetry resource attributes. */

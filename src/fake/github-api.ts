@@ -61,7 +61,7 @@ export interface FakeGitHubOptions {
 }
 
 /** GitHub's limit on an issue, PR or comment body, in characters. */
-export const MAX_BODY_CHARS = 65_536;
+export const MAX_BODY_CHARS = 65_536; // GitHub's documented limit; kept here, not imported, so the fake checks our code rather than echoing it
 
 export interface FakeComment {
   id: number;

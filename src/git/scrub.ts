@@ -34,8 +34,9 @@ export async function scrubCommits(
   const oldHead = await git.headSha();
   const headRef = await git.headRef();
   const excluded = [base, ...(opts.keep ?? [])].map((r) => `^${r}`);
-  // Revisions on stdin: the list of remote tips can be long, and a name starting with '-' stays a name.
-  const list = await git.output(['rev-list', '--reverse', '--topo-order', '--stdin'], {
+  // Revisions on stdin: the list of remote tips can be long, and a name starting with '-' stays a name. A remote
+  // tip this repository never fetched reaches none of its commits, so it is skipped (--ignore-missing).
+  const list = await git.output(['rev-list', '--reverse', '--topo-order', '--ignore-missing', '--stdin'], {
     input: `${[oldHead, ...excluded].join('\n')}\n`,
   });
   const shas = list.split('\n').filter((s) => s !== '');

@@ -2,6 +2,7 @@
  * Pull requests, idempotently: one open PR per head branch, found again and updated on every later run.
  */
 import { hasStatus, type GitHubClient, type RepoRef } from './client.js';
+import { capBody } from './limits.js';
 
 export interface PullInfo {
   number: number;
@@ -113,7 +114,7 @@ export async function createOrUpdatePull(
       head: spec.head,
       base: spec.base,
       title: spec.title,
-      body: spec.body,
+      body: capBody(spec.body),
       draft: spec.draft,
       maintainer_can_modify: true,
     });
@@ -136,7 +137,7 @@ async function updatePull(
     ...repo,
     pull_number: pull.number,
     title: spec.title,
-    body: spec.body,
+    body: capBody(spec.body),
     ...(pull.baseRef !== spec.base ? { base: spec.base } : {}),
   });
   const updated = toPullInfo(data);
