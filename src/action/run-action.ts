@@ -298,17 +298,20 @@ export async function runAction(
   const known = [...new Set([...knownTips, ...remoteTips.values()])];
 
   let commits = result.commits;
-  if (inputs.scrubAttribution && commits.length > 0) {
-    await log
-      .group('Scrubbing attribution from commits', async () => {
-        const { rewritten } = await scrubCommits(worktree, baseSha, scrubAttribution, { keep: known });
-        log.info(`${rewritten} of ${commits.length} commit message(s) rewritten`);
-      })
-      .catch((e: unknown) =>
-        log.warning(`Could not scrub attribution; the commits are kept as they are: ${getErrorMessage(e)}`),
-      );
+  if (commits.length > 0) {
+    if (inputs.scrubAttribution) {
+      await log
+        .group('Scrubbing attribution from commits', async () => {
+          const { rewritten } = await scrubCommits(worktree, baseSha, scrubAttribution, { keep: known });
+          log.info(`${rewritten} of ${commits.length} commit message(s) rewritten`);
+        })
+        .catch((e: unknown) =>
+          log.warning(`Could not scrub attribution; the commits are kept as they are: ${getErrorMessage(e)}`),
+        );
+    }
+    // The run's own commits: not those a merge brought in from branches that already existed.
     const head = await git.headSha();
-    commits = await listCommits(worktree, baseSha, head);
+    commits = await listCommits(worktree, baseSha, head, known);
     result = { ...result, headSha: head, commits, filesChanged: await filesChanged(worktree, baseSha, head) };
   }
 

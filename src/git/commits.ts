@@ -53,19 +53,31 @@ export async function commitLeftovers(
 const FIELD = '%x1f';
 const RECORD = '%x1e';
 
-/** Commits in base..head, oldest first (parents before children). */
-export async function listCommits(worktree: string, base: string, head: string): Promise<CommitInfo[]> {
+/**
+ * Commits in base..head, oldest first (parents before children), leaving out any that `exclude` reaches (other
+ * people's commits a merge brought in; unknown ids are skipped).
+ */
+export async function listCommits(
+  worktree: string,
+  base: string,
+  head: string,
+  exclude: readonly string[] = [],
+): Promise<CommitInfo[]> {
   const git = Git.forUntrusted(worktree);
   const format = ['%H', '%P', '%an', '%ae', '%aI', '%B'].join(FIELD) + RECORD;
-  const out = await git.output([
-    'log',
-    '--reverse',
-    '--topo-order',
-    '--no-show-signature',
-    `--format=${format}`,
-    `${base}..${head}`,
-    '--',
-  ]);
+  const out = await git.output(
+    [
+      'log',
+      '--reverse',
+      '--topo-order',
+      '--no-show-signature',
+      `--format=${format}`,
+      '--ignore-missing',
+      '--stdin',
+      '--',
+    ],
+    { input: `${[head, `^${base}`, ...exclude.map((r) => `^${r}`)].join('\n')}\n` },
+  );
   return parseCommitLog(out);
 }
 

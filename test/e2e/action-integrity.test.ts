@@ -245,6 +245,7 @@ describe('integrity, end to end (publishing; headless)', () => {
       ]),
     });
     expect(r.main.outputs.status, r.main.stdout).toBe('finished');
+    expect(r.main.outputs['commit-count']).toBe('2'); // the merge and the new commit, not the person's
     const tip = await git(['--git-dir', world.repo.originDir, 'rev-parse', 'gemini-run/issue-1']);
     await git(['--git-dir', world.repo.originDir, 'merge-base', '--is-ancestor', human, tip]);
     expect(await git(['--git-dir', world.repo.originDir, 'cat-file', 'commit', human])).toBe(humanRaw);
