@@ -35,6 +35,7 @@ import type { ActionOutputs } from './outputs.js';
 import { adviceFor, prBody, prTitle, sessionMarker, withEarlierRuns } from './pr-text.js';
 import { issueComment, stepFailure } from './issue-report.js';
 import { publishWork, type PublishOutcome } from './publish.js';
+import { crashedResult } from './crashed-result.js';
 import { Redactor } from './redact.js';
 import { planBranch, prepareWorktree } from './branch.js';
 import { SUMMARY_MARKER, findPreviousSession } from './resume.js';
@@ -250,6 +251,7 @@ export async function runAction(
   // ---- run -----------------------------------------------------------------------------------------------
   let saved: SavedCredentials | undefined;
   let result: RunResult;
+  const startedAt = new Date();
   try {
     saved = await isolateCheckoutCredentials(worktree, { stashDir: join(runDir, 'credentials') });
     io.saveState('savedCredentials', JSON.stringify(saved));
@@ -270,6 +272,13 @@ export async function runAction(
         ...(resume ? { resume } : {}),
       }),
     );
+  } catch (error) {
+    // A setup problem stops here with its one line; anything else ends `crashed`, and the publish and report
+    // phases still run: what the agent committed is pushed and the issue is told.
+    if (error instanceof UserError) throw error;
+    const message = redactor.redact(oneLine(getErrorMessage(error)));
+    log.error(`The run failed: ${message}`);
+    result = await crashedResult({ worktree, baseSha, mode: inputs.mode, message, startedAt });
   } finally {
     if (saved) {
       await restoreCheckoutCredentials(worktree, saved).catch((e: unknown) =>
