@@ -5,6 +5,8 @@
  */
 import { join } from 'node:path';
 import { createBundle } from '../git/bundle.js';
+import { filesChanged, listCommits, type CommitInfo } from '../git/commits.js';
+import { scrubCommits } from '../git/scrub.js';
 import { Git } from '../git/git.js';
 import { PushRejectedError, pushBranch } from '../git/push.js';
 import type { GitHubClient } from '../github/client.js';
@@ -56,6 +58,35 @@ export interface PublishInput {
   log: Logger;
 }
 
+/**
+ * Before publishing: scrubs attribution from the run's own commits (never from commits `known` reaches), and lists
+ * them. A scrub that fails leaves the commits as they are (a warning), never the run without its work.
+ */
+export async function settleCommits(o: {
+  worktree: string;
+  baseSha: string;
+  known: readonly string[];
+  scrub: ((msg: string) => string) | undefined;
+  log: Logger;
+}): Promise<{ head: string; commits: CommitInfo[]; filesChanged: string[] }> {
+  const { worktree, baseSha, log } = o;
+  const scrub = o.scrub;
+  if (scrub) {
+    await log
+      .group('Scrubbing attribution from commits', async () => {
+        const { rewritten } = await scrubCommits(worktree, baseSha, scrub, { keep: o.known });
+        log.info(`${rewritten} commit message(s) rewritten`);
+      })
+      .catch((e: unknown) =>
+        log.warning(`Could not scrub attribution; the commits are kept as they are: ${getErrorMessage(e)}`),
+      );
+  }
+  const head = await Git.forUntrusted(worktree).headSha();
+  // The run's own commits: not those a merge brought in from branches that already existed.
+  const commits = await listCommits(worktree, baseSha, head, o.known);
+  return { head, commits, filesChanged: await filesChanged(worktree, baseSha, head) };
+}
+
 export function compareUrl(serverUrl: string, repo: RepoRef, base: string, head: string): string {
   const ref = (b: string) => b.split('/').map(encodeURIComponent).join('/');
   return `${serverUrl}/${repo.owner}/${repo.repo}/compare/${ref(base)}...${ref(head)}?expand=1`;
@@ -69,7 +100,21 @@ export function describeApiError(error: unknown): string {
   return oneLine(typeof e.status === 'number' ? `${e.status} ${message}` : message);
 }
 
+/**
+ * Pushes the commits and opens the pull request. Never throws: a failure it did not foresee still ends with the
+ * commits in a bundle and a problem for the issue.
+ */
 export async function publishWork(o: PublishInput): Promise<PublishOutcome> {
+  try {
+    return await pushAndOpen(o);
+  } catch (error) {
+    const failure = error instanceof Error ? error : new Error(getErrorMessage(error));
+    o.log.warning(`Publishing failed: ${oneLine(failure.message)}`);
+    return bundleInstead(o, failure);
+  }
+}
+
+async function pushAndOpen(o: PublishInput): Promise<PublishOutcome> {
   const { plan, log } = o;
   const git = Git.forUntrusted(o.worktree);
   const head = await git.headSha();
@@ -114,7 +159,7 @@ export async function publishWork(o: PublishInput): Promise<PublishOutcome> {
     }
   }
 
-  if (failure) return { ...(await bundleInstead(o, failure)) };
+  if (failure) return bundleInstead(o, failure);
 
   const outcome: PublishOutcome = { pushedTo: target };
   if (why) {

@@ -1,18 +1,15 @@
-import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scrubAttribution } from '../gemini/attribution.js';
 import { writeBackCreds, homeAt } from '../gemini/home.js';
 import { installGemini, geminiVersion, PINNED_GEMINI_VERSION } from '../gemini/install.js';
 import { resolveModel } from '../gemini/models.js';
-import { listCommits, filesChanged } from '../git/commits.js';
 import {
   isolateCheckoutCredentials,
   restoreCheckoutCredentials,
   type SavedCredentials,
 } from '../git/credentials.js';
-import { Git } from '../git/git.js';
 import { listRemoteHeads } from '../git/push.js';
-import { scrubCommits } from '../git/scrub.js';
 import { createGitHubClient } from '../github/client.js';
 import {
   commentMarker,
@@ -32,13 +29,13 @@ import { resolveAuth } from './auth.js';
 import type { ActionContext, RepoRef } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionOutputs } from './outputs.js';
-import { adviceFor, prBody, prTitle, sessionMarker, withEarlierRuns } from './pr-text.js';
-import { issueComment, stepFailure } from './issue-report.js';
-import { publishWork, type PublishOutcome } from './publish.js';
+import { adviceFor, prBody, prTitle } from './pr-text.js';
+import { publishWork, settleCommits } from './publish.js';
+import { emptyOutputs, reportRun } from './report-run.js';
 import { crashedResult } from './crashed-result.js';
 import { Redactor } from './redact.js';
 import { planBranch, prepareWorktree } from './branch.js';
-import { SUMMARY_MARKER, findPreviousSession } from './resume.js';
+import { findPreviousSession } from './resume.js';
 import type { TranscriptStore } from './transcript-store.js';
 import { tmuxVersion } from '../tmux/tmux.js';
 
@@ -67,21 +64,6 @@ export const AGENT_IDENTITY = {
 };
 
 const ISSUE_MARKER = commentMarker('issue');
-
-function emptyOutputs(status: ActionStatus): ActionOutputs {
-  return {
-    status,
-    'session-id': '',
-    branch: '',
-    'pr-number': '',
-    'pr-url': '',
-    'commit-count': '0',
-    'transcript-path': '',
-    'summary-path': '',
-    models: '',
-    'total-tokens': '',
-  };
-}
 
 async function assertTmux(): Promise<void> {
   if (!(await tmuxVersion())) {
@@ -228,7 +210,6 @@ export async function runAction(
 
   // ---- prepare -------------------------------------------------------------------------------------------
   const worktree = ctx.workspace;
-  const git = Git.forUntrusted(worktree);
   const { originUrl, baseSha, remoteSha, knownTips } = await prepareWorktree({ worktree, plan, token, log });
 
   const runDir = await mkdtemp(join(ctx.runnerTemp, 'gemini-run-'));
@@ -298,196 +279,83 @@ export async function runAction(
   const artifactName = `gemini-run-${ctx.runId}-${ctx.runAttempt}`;
   const runUrl = `${ctx.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${ctx.runId}`;
 
-  // What already existed outside the run: never rewritten, never bundled. The remote's tips are asked now, so
-  // a commit someone pushed (and the agent fetched) during the run counts too.
+  // What already existed outside the run: never rewritten, never counted, never bundled. The remote's tips are
+  // asked now, so a commit someone pushed (and the agent fetched) during the run counts too.
   const remoteTips = await listRemoteHeads({ url: originUrl, token }).catch((e: unknown) => {
     log.warning(`Could not list the remote's branches: ${getErrorMessage(e)}`);
     return new Map<string, string>();
   });
   const known = [...new Set([...knownTips, ...remoteTips.values()])];
-
-  let commits = result.commits;
-  if (commits.length > 0) {
-    if (inputs.scrubAttribution) {
-      await log
-        .group('Scrubbing attribution from commits', async () => {
-          const { rewritten } = await scrubCommits(worktree, baseSha, scrubAttribution, { keep: known });
-          log.info(`${rewritten} of ${commits.length} commit message(s) rewritten`);
-        })
-        .catch((e: unknown) =>
-          log.warning(`Could not scrub attribution; the commits are kept as they are: ${getErrorMessage(e)}`),
-        );
-    }
-    // The run's own commits: not those a merge brought in from branches that already existed.
-    const head = await git.headSha();
-    commits = await listCommits(worktree, baseSha, head, known);
-    result = { ...result, headSha: head, commits, filesChanged: await filesChanged(worktree, baseSha, head) };
+  if (result.commits.length > 0) {
+    const { head, commits, filesChanged } = await settleCommits({
+      worktree,
+      baseSha,
+      known,
+      scrub: inputs.scrubAttribution ? scrubAttribution : undefined,
+      log,
+    });
+    result = { ...result, headSha: head, commits, filesChanged };
   }
-
   const summaryBody = renderSummary(result, { task });
   const status: ActionStatus =
-    result.status === 'finished' && commits.length === 0 ? 'no-changes' : result.status;
+    result.status === 'finished' && result.commits.length === 0 ? 'no-changes' : result.status;
 
-  let published: PublishOutcome | undefined;
-  if (commits.length > 0) {
-    published = await publishWork({
-      client,
-      repo,
-      serverUrl: ctx.serverUrl,
-      worktree,
-      originUrl,
-      token,
-      plan,
-      startTip: remoteSha,
-      known: [baseSha, ...known],
-      divertBranch: `${plan.branch}-run-${ctx.runId}${ctx.runAttempt === '1' ? '' : `-${ctx.runAttempt}`}`,
-      outDir,
-      artifactName,
-      pullSpec: () => ({
-        title: publish(prTitle(task)),
-        body: publish(
-          prBody({
-            task,
-            result,
-            summary: summaryBody,
-            closes: trigger.isPullRequest ? undefined : trigger.number,
-            runUrl,
+  const finalResult = result;
+  const published =
+    result.commits.length === 0
+      ? undefined
+      : await publishWork({
+          client,
+          repo,
+          serverUrl: ctx.serverUrl,
+          worktree,
+          originUrl,
+          token,
+          plan,
+          startTip: remoteSha,
+          known: [baseSha, ...known],
+          divertBranch: `${plan.branch}-run-${ctx.runId}${ctx.runAttempt === '1' ? '' : `-${ctx.runAttempt}`}`,
+          outDir,
+          artifactName,
+          pullSpec: () => ({
+            title: publish(prTitle(task)),
+            body: publish(
+              prBody({
+                task,
+                result: finalResult,
+                summary: summaryBody,
+                closes: trigger.isPullRequest ? undefined : trigger.number,
+                runUrl,
+              }),
+            ),
+            draft: inputs.draft || finalResult.status !== 'finished',
           }),
-        ),
-        draft: inputs.draft || result.status !== 'finished',
-      }),
-      log,
-    }).catch((e: unknown): PublishOutcome => {
-      const what = oneLine(getErrorMessage(e));
-      log.warning(`Publishing failed: ${what}`);
-      return {
-        problem: {
-          headline: redactor.redact(what),
-          what: `Publishing the work failed: ${what}.`,
-          todo: 'The commits are in the job log and the artifact summary; re-run.',
-        },
-      };
-    });
-  }
+          log,
+        });
 
   // ---- report --------------------------------------------------------------------------------------------
-  const pull = published?.pull;
-  const outputs: ActionOutputs = {
-    ...emptyOutputs(status),
-    'session-id': result.sessionId,
-    'commit-count': String(commits.length),
-    // The models that did the agent's work; the router's classifier model is in the summary, marked.
-    models: result.usage.models
-      .filter((m) => !m.utility)
-      .map((m) => m.model)
-      .join(','),
-    'total-tokens': String(result.usage.totalTokens),
-    branch: pull?.headRef ?? published?.pushedTo ?? '',
-    ...(pull ? { 'pr-number': String(pull.number), 'pr-url': pull.htmlUrl } : {}),
-  };
-
-  const where = inputs.uploadTranscript
-    ? `\n\nTranscript: artifact \`${artifactName}\` of [run ${ctx.runId}](${runUrl}). Comment \`${inputs.triggerPhrase} <instruction>\` on the pull request to continue this session.`
-    : '';
-  const problem = published?.problem;
-  const problemNote = problem ? `\n\n> [!WARNING]\n> ${problem.what}\n> ${problem.todo}` : '';
-  const summary = publish(
-    summaryBody +
-      problemNote +
-      where +
-      `\n\n${sessionMarker({ sessionId: result.sessionId, runId: ctx.runId, artifact: artifactName, mode: result.mode })}`,
-  );
-  const files = await writeRunFiles({ outDir, summary, result, branch: plan.branch, redactor });
-  outputs['summary-path'] = files.summaryPath;
-  outputs['transcript-path'] = files.transcriptPath;
-
-  const report = {
+  return reportRun({
+    client,
+    repo,
+    log,
+    redactor,
+    publish,
+    self,
+    tellIssue: reportProblem,
+    writeJobSummary: (markdown) => io.writeJobSummary(markdown),
+    store,
+    result,
     status,
-    message: result.message ? redactor.redact(result.message) : undefined,
-    commitCount: commits.length,
-    publish: published,
-    finalAnswer: result.transcript.finalAnswer,
+    published,
+    summaryBody,
+    previousSummary,
     onPullRequest: trigger.isPullRequest,
-  };
-  if (pull) {
-    await upsertMarkedComment(
-      client,
-      repo,
-      pull.number,
-      SUMMARY_MARKER,
-      withEarlierRuns(summary, previousSummary),
-      await self(),
-    ).catch((e: unknown) =>
-      log.warning(`Could not post the summary on #${pull.number}: ${getErrorMessage(e)}`),
-    );
-  }
-  const comment = issueComment(report);
-  if (comment) await reportProblem(comment);
-
-  await io
-    .writeJobSummary(summary)
-    .catch((e: unknown) => log.warning(`Could not write the job summary: ${getErrorMessage(e)}`));
-  const bundle = published?.bundle;
-  if (inputs.uploadTranscript || bundle) {
-    const uploads = inputs.uploadTranscript ? files.all : [];
-    await store
-      .save(artifactName, [...uploads, ...(bundle ? [bundle] : [])], outDir)
-      .then((saved) =>
-        log.info(
-          saved ? `Saved the transcript: ${saved}` : 'Artifact upload is not available here; skipped.',
-        ),
-      )
-      .catch((e: unknown) => log.warning(`Could not upload the transcript artifact: ${getErrorMessage(e)}`));
-  }
-
-  const failure = stepFailure(report);
-  return { outputs, ...(failure ? { failure: redactor.redact(failure) } : {}) };
-}
-
-/** The run's files for the artifact: the summary, the run summary and the transcript. */
-async function writeRunFiles(o: {
-  outDir: string;
-  summary: string;
-  result: RunResult;
-  branch: string;
-  redactor: Redactor;
-}): Promise<{ summaryPath: string; transcriptPath: string; all: string[] }> {
-  const summaryPath = join(o.outDir, 'summary.md');
-  await writeFile(summaryPath, o.summary);
-  let transcriptPath = '';
-  if (o.result.transcriptPath) {
-    transcriptPath = join(o.outDir, 'transcript.jsonl');
-    await copyFile(o.result.transcriptPath, transcriptPath);
-  }
-  const runSummaryPath = join(o.outDir, 'run-summary.json');
-  await writeFile(
-    runSummaryPath,
-    o.redactor.redact(JSON.stringify(machineSummary(o.result, o.branch), null, 2)),
-  );
-  return {
-    summaryPath,
-    transcriptPath,
-    all: [runSummaryPath, summaryPath, ...(transcriptPath ? [transcriptPath] : [])],
-  };
-}
-
-/** The machine-readable run summary of the artifact: no secrets, no telemetry resource attributes. */
-function machineSummary(result: RunResult, branch: string) {
-  return {
-    status: result.status,
-    message: result.message,
-    mode: result.mode,
-    sessionId: result.sessionId,
-    model: result.model,
-    branch,
-    startedAt: result.startedAt,
-    durationMs: result.durationMs,
-    exitCode: result.exitCode,
-    usage: result.usage,
-    commits: result.commits,
-    filesChanged: result.filesChanged,
-    leftoverCommitted: result.leftoverCommitted,
-    toolCalls: result.transcript.toolCalls.map((t) => ({ name: t.name, kind: t.kind, status: t.status })),
-    finalAnswer: result.transcript.finalAnswer,
-  };
+    branch: plan.branch,
+    outDir,
+    artifactName,
+    runId: ctx.runId,
+    runUrl,
+    uploadTranscript: inputs.uploadTranscript,
+    triggerPhrase: inputs.triggerPhrase,
+  });
 }
