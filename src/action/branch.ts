@@ -1,3 +1,4 @@
+import { commandConfigKeys } from '../git/config-guard.js';
 import { fetchBranch } from '../git/fetch.js';
 import { Git } from '../git/git.js';
 import type { GitHubClient } from '../github/client.js';
@@ -47,47 +48,6 @@ export async function planBranch(
 }
 
 /**
- * Config keys whose value is a command git runs (or an include that could add one). On a reused self-hosted
- * workspace they may be an earlier agent's, and the action would run them with the checkout's token in reach.
- */
-const COMMAND_KEYS: readonly RegExp[] = [
-  /^filter\..+\.(clean|smudge|process)$/,
-  /^diff\..+\.(textconv|command)$/,
-  /^diff\.external$/,
-  /^merge\..+\.driver$/,
-  /^core\.(fsmonitor|sshcommand|gitproxy|askpass|editor|pager|hookspath|alternaterefscommand)$/,
-  /^credential(\..+)?\.helper$/,
-  /^(sequence\.editor|gpg\.program|gpg\..+\.program)$/,
-  /^remote\..+\.(uploadpack|receivepack|vcs)$/,
-  /^include\.path$/,
-  /^includeif\..+\.path$/,
-];
-
-/** What `git lfs install --local` writes (actions/checkout with `lfs: true`): trusted. */
-const LFS_FILTER: Record<string, string> = {
-  'filter.lfs.clean': 'git-lfs clean -- %f',
-  'filter.lfs.smudge': 'git-lfs smudge -- %f',
-  'filter.lfs.process': 'git-lfs filter-process',
-};
-
-/**
- * The repository-config keys that would make git run a command the workspace chose. Pure: takes the output of
- * `git config --local --list -z` (`key\nvalue` entries separated by NUL). Exported for tests.
- */
-export function commandConfigKeys(listZ: string): string[] {
-  const found: string[] = [];
-  for (const entry of listZ.split('\0')) {
-    if (entry === '') continue;
-    const nl = entry.indexOf('\n');
-    const key = (nl === -1 ? entry : entry.slice(0, nl)).toLowerCase();
-    const value = nl === -1 ? '' : entry.slice(nl + 1);
-    if (LFS_FILTER[key] === value) continue;
-    if (COMMAND_KEYS.some((re) => re.test(key))) found.push(key);
-  }
-  return [...new Set(found)];
-}
-
-/**
  * Puts the workspace on the run's branch: continues the branch when origin has it (a re-run, a follow-up), else
  * starts it from the base.
  *
@@ -109,7 +69,7 @@ export async function prepareWorktree(o: {
   if (!originUrl)
     throw new UserError(`The workspace ${worktree} has no 'origin' remote: run actions/checkout first.`);
   const commands = commandConfigKeys(
-    (await git.run(['config', '--local', '--list', '-z'], { allowAllExitCodes: true })).stdout,
+    (await git.run(['config', '--local', '--includes', '--list', '-z'], { allowAllExitCodes: true })).stdout,
   );
   if (commands.length > 0) {
     throw new UserError(

@@ -27,7 +27,8 @@ export async function commitLeftovers(
   message: string,
   identity?: GitIdentity,
 ): Promise<boolean> {
-  const git = Git.forUntrusted(worktree);
+  // The agent may have configured a clean filter: `git add` would run it for us.
+  const git = await Git.forAgentRepo(worktree);
   await git.run(['add', '--all']);
   const staged = await git.run(['diff', '--cached', '--quiet'], {
     allowAllExitCodes: true,

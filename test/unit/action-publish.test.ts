@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandConfigKeys } from '../../src/action/branch.js';
+import { commandConfigKeys, neutralizingConfig } from '../../src/git/config-guard.js';
 import { issueComment, stepFailure, type ReportInput } from '../../src/action/issue-report.js';
 import {
   compareUrl,
@@ -163,8 +163,20 @@ describe('commandConfigKeys', () => {
           ['diff.x.textconv', 'evil'],
         ]),
       ),
-    ).toEqual(['filter.evil.smudge', 'core.fsmonitor', 'core.sshcommand', 'include.path', 'diff.x.textconv']);
+    ).toEqual(['filter.evil.smudge', 'core.fsmonitor', 'core.sshCommand', 'include.path', 'diff.x.textconv']);
     expect(commandConfigKeys(z([['filter.lfs.process', 'evil']]))).toEqual(['filter.lfs.process']);
+  });
+  it('switches them off with empty values, a whole filter driver at a time', () => {
+    expect(neutralizingConfig(['filter.Evil.smudge', 'diff.x.textconv', 'include.path'])).toEqual([
+      '-c',
+      'filter.Evil.clean=',
+      '-c',
+      'filter.Evil.smudge=',
+      '-c',
+      'filter.Evil.process=',
+      '-c',
+      'diff.x.textconv=',
+    ]);
   });
 });
 
