@@ -151,6 +151,13 @@ describe.each(['interactive', 'headless'] as const)('integrity, end to end (%s)'
     expect(comment).not.toMatch(/pull request/i);
     expect(world.github.pulls()).toHaveLength(0);
   });
+
+  it('6. a model that fails once with 503 and then answers is not called unavailable', async () => {
+    const r = await world.run({ mode, script: 'transient-then-ok' });
+    expect(r.main.outputs.status, r.main.stdout).toBe('no-changes');
+    expect(r.main.exitCode).toBe(0);
+    expect(issueComment(world)).toContain('Recovered after a transient error.');
+  });
 });
 
 describe('integrity, end to end (publishing; headless)', () => {
