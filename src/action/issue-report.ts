@@ -34,6 +34,7 @@ export function issueComment(r: ReportInput): string | undefined {
   const advice = adviceFor(r.status, {
     hasPull: pull !== undefined,
     modelUnavailable: isModelUnavailable(r.message),
+    committed: r.commitCount > 0,
   });
   const ended = `gemini-run ended \`${r.status}\`${r.message ? `: ${r.message}` : ''}`;
   const tail = (parts: (string | undefined | false)[]) => parts.filter(Boolean).join('\n\n');

@@ -97,10 +97,15 @@ export function adviceFor(
     hasPull?: boolean;
     /** Every model call failed (walls.modelUnavailable): the model, not the task, is the cause. */
     modelUnavailable?: boolean;
+    /** The agent committed something (kept on a branch or in the artifact, as the text above says). */
+    committed?: boolean;
   } = {},
 ): string {
   const hasPull = o.hasPull ?? true;
   const partial = hasPull ? ' What the agent committed before is in the draft pull request.' : '';
+  if (status === 'timed-out' && !hasPull && o.committed && !o.modelUnavailable) {
+    return 'The agent did not finish within `timeout-minutes`; what it committed is kept, as said above. Raise the timeout or narrow the task and re-run.';
+  }
   if (o.modelUnavailable && FAILING_ADVICE.has(status)) {
     return `The model did not answer: every call failed (overloaded or rate-limited; the last error is quoted above). Nothing is wrong with the task or the setup: re-run later, or choose another model with the \`model\` input.${partial}`;
   }

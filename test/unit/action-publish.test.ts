@@ -113,6 +113,9 @@ describe('the report: issue comment and step failure', () => {
       'gemini ended timed-out: timed out after 60 s; and the push failed',
     );
     expect(issueComment({ ...r, onPullRequest: true })).toContain('The push failed.');
+    const late = issueComment({ ...r, status: 'timed-out', message: 'timed out after 60 s' });
+    expect(late).toMatch(/what it committed is kept/);
+    expect(late).not.toMatch(/committed nothing|pull request/);
   });
   it('an unavailable model with nothing committed never mentions a pull request', () => {
     const text = issueComment({
