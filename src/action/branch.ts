@@ -9,11 +9,10 @@ import type { Logger } from '../util/log.js';
 import type { RepoRef } from './context.js';
 import type { ActionInputs } from './inputs.js';
 
-/** Where a run works: its branch, what the PR targets, and whether the branch is ours to force-push. */
+/** Where a run works: its branch and what the PR targets. The branch only ever moves forward, ours or not. */
 export interface BranchPlan {
   branch: string;
   base: string;
-  ownBranch: boolean;
   existingPull?: PullInfo;
 }
 
@@ -34,7 +33,6 @@ export async function planBranch(
     return {
       branch: pull.headRef,
       base: pull.baseRef,
-      ownBranch: pull.headRef.startsWith(inputs.branchPrefix) && pull.author.endsWith('[bot]'),
       existingPull: pull,
     };
   }
@@ -44,7 +42,7 @@ export async function planBranch(
     trigger.number !== undefined
       ? `${inputs.branchPrefix}issue-${trigger.number}`
       : `${inputs.branchPrefix}run-${runId}`;
-  return { branch, base, ownBranch: true };
+  return { branch, base };
 }
 
 /**

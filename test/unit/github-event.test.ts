@@ -327,6 +327,28 @@ describe('buildTask', () => {
     expect(fx.gh.requests.some((r) => r.path.endsWith(`/issues/${n}`))).toBe(false);
   });
 
+  it('on a PR, leaves out review comments made after the trigger comment too', async () => {
+    const pr = fx.gh.addPull({ title: 'Fix', body: 'Closes #1', head: 'gemini-run/issue-1' });
+    fx.gh.addReviewComment({ pull: pr, body: 'Before', path: 'a.ts', line: 1, user: 'bob' });
+    const triggerId = fx.gh.addComment({ issue: pr, body: '/gemini address the review', user: 'alice' });
+    const at = fx.gh.comments(pr).find((c) => c.id === triggerId)?.createdAt;
+    fx.gh.addReviewComment({ pull: pr, body: 'INJECTED review', path: 'a.ts', line: 2, user: 'mallory' });
+    fx.gh.editIssue(pr, { body: 'INJECTED body' });
+    const built = await buildTask(fx.client, repo, {
+      kind: 'run',
+      actor: 'alice',
+      number: pr,
+      isPullRequest: true,
+      instruction: 'address the review',
+      via: 'comment',
+      commentId: triggerId,
+      approved: { title: 'Fix', body: 'Closes #1', ...(at ? { at } : {}) },
+    });
+    expect(built.leftOut).toBe(1);
+    expect(built.task.body).toBe('Closes #1');
+    expect(built.task.comments).toEqual([{ author: 'bob', body: 'On `a.ts` line 1:\nBefore' }]);
+  });
+
   it('existedAtTrigger compares creation and last edit with the trigger time', () => {
     const at = '2026-01-01T00:00:10Z';
     expect(
