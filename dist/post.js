@@ -30058,7 +30058,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod: io_util_chmod, copyFile, lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
+const { chmod: io_util_chmod, copyFile, lstat: io_util_lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename, rm: io_util_rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -30102,7 +30102,7 @@ function exists(fsPath) {
 }
 function isDirectory(fsPath_1) {
     return io_util_awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
+        const stats = useStat ? yield stat(fsPath) : yield io_util_lstat(fsPath);
         return stats.isDirectory();
     });
 }
@@ -36627,7 +36627,7 @@ function _isoDuration(Class, params) {
 }
 // @__NO_SIDE_EFFECTS__
 function _number(Class, params) {
-    return new Class(snapshotChecks({ type: "number", checks: [], ...util.normalizeParams(params) }));
+    return new Class(snapshotChecks({ type: "number", checks: [], ...normalizeParams(params) }));
 }
 // @__NO_SIDE_EFFECTS__
 function _coercedNumber(Class, params) {
@@ -40208,7 +40208,7 @@ const ZodNumber = /*@__PURE__*/ $constructor("ZodNumber", (inst, def) => {
     },
 }));
 function schemas_number(params) {
-    return core._number(ZodNumber, params);
+    return _number(ZodNumber, params);
 }
 const ZodNumberFormat = /*@__PURE__*/ $constructor("ZodNumberFormat", (inst, def) => {
     $ZodNumberFormat.init(inst, def);
@@ -41526,168 +41526,6 @@ async function move(from, to) {
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/gemini/context-file.ts
-/**
- * The task travels in `GEMINI.local.md` in the worktree, never in argv (argv is visible in `ps` and copied
- * into telemetry). Our settings list it first in `context.fileName`, so the CLI sends it to the model with the
- * repo's own GEMINI.md/AGENTS.md. Git ignores it through the repository's info/exclude; it is removed after
- * the run and never committed.
- */
-
-
-
-
-const CONTEXT_FILE_NAME = 'GEMINI.local.md';
-/** Workspace skills dir the CLI discovers natively (trusted workspace; `--skip-trust` makes it trusted). */
-const SKILLS_DIR = '.gemini/skills';
-/** Pure: the context file's markdown. */
-function renderContextFile(task, conventions) {
-    const out = [];
-    out.push('# Your task', '');
-    out.push('You are working unattended in this git repository. Nobody will answer questions: decide, do the work, and finish.', '');
-    out.push(`## ${oneLineText(task.title) || 'Task'}`, '');
-    if (task.source.number !== undefined || task.source.url) {
-        const what = task.source.kind === 'pull_request' ? 'Pull request' : 'Issue';
-        const ref = [task.source.number !== undefined ? `#${task.source.number}` : '', task.source.url ?? '']
-            .filter(Boolean)
-            .join(' ');
-        out.push(`${what}: ${ref}`, '');
-    }
-    out.push('### Instruction', '', task.instruction.trim() || '(none)', '');
-    if (task.body?.trim() && task.body.trim() !== task.instruction.trim()) {
-        out.push('### Description', '', task.body.trim(), '');
-    }
-    if (task.comments.length > 0) {
-        out.push('### Discussion', '');
-        for (const c of task.comments)
-            out.push(`**@${oneLineText(c.author)}** wrote:`, '', c.body.trim(), '');
-    }
-    if (conventions.length > 0) {
-        out.push('## Repository conventions', '');
-        for (const c of conventions)
-            out.push(`- ${c}`);
-        out.push('');
-    }
-    out.push('## When you are done', '', '- Make focused commits with clear messages (`git add` + `git commit`); commit everything you want to keep.', '- Do not push, do not create branches or pull requests: that happens after you finish.', `- Do not edit, commit or delete \`${CONTEXT_FILE_NAME}\`.`, '- Finish with a short summary of what you did and anything left open.', '');
-    return out.join('\n');
-}
-/** Short hints about the repo: which convention files exist and how tests run. Missing files are fine. */
-async function detectConventions(worktree) {
-    const hints = [];
-    const present = async (name) => fs.access(join(worktree, name)).then(() => true, () => false);
-    const docs = [];
-    for (const name of ['GEMINI.md', 'AGENTS.md', 'CONTRIBUTING.md', '.github/CONTRIBUTING.md']) {
-        if (await present(name))
-            docs.push(`\`${name}\``);
-    }
-    if (docs.length > 0)
-        hints.push(`Follow the guidance in ${docs.join(', ')}.`);
-    const pkg = await readJson(join(worktree, 'package.json'));
-    const scripts = pkg && typeof pkg.scripts === 'object' && pkg.scripts !== null ? pkg.scripts : undefined;
-    if (scripts && 'test' in scripts) {
-        const pm = (await present('pnpm-lock.yaml')) ? 'pnpm' : (await present('yarn.lock')) ? 'yarn' : 'npm';
-        hints.push(`Run the tests with \`${pm} test\` before committing.`);
-    }
-    const makefile = await fs.readFile(join(worktree, 'Makefile'), 'utf8').catch(() => '');
-    if (/^test:/m.test(makefile))
-        hints.push('Run the tests with `make test` before committing.');
-    if (await present('go.mod'))
-        hints.push('Run the tests with `go test ./...` before committing.');
-    if (await present('Cargo.toml'))
-        hints.push('Run the tests with `cargo test` before committing.');
-    return hints;
-}
-/** Writes the context file into the worktree and hides it from git. Returns its path. */
-async function writeContextFile(worktree, task) {
-    const file = join(worktree, CONTEXT_FILE_NAME);
-    // A tracked file of that name would be overwritten, and exclude does not hide changes to tracked files.
-    const tracked = await exec('git', ['ls-files', '--', CONTEXT_FILE_NAME], { cwd: worktree, env: context_file_gitEnv() });
-    if (tracked.stdout.trim() !== '') {
-        throw new UserError(`The repository tracks ${CONTEXT_FILE_NAME}, the file gemini-run writes the task into; rename or untrack it.`);
-    }
-    await fs.writeFile(file, renderContextFile(task, await detectConventions(worktree)), { mode: 0o644 });
-    await excludeFromGit(worktree, [`/${CONTEXT_FILE_NAME}`]);
-    return file;
-}
-/** Removes the context file; the exclude line stays (harmless, and a follow-up run writes the file again). */
-async function removeContextFile(worktree) {
-    await external_node_fs_namespaceObject.promises.rm((0,external_node_path_namespaceObject.join)(worktree, CONTEXT_FILE_NAME), { force: true });
-}
-/**
- * Copies each entry of a user-provided skills folder into the worktree's `.gemini/skills`, skipping names
- * the repository already has (its own skills win), and excludes what was copied. Returns the copied paths,
- * relative to the worktree, for removeInstalledSkills.
- */
-async function installSkills(skillsSrc, worktree) {
-    const entries = await fs.readdir(skillsSrc, { withFileTypes: true }).catch(() => {
-        throw new UserError(`The skills folder ${skillsSrc} does not exist or cannot be read.`);
-    });
-    const destDir = join(worktree, SKILLS_DIR);
-    await fs.mkdir(destDir, { recursive: true });
-    const copied = [];
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-        if (entry.name.startsWith('.'))
-            continue;
-        const dest = join(destDir, entry.name);
-        const exists = await fs.lstat(dest).then(() => true, () => false);
-        if (exists)
-            continue;
-        await fs.cp(join(skillsSrc, entry.name), dest, { recursive: true, dereference: true });
-        copied.push(`${SKILLS_DIR}/${entry.name}`);
-    }
-    if (copied.length > 0)
-        await excludeFromGit(worktree, copied.map((p) => `/${p}`));
-    return copied;
-}
-/** Removes what installSkills copied, and `.gemini/skills`/`.gemini` when that leaves them empty. */
-async function removeInstalledSkills(worktree, installed) {
-    for (const rel of installed)
-        await fs.rm(join(worktree, rel), { recursive: true, force: true });
-    for (const dir of [SKILLS_DIR, '.gemini']) {
-        await fs.rmdir(join(worktree, dir)).catch(() => undefined); // only succeeds when empty
-    }
-}
-/**
- * Adds root-anchored patterns to the repository's info/exclude, once each. The path comes from
- * `git rev-parse --git-path info/exclude`, which is right for linked worktrees and submodules too.
- */
-async function excludeFromGit(worktree, patterns) {
-    const res = await exec('git', ['rev-parse', '--git-path', 'info/exclude'], {
-        cwd: worktree,
-        env: context_file_gitEnv(),
-    });
-    const rel = res.stdout.trim();
-    const file = isAbsolute(rel) ? rel : resolve(worktree, rel);
-    const current = await fs.readFile(file, 'utf8').catch(() => '');
-    const lines = new Set(current.split(/\r?\n/).map((l) => l.trim()));
-    const missing = patterns.filter((p) => !lines.has(p));
-    if (missing.length === 0)
-        return;
-    await fs.mkdir(dirname(file), { recursive: true });
-    const prefix = current === '' || current.endsWith('\n') ? '' : '\n';
-    await fs.appendFile(file, `${prefix}${missing.join('\n')}\n`);
-}
-/** git must look at the worktree it is run in, not at a repository named by an inherited variable. */
-function context_file_gitEnv() {
-    const env = { ...process.env };
-    for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY']) {
-        delete env[k];
-    }
-    return env;
-}
-function oneLineText(text) {
-    return text.replace(/\s+/g, ' ').trim();
-}
-async function readJson(path) {
-    try {
-        const value = JSON.parse(await fs.readFile(path, 'utf8'));
-        return typeof value === 'object' && value !== null ? value : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/util/errors.ts
 /**
  * An error caused by the user's input or environment. Its message is one line that says what is wrong and
@@ -41697,7 +41535,7 @@ class errors_UserError extends Error {
     name = 'UserError';
 }
 /** The message of anything thrown, including non-Error throws (a thrown string must not leave a step green). */
-function getErrorMessage(error) {
+function errors_getErrorMessage(error) {
     if (error instanceof Error)
         return error.message;
     if (typeof error === 'string')
@@ -41746,6 +41584,7 @@ function renderPaneScript(pane, exitFile) {
             throw new Error(`invalid environment variable name: ${key}`);
         return shQuote(`${key}=${value}`);
     });
+    const prefix = [...(pane.runAs ?? []).map(shQuote), 'env', '-i'];
     const argv = [pane.command, ...pane.args].map(shQuote);
     return [
         '#!/bin/sh',
@@ -41753,7 +41592,7 @@ function renderPaneScript(pane, exitFile) {
         '# sh keeps reading the open file.',
         'rm -f "$0"',
         `cd ${shQuote(pane.cwd)} || { echo 127 > ${shQuote(exitFile)}; exit 127; }`,
-        `env -i ${assignments.join(' ')} ${argv.join(' ')}`,
+        [...prefix, ...assignments, ...argv].join(' '),
         'code=$?',
         `echo "$code" > ${shQuote(`${exitFile}.tmp`)} && mv ${shQuote(`${exitFile}.tmp`)} ${shQuote(exitFile)}`,
         'exit "$code"',
@@ -41823,7 +41662,7 @@ function trySignal(pid, signal) {
  * for good. pid_max is 32768 here and a long test suite wraps it, so a bare remembered pid may by now belong to
  * someone else's process — another run's gemini. Undefined when the process is gone (or there is no /proc).
  */
-function processStartTime(pid) {
+function tmux_processStartTime(pid) {
     try {
         const stat = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/stat`, 'utf8');
         return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
@@ -41918,12 +41757,12 @@ class TmuxDriverImpl {
     }
     track(pid) {
         if (!this.known.has(pid))
-            this.known.set(pid, processStartTime(pid));
+            this.known.set(pid, tmux_processStartTime(pid));
     }
     /** Still the very process we saw (not a reuse of its pid by another one), and alive. */
     isOurs(pid) {
         const seen = this.known.get(pid);
-        if (seen !== undefined && processStartTime(pid) !== seen)
+        if (seen !== undefined && tmux_processStartTime(pid) !== seen)
             return false;
         return isProcessAlive(pid);
     }
@@ -42141,6 +41980,694 @@ async function tmuxServerAlive(socket, tmuxPath = 'tmux') {
 /** The seam: `TmuxDriver.create(...)`; tests may substitute any object implementing the interface. */
 const TmuxDriver = { create: createTmuxDriver };
 
+;// CONCATENATED MODULE: ./src/isolation/access.ts
+/**
+ * File access between the action's user and the agent's, with POSIX ACLs: the worktree and the agent's own
+ * directory get entries for the agent's uid (and default entries, so what the agent creates stays open to the
+ * action); the directories above them get a traverse-only entry where the agent could not pass. Nothing else of
+ * the action's becomes readable: its run dir and the credential stash stay 0700 without entries.
+ *
+ * After the run the action takes its files back (ownership where it may chown, ACL entries otherwise) and
+ * removes every entry it added, so a later `actions/checkout` or `git` step of the job works as before.
+ */
+
+
+
+
+/** The ACL spec that opens a tree to the agent, and keeps what the agent creates open to the action. */
+function access_treeAclSpec(agentUid, selfUid) {
+    const entries = [`u:${agentUid}:rwX`, `d:u:${agentUid}:rwX`];
+    // Root passes every permission check; a non-root action needs its own default entry for the agent's files.
+    if (selfUid !== 0)
+        entries.push(`u:${selfUid}:rwX`, `d:u:${selfUid}:rwX`);
+    return entries.join(',');
+}
+/** Every proper ancestor of `path`, from the root down. Exported for tests. */
+function ancestorsOf(path) {
+    const out = [];
+    for (let dir = dirname(resolve(path));; dir = dirname(dir)) {
+        out.unshift(dir);
+        if (dirname(dir) === dir)
+            break;
+    }
+    return out;
+}
+/** What to do about one directory above a path the agent needs. Pure; exported for tests. */
+function traverseDecision(st, selfUid) {
+    if ((st.mode & 0o001) !== 0)
+        return 'ok';
+    if (selfUid === 0 || st.uid === selfUid)
+        return 'grant';
+    return 'blocked';
+}
+async function setfacl(args, allowFailure = false) {
+    const r = await util_exec_exec('setfacl', args, { allowAllExitCodes: true, timeoutMs: 120_000 }).catch((e) => {
+        if (e.code === 'ENOENT') {
+            throw new errors_UserError("Isolating the agent needs 'setfacl' (package acl): install it (sudo apt-get install -y acl), or set 'isolation: none' (unsafe).");
+        }
+        throw e;
+    });
+    if (r.exitCode !== 0 && !allowFailure) {
+        throw new errors_UserError(`Could not give the agent user access (setfacl: ${r.stderr.trim().split('\n')[0] ?? r.exitCode}): the filesystem may not support ACLs; set 'isolation: none' to run without (unsafe).`);
+    }
+    return r;
+}
+/** Opens one tree (again: a chmod after the grant narrows the ACL mask, so callers re-open what they changed). */
+async function access_openTree(tree, spec) {
+    // -P: never follow a symlink out of the tree (a reused workspace may hold one an earlier agent planted).
+    await setfacl(['-R', '-P', '-m', spec, tree]);
+}
+/** Removes the agent's ACL entries from a tree (best effort: files the action cannot change keep theirs). */
+async function removeAgentEntries(tree, user) {
+    await setfacl(['-R', '-P', '-x', `u:${user.uid},d:u:${user.uid}`, tree], true);
+}
+/**
+ * Opens `trees` (the worktree, the agent's directory) to the agent and makes `reach` (its node binary, the
+ * gemini bundle) reachable. Throws a UserError when a path cannot be opened.
+ */
+async function access_grantAgentAccess(o) {
+    const selfUid = process.getuid?.() ?? 0;
+    const selfGid = process.getgid?.() ?? 0;
+    const spec = access_treeAclSpec(o.user.uid, selfUid);
+    const traversed = [];
+    const grant = {
+        revoke: async () => {
+            for (const tree of o.trees)
+                await takeBack(tree, o.user, o.privilege, selfUid, selfGid);
+            for (const tree of o.trees)
+                await removeAgentEntries(tree, o.user);
+            for (const dir of traversed.splice(0))
+                await setfacl(['-x', `u:${o.user.uid}`, dir], true);
+        },
+    };
+    try {
+        const seen = new Set();
+        for (const path of [...o.trees, ...o.reach]) {
+            for (const dir of ancestorsOf(path)) {
+                if (seen.has(dir))
+                    continue;
+                seen.add(dir);
+                const st = await lstat(dir);
+                const d = traverseDecision(st, selfUid);
+                if (d === 'blocked') {
+                    throw new UserError(`The agent user cannot reach ${path}: ${dir} is closed to other users and not ours to open. Move the workspace, or set 'isolation: none' (unsafe).`);
+                }
+                if (d === 'grant') {
+                    await setfacl(['-m', `u:${o.user.uid}:x`, dir]);
+                    traversed.push(dir);
+                }
+            }
+        }
+        for (const tree of o.trees)
+            await access_openTree(tree, spec);
+        return grant;
+    }
+    catch (e) {
+        await grant.revoke().catch(() => undefined);
+        throw e;
+    }
+}
+/**
+ * The agent's files in `tree` become the action's again. Root and full sudo chown them (never following a
+ * symlink the agent planted); with only the narrow rule the agent itself opens them to the action.
+ */
+async function takeBack(tree, user, privilege, selfUid = process.getuid?.() ?? 0, selfGid = process.getgid?.() ?? 0) {
+    const chown = ['chown', '-R', '-h', `--from=${user.uid}`, `${selfUid}:${selfGid}`, tree];
+    if (privilege === 'root') {
+        await util_exec_exec(chown[0], chown.slice(1), { allowAllExitCodes: true, timeoutMs: 120_000 });
+    }
+    else if (privilege === 'sudo') {
+        await util_exec_exec('sudo', ['-n', ...chown], { allowAllExitCodes: true, timeoutMs: 120_000 });
+    }
+    else {
+        const open = `u:${selfUid}:rwX,d:u:${selfUid}:rwX`;
+        await util_exec_exec('sudo', [
+            '-n',
+            '-u',
+            user.name,
+            '--',
+            'find',
+            tree,
+            '-user',
+            String(user.uid),
+            '-exec',
+            'setfacl',
+            '-m',
+            open,
+            '{}',
+            '+',
+        ], { allowAllExitCodes: true, timeoutMs: 120_000 });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/isolation/procs.ts
+/**
+ * The processes of one uid, read from /proc. The agent's uid is the boundary of a run: whatever it started —
+ * a `setsid` daemon, a double fork, a process that left every group — still carries that uid, so "nothing
+ * the agent started outlives the run" is checked by uid, not by process tree.
+ */
+
+/** Real and effective uid from a /proc/<pid>/status text (the `Uid:` line). Exported for tests. */
+function uidsOfStatus(status) {
+    const m = /^Uid:\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)/m.exec(status);
+    if (!m)
+        return [];
+    return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+/** Whether a /proc/<pid>/status text is of a zombie (dead; its parent just has not reaped it). */
+function isZombieStatus(status) {
+    return /^State:\s+[ZX]/m.test(status);
+}
+/** Live (non-zombie) pids whose real, effective or saved uid is `uid`. */
+async function procs_pidsOfUid(uid) {
+    const names = await (0,promises_namespaceObject.readdir)('/proc').catch(() => []);
+    const out = [];
+    await Promise.all(names
+        .filter((n) => /^\d+$/.test(n))
+        .map(async (n) => {
+        const status = await (0,promises_namespaceObject.readFile)(`/proc/${n}/status`, 'utf8').catch(() => '');
+        if (status && !isZombieStatus(status) && uidsOfStatus(status).includes(uid))
+            out.push(Number(n));
+    }));
+    return out.sort((a, b) => a - b);
+}
+
+;// CONCATENATED MODULE: ./src/isolation/agent-user.ts
+/**
+ * The agent's own unprivileged users: a small pool `gemini-agent-1..N`, each with its own private group and a
+ * member of `gemini-agents` (the group the self-hosted sudoers rule names). One run holds one user at a time,
+ * so two concurrent runs on a host never share a uid: neither can signal nor read the other's processes.
+ *
+ * Where they come from depends on what the action may do (see privilege.ts): as root or with full sudo they are
+ * created on demand; with only the narrow rule `gemini-run setup` writes, they must already exist.
+ */
+
+
+
+
+
+
+
+
+const AGENT_USER_PREFIX = 'gemini-agent-';
+const AGENT_GROUP = 'gemini-agents';
+/** Enough for the 8-run test with room; a host running more concurrent jobs than this is unusual. */
+const AGENT_POOL_SIZE = 16;
+/** One `getent passwd` line → user; undefined for anything malformed. Exported for tests. */
+function parsePasswdLine(line) {
+    const f = line.trim().split(':');
+    if (f.length < 7 || !/^\d+$/.test(f[2] ?? '') || !/^\d+$/.test(f[3] ?? ''))
+        return undefined;
+    return { name: f[0], uid: Number(f[2]), gid: Number(f[3]) };
+}
+function agentUserName(index) {
+    return `${AGENT_USER_PREFIX}${index}`;
+}
+async function lookupUser(name) {
+    const r = await exec('getent', ['passwd', name], { allowAllExitCodes: true }).catch(() => undefined);
+    return r && r.exitCode === 0 ? parsePasswdLine(r.stdout) : undefined;
+}
+/** The pool users that exist on this host, in pool order. */
+async function agent_user_existingAgentUsers(size = AGENT_POOL_SIZE) {
+    const found = await Promise.all(Array.from({ length: size }, (_, i) => lookupUser(agentUserName(i + 1))));
+    return found.filter((u) => u !== undefined);
+}
+/** The commands that create pool user `name` (run as root, or through `sudo -n`). Exported for tests. */
+function createUserCommands(name) {
+    return [
+        ['groupadd', '--system', '-f', AGENT_GROUP],
+        [
+            'useradd',
+            '--system',
+            '--user-group',
+            '--groups',
+            AGENT_GROUP,
+            '--no-create-home',
+            '--home-dir',
+            '/nonexistent',
+            '--shell',
+            '/bin/sh',
+            '--comment',
+            'gemini-run agent',
+            name,
+        ],
+    ];
+}
+async function createAgentUser(name, privilege) {
+    for (const cmd of createUserCommands(name)) {
+        const [file, ...args] = privilege === 'root' ? cmd : ['sudo', '-n', ...cmd];
+        const r = await exec(file, args, { allowAllExitCodes: true });
+        // A concurrent run may have created it a moment ago (useradd exits 9: name in use).
+        if (r.exitCode !== 0 && r.exitCode !== 9) {
+            throw new UserError(`Could not create the agent user ${name} (${cmd[0]} exited ${r.exitCode}: ${r.stderr.trim().split('\n')[0] ?? ''}); set 'isolation: none' only if this host cannot have one.`);
+        }
+    }
+    const user = await lookupUser(name);
+    if (!user)
+        throw new UserError(`The agent user ${name} was created but cannot be looked up.`);
+    return user;
+}
+/**
+ * Claims are files `<claims dir>/<user>.lock` holding `<pid> <start time>` of the claiming process, created
+ * exclusively; a claim whose process is gone is stale and taken over. One directory for the whole host, so
+ * runner users of different uids never hand out the same agent: world-writable with the sticky bit, like /tmp,
+ * so nobody removes another's claim — the agents included, who must not be able to free a live run's uid.
+ */
+const CLAIMS_DIR = '/tmp/gemini-run-agent-claims';
+async function ensureClaimsDir(dir) {
+    await mkdir(dir, { recursive: true, mode: 0o1777 });
+    let st = await lstat(dir);
+    const uid = process.getuid?.() ?? 0;
+    // mkdir's mode went through the umask; the creator sets it outright.
+    if (st.isDirectory() && st.uid === uid && (st.mode & 0o7777) !== 0o1777) {
+        await chmod(dir, 0o1777);
+        st = await lstat(dir);
+    }
+    const unsafe = (st.mode & 0o002) !== 0 && (st.mode & 0o1000) === 0;
+    if (!st.isDirectory() || (st.uid !== 0 && st.uid !== uid) || unsafe) {
+        throw new UserError(`${dir} does not belong to root or to this user (or lacks the sticky bit): remove it and retry; it holds gemini-run's agent claims.`);
+    }
+}
+function claimText() {
+    return `${process.pid} ${processStartTime(process.pid) ?? ''}\n`;
+}
+/** A claim's owner is alive when its pid runs with the same start time. Exported for tests. */
+function claimIsLive(text, startTimeOf) {
+    const [pid, start] = text.trim().split(' ');
+    if (!pid || !/^\d+$/.test(pid))
+        return false;
+    const now = startTimeOf(Number(pid));
+    return now !== undefined && (start === undefined || start === '' || now === start);
+}
+async function tryClaim(file) {
+    for (let attempt = 0; attempt < 2; attempt++) {
+        try {
+            const fh = await open(file, 'wx', 0o600);
+            await fh.writeFile(claimText());
+            await fh.close();
+            return true;
+        }
+        catch (e) {
+            if (e.code !== 'EEXIST')
+                throw e;
+            const text = await readFile(file, 'utf8').catch(() => '');
+            if (claimIsLive(text, processStartTime))
+                return false;
+            // Another uid's stale claim stays (the sticky bit keeps it theirs): that user is skipped.
+            if (!(await rm(file, { force: true }).then(() => true, () => false)))
+                return false;
+        }
+    }
+    return false;
+}
+/**
+ * Claims a pool user nobody else on this host holds and that runs no process (a leftover of a crashed run
+ * would still run as it: the caller reaps before use, but a user with live processes and no claim is skipped
+ * rather than trusted). Creates pool users on demand when the privilege allows it.
+ */
+async function agent_user_claimAgentUser(o) {
+    const lockDir = o.lockDir ?? CLAIMS_DIR;
+    await ensureClaimsDir(lockDir);
+    const size = o.size ?? AGENT_POOL_SIZE;
+    for (let i = 1; i <= size; i++) {
+        const name = agentUserName(i);
+        let user = await lookupUser(name);
+        if (!user && o.privilege === 'agent-sudo')
+            continue;
+        const file = join(lockDir, `${name}.lock`);
+        if (!(await tryClaim(file)))
+            continue;
+        if (!user) {
+            try {
+                user = await createAgentUser(name, o.privilege);
+            }
+            catch (e) {
+                await rm(file, { force: true });
+                throw e;
+            }
+        }
+        if ((await pidsOfUid(user.uid)).length > 0) {
+            await rm(file, { force: true });
+            continue;
+        }
+        const claimed = user;
+        return {
+            user: claimed,
+            release: () => rm(file, { force: true }),
+        };
+    }
+    throw new UserError(o.privilege === 'agent-sudo'
+        ? `Every agent user of this host is busy or missing: run 'gemini-run setup --agents <n>' with a larger pool, or run fewer jobs at once.`
+        : `All ${size} agent users of this host are busy: run fewer gemini-run jobs at once on this host.`);
+}
+/** The argv prefix that runs a command as `user`: root switches itself; everyone else goes through sudo. */
+function agent_user_runAsPrefix(user, privilege) {
+    // no_new_privs: set-user-ID programs (sudo, su, a planted binary) cannot raise the agent back up.
+    return privilege === 'root'
+        ? ['setpriv', `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--no-new-privs', '--']
+        : ['sudo', '-n', '-u', user.name, '--', 'setpriv', '--no-new-privs', '--'];
+}
+/** Argv that sends SIGKILL to every process of the user (kill(-1) as that user: the kernel walks them all). */
+function reapArgv(user, privilege) {
+    // The shell's own kill: procps' kill binary will not take -1 after a signal option.
+    const kill = ['sh', '-c', 'kill -KILL -1'];
+    return privilege === 'root'
+        ? ['setpriv', `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--', ...kill]
+        : ['sudo', '-n', '-u', user.name, '--', ...kill];
+}
+/**
+ * Ends every process of the agent user and waits (bounded) until /proc shows none. Returns the survivors, which
+ * should be none: a fork bomb racing kill(-1) is met by repeating it.
+ */
+async function agent_user_reapAgentUser(user, privilege) {
+    const [file, ...args] = reapArgv(user, privilege);
+    for (let i = 0; i < 40; i++) {
+        if ((await procs_pidsOfUid(user.uid)).length === 0)
+            return [];
+        await util_exec_exec(file, args, { allowAllExitCodes: true, timeoutMs: 10_000 }).catch(() => undefined);
+        await (0,external_node_timers_promises_namespaceObject.setTimeout)(i < 5 ? 20 : 100);
+    }
+    return procs_pidsOfUid(user.uid);
+}
+/** The same, synchronously and unverified: for exit and signal handlers only. */
+function agent_user_reapAgentUserSync(user, privilege) {
+    const [file, ...args] = reapArgv(user, privilege);
+    spawnSync(file, args, { stdio: 'ignore', timeout: 5000 });
+}
+
+;// CONCATENATED MODULE: ./src/isolation/privilege.ts
+/**
+ * What the action may do to run the agent as another user:
+ * - `root`: containers, this project's CI; it switches uid itself (setpriv) and creates the agent users;
+ * - `sudo`: a GitHub-hosted runner (`runner` with passwordless sudo for everything);
+ * - `agent-sudo`: a self-hosted runner prepared by `gemini-run setup`, whose sudoers rule lets the runner user
+ *   start processes as the pool's users and nothing else;
+ * - `none`: no way to switch users; the run refuses unless the workflow opts out with `isolation: none`.
+ */
+
+
+async function succeeds(file, args) {
+    const r = await exec(file, args, { allowAllExitCodes: true, timeoutMs: 10_000, input: '' }).catch(() => undefined);
+    return r?.exitCode === 0;
+}
+async function privilege_detectPrivilege() {
+    if (process.getuid?.() === 0)
+        return 'root';
+    if (await succeeds('sudo', ['-n', 'true']))
+        return 'sudo';
+    const pool = await existingAgentUsers();
+    const first = pool[0];
+    if (first && (await succeeds('sudo', ['-n', '-u', first.name, '--', 'true'])))
+        return 'agent-sudo';
+    return 'none';
+}
+/** The one-line refusal when isolation is required and impossible; names the fixes. */
+const privilege_NO_ISOLATION_MESSAGE = "The agent cannot be isolated on this host: it is not root, has no passwordless sudo, and no agent user was set up. Run 'gemini-run setup' on a self-hosted runner, or set 'isolation: none' (unsafe: the agent can then read the GitHub token).";
+/**
+ * Whether `isolation: user` can work here, and if not, why (for the demo, which falls back to `none`: it holds
+ * no real secret). Checks the privilege and the ACL tool the sandbox needs.
+ */
+async function isolationAvailability() {
+    const privilege = await privilege_detectPrivilege();
+    if (privilege === 'none')
+        return { privilege, missing: 'not root, no passwordless sudo, no agent user' };
+    if (!(await succeeds('setfacl', ['--version'])))
+        return { privilege, missing: "no 'setfacl' (package acl)" };
+    return { privilege };
+}
+
+;// CONCATENATED MODULE: ./src/isolation/sandbox.ts
+/**
+ * One run's agent sandbox: a claimed agent user, its own directory (Gemini home, TMPDIR, telemetry), ACL access
+ * to the worktree, and the means to start processes as that user and to end all of them. The caller (the action,
+ * the CLI) owns its lifetime; the engine only runs the agent in it.
+ */
+
+
+
+
+
+
+
+
+/** What the post step needs to finish a sandbox whose main step died. Not secret. */
+const sandboxStateSchema = object({
+    user: object({
+        name: schemas_string().startsWith(AGENT_USER_PREFIX),
+        uid: schemas_number().int().positive(),
+        gid: schemas_number().int(),
+    }),
+    privilege: schemas_enum(['root', 'sudo', 'agent-sudo']),
+    dir: schemas_string(),
+    worktree: schemas_string(),
+});
+async function openSandbox(o) {
+    const privilege = o.privilege ?? (await detectPrivilege());
+    if (privilege === 'none')
+        throw new UserError(NO_ISOLATION_MESSAGE);
+    const claimed = await claimAgentUser({ privilege });
+    const { user } = claimed;
+    let dir;
+    let grant;
+    try {
+        dir = await mkdtemp(join(o.parentDir, 'gemini-agent-'));
+        await mkdir(join(dir, 'tmp'), { mode: 0o700 });
+        grant = await grantAgentAccess({ user, privilege, trees: [o.worktree, dir], reach: o.reach });
+    }
+    catch (e) {
+        if (dir)
+            await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+        await claimed.release();
+        throw e;
+    }
+    const agentDir = dir;
+    const access = grant;
+    o.log.info(`The agent runs as ${user.name} (uid ${user.uid}; ${sandbox_describe(privilege)})`);
+    let closed = false;
+    const settle = async () => {
+        const survivors = await reapAgentUser(user, privilege);
+        if (survivors.length > 0)
+            o.log.warning(`processes of ${user.name} survived: ${survivors.join(', ')}`);
+        await access.revoke().catch((e) => o.log.warning(`taking files back: ${getErrorMessage(e)}`));
+        return survivors;
+    };
+    return {
+        user,
+        privilege,
+        dir: agentDir,
+        runAs: runAsPrefix(user, privilege),
+        admit: () => openTree(agentDir, treeAclSpec(user.uid, process.getuid?.() ?? 0)),
+        settle,
+        reapSync: () => reapAgentUserSync(user, privilege),
+        close: async () => {
+            if (closed)
+                return;
+            closed = true;
+            await settle();
+            await rm(agentDir, { recursive: true, force: true }).catch((e) => o.log.warning(`removing ${agentDir}: ${getErrorMessage(e)}`));
+            await claimed.release();
+        },
+    };
+}
+function sandbox_describe(p) {
+    return p === 'root'
+        ? 'switched by root'
+        : p === 'sudo'
+            ? 'through passwordless sudo'
+            : "through the sudoers rule of 'gemini-run setup'";
+}
+/** Post step: a sandbox the main step could not close (it died, or was cancelled). Never throws. */
+async function closeSandboxFromState(raw, log) {
+    let state;
+    try {
+        state = sandboxStateSchema.parse(JSON.parse(raw));
+    }
+    catch {
+        log.warning('The saved agent sandbox state is unreadable; nothing to stop.');
+        return;
+    }
+    const { user, privilege } = state;
+    const claim = (0,external_node_path_namespaceObject.join)(CLAIMS_DIR, `${user.name}.lock`);
+    // Released and claimed since by another run on this host: its processes are not ours to end.
+    if (claimIsLive(await (0,promises_namespaceObject.readFile)(claim, 'utf8').catch(() => ''), tmux_processStartTime)) {
+        log.info(`${user.name} now belongs to another run; nothing of this run is left to stop.`);
+        return;
+    }
+    const survivors = await agent_user_reapAgentUser(user, privilege).catch(() => []);
+    if (survivors.length > 0)
+        log.warning(`processes of ${user.name} survived: ${survivors.join(', ')}`);
+    else
+        log.info(`No process of ${user.name} is left.`);
+    for (const tree of [state.dir, state.worktree]) {
+        await takeBack(tree, user, privilege).catch(() => undefined);
+    }
+    await removeAgentEntries(state.worktree, user).catch(() => undefined);
+    await (0,promises_namespaceObject.rm)(state.dir, { recursive: true, force: true }).catch(() => undefined);
+    await (0,promises_namespaceObject.rm)(claim, { force: true });
+}
+
+;// CONCATENATED MODULE: ./src/gemini/context-file.ts
+/**
+ * The task travels in `GEMINI.local.md` in the worktree, never in argv (argv is visible in `ps` and copied
+ * into telemetry). Our settings list it first in `context.fileName`, so the CLI sends it to the model with the
+ * repo's own GEMINI.md/AGENTS.md. Git ignores it through the repository's info/exclude; it is removed after
+ * the run and never committed.
+ */
+
+
+
+
+const CONTEXT_FILE_NAME = 'GEMINI.local.md';
+/** Workspace skills dir the CLI discovers natively (trusted workspace; `--skip-trust` makes it trusted). */
+const SKILLS_DIR = '.gemini/skills';
+/** Pure: the context file's markdown. */
+function renderContextFile(task, conventions) {
+    const out = [];
+    out.push('# Your task', '');
+    out.push('You are working unattended in this git repository. Nobody will answer questions: decide, do the work, and finish.', '');
+    out.push(`## ${oneLineText(task.title) || 'Task'}`, '');
+    if (task.source.number !== undefined || task.source.url) {
+        const what = task.source.kind === 'pull_request' ? 'Pull request' : 'Issue';
+        const ref = [task.source.number !== undefined ? `#${task.source.number}` : '', task.source.url ?? '']
+            .filter(Boolean)
+            .join(' ');
+        out.push(`${what}: ${ref}`, '');
+    }
+    out.push('### Instruction', '', task.instruction.trim() || '(none)', '');
+    if (task.body?.trim() && task.body.trim() !== task.instruction.trim()) {
+        out.push('### Description', '', task.body.trim(), '');
+    }
+    if (task.comments.length > 0) {
+        out.push('### Discussion', '');
+        for (const c of task.comments)
+            out.push(`**@${oneLineText(c.author)}** wrote:`, '', c.body.trim(), '');
+    }
+    if (conventions.length > 0) {
+        out.push('## Repository conventions', '');
+        for (const c of conventions)
+            out.push(`- ${c}`);
+        out.push('');
+    }
+    out.push('## When you are done', '', '- Make focused commits with clear messages (`git add` + `git commit`); commit everything you want to keep.', '- Do not push, do not create branches or pull requests: that happens after you finish.', `- Do not edit, commit or delete \`${CONTEXT_FILE_NAME}\`.`, '- Finish with a short summary of what you did and anything left open.', '');
+    return out.join('\n');
+}
+/** Short hints about the repo: which convention files exist and how tests run. Missing files are fine. */
+async function detectConventions(worktree) {
+    const hints = [];
+    const present = async (name) => fs.access(join(worktree, name)).then(() => true, () => false);
+    const docs = [];
+    for (const name of ['GEMINI.md', 'AGENTS.md', 'CONTRIBUTING.md', '.github/CONTRIBUTING.md']) {
+        if (await present(name))
+            docs.push(`\`${name}\``);
+    }
+    if (docs.length > 0)
+        hints.push(`Follow the guidance in ${docs.join(', ')}.`);
+    const pkg = await readJson(join(worktree, 'package.json'));
+    const scripts = pkg && typeof pkg.scripts === 'object' && pkg.scripts !== null ? pkg.scripts : undefined;
+    if (scripts && 'test' in scripts) {
+        const pm = (await present('pnpm-lock.yaml')) ? 'pnpm' : (await present('yarn.lock')) ? 'yarn' : 'npm';
+        hints.push(`Run the tests with \`${pm} test\` before committing.`);
+    }
+    const makefile = await fs.readFile(join(worktree, 'Makefile'), 'utf8').catch(() => '');
+    if (/^test:/m.test(makefile))
+        hints.push('Run the tests with `make test` before committing.');
+    if (await present('go.mod'))
+        hints.push('Run the tests with `go test ./...` before committing.');
+    if (await present('Cargo.toml'))
+        hints.push('Run the tests with `cargo test` before committing.');
+    return hints;
+}
+/** Writes the context file into the worktree and hides it from git. Returns its path. */
+async function writeContextFile(worktree, task) {
+    const file = join(worktree, CONTEXT_FILE_NAME);
+    // A tracked file of that name would be overwritten, and exclude does not hide changes to tracked files.
+    const tracked = await exec('git', ['ls-files', '--', CONTEXT_FILE_NAME], { cwd: worktree, env: context_file_gitEnv() });
+    if (tracked.stdout.trim() !== '') {
+        throw new UserError(`The repository tracks ${CONTEXT_FILE_NAME}, the file gemini-run writes the task into; rename or untrack it.`);
+    }
+    await fs.writeFile(file, renderContextFile(task, await detectConventions(worktree)), { mode: 0o644 });
+    await excludeFromGit(worktree, [`/${CONTEXT_FILE_NAME}`]);
+    return file;
+}
+/** Removes the context file; the exclude line stays (harmless, and a follow-up run writes the file again). */
+async function removeContextFile(worktree) {
+    await external_node_fs_namespaceObject.promises.rm((0,external_node_path_namespaceObject.join)(worktree, CONTEXT_FILE_NAME), { force: true });
+}
+/**
+ * Copies each entry of a user-provided skills folder into the worktree's `.gemini/skills`, skipping names
+ * the repository already has (its own skills win), and excludes what was copied. Returns the copied paths,
+ * relative to the worktree, for removeInstalledSkills.
+ */
+async function installSkills(skillsSrc, worktree) {
+    const entries = await fs.readdir(skillsSrc, { withFileTypes: true }).catch(() => {
+        throw new UserError(`The skills folder ${skillsSrc} does not exist or cannot be read.`);
+    });
+    const destDir = join(worktree, SKILLS_DIR);
+    await fs.mkdir(destDir, { recursive: true });
+    const copied = [];
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+        if (entry.name.startsWith('.'))
+            continue;
+        const dest = join(destDir, entry.name);
+        const exists = await fs.lstat(dest).then(() => true, () => false);
+        if (exists)
+            continue;
+        await fs.cp(join(skillsSrc, entry.name), dest, { recursive: true, dereference: true });
+        copied.push(`${SKILLS_DIR}/${entry.name}`);
+    }
+    if (copied.length > 0)
+        await excludeFromGit(worktree, copied.map((p) => `/${p}`));
+    return copied;
+}
+/** Removes what installSkills copied, and `.gemini/skills`/`.gemini` when that leaves them empty. */
+async function removeInstalledSkills(worktree, installed) {
+    for (const rel of installed)
+        await fs.rm(join(worktree, rel), { recursive: true, force: true });
+    for (const dir of [SKILLS_DIR, '.gemini']) {
+        await fs.rmdir(join(worktree, dir)).catch(() => undefined); // only succeeds when empty
+    }
+}
+/**
+ * Adds root-anchored patterns to the repository's info/exclude, once each. The path comes from
+ * `git rev-parse --git-path info/exclude`, which is right for linked worktrees and submodules too.
+ */
+async function excludeFromGit(worktree, patterns) {
+    const res = await exec('git', ['rev-parse', '--git-path', 'info/exclude'], {
+        cwd: worktree,
+        env: context_file_gitEnv(),
+    });
+    const rel = res.stdout.trim();
+    const file = isAbsolute(rel) ? rel : resolve(worktree, rel);
+    const current = await fs.readFile(file, 'utf8').catch(() => '');
+    const lines = new Set(current.split(/\r?\n/).map((l) => l.trim()));
+    const missing = patterns.filter((p) => !lines.has(p));
+    if (missing.length === 0)
+        return;
+    await fs.mkdir(dirname(file), { recursive: true });
+    const prefix = current === '' || current.endsWith('\n') ? '' : '\n';
+    await fs.appendFile(file, `${prefix}${missing.join('\n')}\n`);
+}
+/** git must look at the worktree it is run in, not at a repository named by an inherited variable. */
+function context_file_gitEnv() {
+    const env = { ...process.env };
+    for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY']) {
+        delete env[k];
+    }
+    return env;
+}
+function oneLineText(text) {
+    return text.replace(/\s+/g, ' ').trim();
+}
+async function readJson(path) {
+    try {
+        const value = JSON.parse(await fs.readFile(path, 'utf8'));
+        return typeof value === 'object' && value !== null ? value : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/cleanup.ts
 
 
@@ -42219,7 +42746,7 @@ const coreLogger = {
 /** What the main step leaves for the post step (core.saveState / getState). */
 const state_STATE = {
     runDir: 'runDir',
-    tmuxSocket: 'tmuxSocket',
+    sandbox: 'sandbox',
     worktree: 'worktree',
     savedCredentials: 'savedCredentials',
 };
@@ -42231,6 +42758,7 @@ function state_getState(key) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/post.ts
+
 
 
 
@@ -42250,14 +42778,18 @@ async function post() {
             await restoreCheckoutCredentials(worktree, parseSavedCredentials(saved));
         }
         catch (error) {
-            warning(`Could not restore the checkout's credentials: ${getErrorMessage(error)}`);
+            warning(`Could not restore the checkout's credentials: ${errors_getErrorMessage(error)}`);
         }
     }
+    // The agent's processes first: nothing of the run may outlive it, whatever the main step managed.
+    const sandbox = state_getState('sandbox');
+    if (sandbox)
+        await closeSandboxFromState(sandbox, coreLogger);
     try {
         await cleanupRun({ runDir, worktree, log: coreLogger });
     }
     catch (error) {
-        warning(`Cleanup was incomplete: ${getErrorMessage(error)}`);
+        warning(`Cleanup was incomplete: ${errors_getErrorMessage(error)}`);
     }
     if (!runDir && !worktree)
         info('Nothing to clean up.');

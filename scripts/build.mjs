@@ -9,6 +9,7 @@ const entries = [
   ['src/action/index.ts', 'index.js'],
   ['src/action/post.ts', 'post.js'],
   ['src/cli/main.ts', 'cli.js'],
+  ['src/proxy/main.ts', 'proxy.js'],
 ];
 const ncc = join('node_modules', '.bin', 'ncc');
 rmSync('dist', { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import { z } from 'zod';
 import { APPROVAL_MODES, RUN_MODES, type ApprovalMode, type RunMode } from '../run/types.js';
+import type { IsolationMode } from '../isolation/sandbox.js';
 import { UserError } from '../util/errors.js';
 
 /** Every input of action.yml, as the runner passes it (strings). Kept in one place; a test checks it against action.yml. */
@@ -26,6 +27,7 @@ export const INPUT_DEFAULTS = {
   draft: 'false',
   'scrub-attribution': 'true',
   'upload-transcript': 'true',
+  isolation: 'user',
 } as const;
 
 export type InputName = keyof typeof INPUT_DEFAULTS;
@@ -56,6 +58,7 @@ const inputsSchema = z.object({
   mode: z.enum(RUN_MODES as [RunMode, ...RunMode[]], {
     message: `'mode' must be one of: ${RUN_MODES.join(', ')}`,
   }),
+  isolation: z.enum(['user', 'none'], { message: "'isolation' must be 'user' or 'none'" }),
   'approval-mode': z.enum(APPROVAL_MODES as [ApprovalMode, ...ApprovalMode[]], {
     message: `'approval-mode' must be one of: ${APPROVAL_MODES.join(', ')}`,
   }),
@@ -100,6 +103,7 @@ export interface ActionInputs {
   draft: boolean;
   scrubAttribution: boolean;
   uploadTranscript: boolean;
+  isolation: IsolationMode;
 }
 
 /** Pure: raw strings → settings. All problems are reported together in one message. */
@@ -132,6 +136,7 @@ export function parseInputs(raw: Record<InputName, string>): ActionInputs {
     draft: v.draft,
     scrubAttribution: v['scrub-attribution'],
     uploadTranscript: v['upload-transcript'],
+    isolation: v.isolation,
   };
 }
 

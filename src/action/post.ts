@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import { parseSavedCredentials, restoreCheckoutCredentials } from '../git/credentials.js';
+import { closeSandboxFromState } from '../isolation/sandbox.js';
 import { cleanupRun } from '../run/cleanup.js';
 import { getErrorMessage } from '../util/errors.js';
 import { coreLogger } from './core-logger.js';
@@ -20,6 +21,9 @@ async function post(): Promise<void> {
       core.warning(`Could not restore the checkout's credentials: ${getErrorMessage(error)}`);
     }
   }
+  // The agent's processes first: nothing of the run may outlive it, whatever the main step managed.
+  const sandbox = getState('sandbox');
+  if (sandbox) await closeSandboxFromState(sandbox, coreLogger);
   try {
     await cleanupRun({ runDir, worktree, log: coreLogger });
   } catch (error) {

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scrubAttribution } from '../gemini/attribution.js';
-import { writeBackCreds, homeAt } from '../gemini/home.js';
+import { writeBackCreds, writeBackRefreshedCreds, homeAt } from '../gemini/home.js';
 import { installGemini, geminiVersion, PINNED_GEMINI_VERSION } from '../gemini/install.js';
 import { resolveModel } from '../gemini/models.js';
 import {
@@ -38,13 +38,18 @@ import { planBranch, prepareWorktree } from './branch.js';
 import { findPreviousSession } from './resume.js';
 import type { TranscriptStore } from './transcript-store.js';
 import { tmuxVersion } from '../tmux/tmux.js';
+import { detectPrivilege, NO_ISOLATION_MESSAGE } from '../isolation/privilege.js';
+import { openSandbox, type AgentSandbox } from '../isolation/sandbox.js';
+import type { OAuthTokenSource } from '../proxy/oauth-token.js';
+import { prepareOAuth, startModelAccess, type ModelAccess } from './model-access.js';
+import { realpathSync } from 'node:fs';
 
 /** Everything the pipeline needs from its host: the action (core) or the demo (plain streams). */
 export interface ActionIo {
   log: Logger;
   /** Mask a secret in the log as soon as it is known. */
   mask(secret: string): void;
-  saveState(key: 'runDir' | 'worktree' | 'savedCredentials', value: string): void;
+  saveState(key: 'runDir' | 'worktree' | 'savedCredentials' | 'sandbox', value: string): void;
   writeJobSummary(markdown: string): Promise<void>;
   /** Where transcripts are kept between runs (a workflow artifact, or a local directory on self-hosted runners). */
   transcriptStore(o: { token: string; repo: RepoRef }): TranscriptStore;
@@ -179,8 +184,10 @@ export async function runAction(
   };
 
   let auth: AuthConfig;
+  let oauth: OAuthTokenSource | undefined;
   try {
     auth = await resolveAuth(inputs, io.env, mask);
+    oauth = await prepareOAuth(auth, io.env);
   } catch (error) {
     const message = oneLine(getErrorMessage(error));
     await reportProblem(`gemini-run could not start: ${message}\n\n${adviceFor('auth-failed')}`);
@@ -189,6 +196,14 @@ export async function runAction(
 
   const model = resolveModel(inputs.model || undefined);
   if (inputs.mode === 'interactive') await assertTmux();
+  // Refuse before anything is installed or touched: a run that cannot isolate its agent must not start.
+  const privilege = inputs.isolation === 'user' ? await detectPrivilege() : undefined;
+  if (privilege === 'none') throw new UserError(NO_ISOLATION_MESSAGE);
+  if (inputs.isolation === 'none') {
+    log.warning(
+      "isolation: none — the agent runs as the runner user: it can read the GitHub token and every other secret of this job's processes.",
+    );
+  }
   const geminiPath = await log.group('Installing gemini', () => resolveGemini(inputs, ctx, io.env, log));
 
   const task: Task = await log.group('Reading the task', async () => {
@@ -233,9 +248,29 @@ export async function runAction(
   let saved: SavedCredentials | undefined;
   let result: RunResult;
   const startedAt = new Date();
+  let sandbox: AgentSandbox | undefined;
+  let access: ModelAccess | undefined;
   try {
     saved = await isolateCheckoutCredentials(worktree, { stashDir: join(runDir, 'credentials') });
     io.saveState('savedCredentials', JSON.stringify(saved));
+    if (privilege) {
+      sandbox = await log.group('Isolating the agent', () =>
+        openSandbox({
+          parentDir: ctx.runnerTemp,
+          worktree,
+          reach: [process.execPath, realpathSync(geminiPath)],
+          log,
+          privilege,
+        }),
+      );
+      io.saveState(
+        'sandbox',
+        JSON.stringify({ user: sandbox.user, privilege: sandbox.privilege, dir: sandbox.dir, worktree }),
+      );
+    }
+    // The credential stays with us: gemini talks to a loopback proxy with a placeholder worth nothing elsewhere.
+    access = await startModelAccess({ auth, ...(oauth ? { oauth } : {}), env: io.env, log, mask });
+    const endpoint = access.endpoint;
     result = await log.group(`Running gemini (${inputs.mode})`, () =>
       runAgent({
         worktree,
@@ -251,6 +286,8 @@ export async function runAction(
         gitIdentity: AGENT_IDENTITY,
         log,
         ...(resume ? { resume } : {}),
+        ...(sandbox ? { sandbox } : {}),
+        ...(endpoint ? { modelEndpoint: endpoint } : {}),
       }),
     );
   } catch (error) {
@@ -261,6 +298,7 @@ export async function runAction(
     log.error(`The run failed: ${message}`);
     result = await crashedResult({ worktree, baseSha, mode: inputs.mode, message, startedAt });
   } finally {
+    await access?.stop();
     if (saved) {
       await restoreCheckoutCredentials(worktree, saved).catch((e: unknown) =>
         log.warning(`Could not restore the checkout's credentials: ${getErrorMessage(e)}`),
@@ -268,7 +306,11 @@ export async function runAction(
     }
   }
   if (auth.kind === 'oauth' && auth.hostHome) {
-    if (await writeBackCreds(homeAt(join(runDir, 'home')), auth).catch(() => false)) {
+    const refreshed = access?.oauthCreds?.();
+    const wrote = refreshed
+      ? writeBackRefreshedCreds(auth, refreshed)
+      : writeBackCreds(homeAt(join(sandbox?.dir ?? runDir, 'home')), auth);
+    if (await wrote.catch(() => false)) {
       log.info('Wrote the refreshed OAuth creds back to the runner host.');
     }
   }
@@ -334,28 +376,36 @@ export async function runAction(
         });
 
   // ---- report --------------------------------------------------------------------------------------------
-  return reportRun({
-    client,
-    repo,
-    log,
-    redactor,
-    publish,
-    self,
-    tellIssue: reportProblem,
-    writeJobSummary: (markdown) => io.writeJobSummary(markdown),
-    store,
-    result,
-    status,
-    published,
-    summaryBody,
-    previousSummary,
-    onPullRequest: trigger.isPullRequest,
-    branch: plan.branch,
-    outDir,
-    artifactName,
-    runId: ctx.runId,
-    runUrl,
-    uploadTranscript: inputs.uploadTranscript,
-    triggerPhrase: inputs.triggerPhrase,
-  });
+  try {
+    return await reportRun({
+      client,
+      repo,
+      log,
+      redactor,
+      publish,
+      self,
+      tellIssue: reportProblem,
+      writeJobSummary: (markdown) => io.writeJobSummary(markdown),
+      store,
+      result,
+      status,
+      published,
+      summaryBody,
+      previousSummary,
+      onPullRequest: trigger.isPullRequest,
+      branch: plan.branch,
+      outDir,
+      artifactName,
+      runId: ctx.runId,
+      runUrl,
+      uploadTranscript: inputs.uploadTranscript,
+      triggerPhrase: inputs.triggerPhrase,
+    });
+  } finally {
+    // The agent's directory held the transcript until now (the report copied it for the artifact).
+    if (sandbox) {
+      await sandbox.close();
+      io.saveState('sandbox', '');
+    }
+  }
 }

@@ -3,7 +3,7 @@ import * as core from '@actions/core';
 /** What the main step leaves for the post step (core.saveState / getState). */
 export const STATE = {
   runDir: 'runDir',
-  tmuxSocket: 'tmuxSocket',
+  sandbox: 'sandbox',
   worktree: 'worktree',
   savedCredentials: 'savedCredentials',
 } as const;

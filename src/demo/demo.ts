@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ActionContext } from '../action/context.js';
 import { INPUT_DEFAULTS, parseInputs } from '../action/inputs.js';
+import { isolationAvailability } from '../isolation/privilege.js';
 import type { ActionOutputs } from '../action/outputs.js';
 import { runAction, type ActionIo } from '../action/run-action.js';
 import { localTranscriptStore } from '../action/transcript-store.js';
@@ -128,8 +129,12 @@ export async function runDemo(o: {
       runnerTemp,
       toolCache: join(root, 'tool-cache'),
     };
+    // The demo holds no real secret, so where the agent cannot have its own user it says so and runs without.
+    const iso = await isolationAvailability();
+    if (iso.missing) o.log.info(`The agent runs as you, not as its own user (${iso.missing}).`);
     const inputs = parseInputs({
       ...INPUT_DEFAULTS,
+      isolation: iso.missing ? 'none' : 'user',
       'github-token': DEMO_TOKEN,
       'gemini-api-key': DEMO_API_KEY,
       'gemini-path': geminiPath,

@@ -34,7 +34,11 @@ export function homeAt(root: string): GeminiHome {
  * `oauth_creds.json` (0600) and, when the account is known, `google_accounts.json`; API key and Vertex AI
  * authenticate through the environment only (see spawn.ts), so no secret lands on disk for them.
  */
-export async function createIsolatedHome(dir: string, auth: AuthConfig): Promise<GeminiHome> {
+export async function createIsolatedHome(
+  dir: string,
+  auth: AuthConfig,
+  o: { withoutCreds?: boolean } = {},
+): Promise<GeminiHome> {
   const home = homeAt(dir);
   await fs.mkdir(home.geminiDir, { recursive: true, mode: 0o700 });
   // mkdir's mode is filtered by the umask and ignored for an existing directory (mkdtemp): set it outright.
@@ -42,11 +46,11 @@ export async function createIsolatedHome(dir: string, auth: AuthConfig): Promise
   await fs.chmod(home.geminiDir, 0o700);
   await fs.writeFile(join(home.root, HOME_MARKER), 'gemini-run isolated home\n', { mode: 0o600 });
   await mergeSettings(home.settingsPath, { ...OWNED_SETTINGS(auth.kind), ...RUN_HOME_SETTINGS });
-  if (auth.kind === 'oauth') {
+  if (auth.kind === 'oauth' && !o.withoutCreds) {
     await writeAtomic(join(home.geminiDir, OAUTH_CREDS_FILE), credsText(auth.creds), 0o600);
-    if (auth.account) {
-      await writeAtomic(join(home.geminiDir, GOOGLE_ACCOUNTS_FILE), accountsText(auth.account), 0o600);
-    }
+  }
+  if (auth.kind === 'oauth' && auth.account) {
+    await writeAtomic(join(home.geminiDir, GOOGLE_ACCOUNTS_FILE), accountsText(auth.account), 0o600);
   }
   return home;
 }
@@ -104,6 +108,15 @@ export async function writeBackCreds(home: GeminiHome, auth: AuthConfig): Promis
   } catch {
     return false; // Never overwrite good host creds with a damaged file.
   }
+  return writeBackRefreshedCreds(auth, runCreds);
+}
+
+/** The same rule for creds refreshed outside the CLI (by the model proxy's token source). */
+export async function writeBackRefreshedCreds(
+  auth: Extract<AuthConfig, { kind: 'oauth' }>,
+  runCreds: OAuthCreds,
+): Promise<boolean> {
+  if (!auth.hostHome) return false;
   const host = await readHostCreds(auth.hostHome, { allowExpired: true });
   if (!host) return false;
   const next = decideWriteBack(auth.creds, runCreds, host.creds);

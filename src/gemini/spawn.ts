@@ -29,6 +29,8 @@ export interface SpawnSpec {
   sessionId: string;
   /** Headless: written to stdin, then stdin is closed. The CLI prepends it to the prompt. */
   stdin?: string;
+  /** Argv prefix that starts gemini as the agent's own user. */
+  runAs?: string[];
 }
 
 /**
@@ -82,6 +84,16 @@ export interface BuildEnvOptions {
   sourceEnv: NodeJS.ProcessEnv;
   gitIdentity?: { name: string; email: string };
   /**
+   * The model endpoint the run uses instead of the credential: the loopback proxy that holds the real key. gemini
+   * gets the proxy's URL and a per-run placeholder key, which is worthless anywhere else.
+   */
+  modelEndpoint?: ModelEndpoint;
+  /**
+   * When the agent runs as its own user: its HOME and name, and the worktree it may run git in (git refuses a
+   * repository owned by another user unless it is named in safe.directory).
+   */
+  agentUser?: { name: string; home: string; worktree: string };
+  /**
    * Keep the CLI's self-relaunch (default false). Measured on 2 cores: `gemini --version` 1.5–1.7 s with the
    * relaunch, 0.72–0.78 s without; and without it the pane holds ONE node process, so stopping a run cannot
    * leave a re-parented child behind. The relaunch only raised the heap limit; buildSpec passes that as a
@@ -89,6 +101,16 @@ export interface BuildEnvOptions {
    * under our settings) ends the run instead of restarting in place.
    */
   relaunch?: boolean;
+}
+
+/**
+ * Where gemini reaches the model when a loopback proxy holds the credential: the Gemini API (API key auth) or
+ * Code Assist (OAuth). `placeholder` is the per-run stand-in for the key or access token.
+ */
+export interface ModelEndpoint {
+  kind: 'gemini-api' | 'code-assist';
+  baseUrl: string;
+  placeholder: string;
 }
 
 export function buildEnv(o: BuildEnvOptions): Record<string, string> {
@@ -104,18 +126,26 @@ export function buildEnv(o: BuildEnvOptions): Record<string, string> {
   ENV_ALLOW_LIST.exact.forEach(copy);
   ENV_ALLOW_LIST.prefixes.forEach(copyPrefixed);
   ENV_ALLOW_LIST.passThrough.forEach(copy);
+  // As git config from the environment, not GIT_AUTHOR_*: the CLI's redaction of secret-looking variables
+  // (its /AUTH/ name pattern) strips GIT_AUTHOR_* from the agent's shell commands, but never GIT_CONFIG_*.
+  const gitConfig: [string, string][] = [];
   if (o.gitIdentity) {
-    // As git config from the environment, not GIT_AUTHOR_*: the CLI's redaction of secret-looking variables
-    // (its /AUTH/ name pattern) strips GIT_AUTHOR_* from the agent's shell commands, but never GIT_CONFIG_*.
-    Object.assign(env, {
-      GIT_CONFIG_COUNT: '2',
-      GIT_CONFIG_KEY_0: 'user.name',
-      GIT_CONFIG_VALUE_0: o.gitIdentity.name,
-      GIT_CONFIG_KEY_1: 'user.email',
-      GIT_CONFIG_VALUE_1: o.gitIdentity.email,
-    });
+    gitConfig.push(['user.name', o.gitIdentity.name], ['user.email', o.gitIdentity.email]);
   } else {
     ENV_ALLOW_LIST.gitIdentity.forEach(copy);
+  }
+  if (o.agentUser) {
+    gitConfig.push(['safe.directory', o.agentUser.worktree]);
+    env.HOME = o.agentUser.home;
+    env.USER = o.agentUser.name;
+    env.LOGNAME = o.agentUser.name;
+  }
+  if (gitConfig.length > 0) {
+    env.GIT_CONFIG_COUNT = String(gitConfig.length);
+    gitConfig.forEach(([key, value], i) => {
+      env[`GIT_CONFIG_KEY_${i}`] = key;
+      env[`GIT_CONFIG_VALUE_${i}`] = value;
+    });
   }
   env.TERM = env.TERM && env.TERM !== 'dumb' ? env.TERM : 'xterm-256color';
   env.TMPDIR = o.tmpDir;
@@ -125,7 +155,13 @@ export function buildEnv(o: BuildEnvOptions): Record<string, string> {
 
   switch (o.auth.kind) {
     case 'api-key':
-      env.GEMINI_API_KEY = o.auth.apiKey;
+      if (o.modelEndpoint?.kind === 'gemini-api') {
+        env.GEMINI_API_KEY = o.modelEndpoint.placeholder;
+        env.GOOGLE_GEMINI_BASE_URL = o.modelEndpoint.baseUrl;
+        bypassProxyForLoopback(env);
+      } else {
+        env.GEMINI_API_KEY = o.auth.apiKey;
+      }
       break;
     case 'vertex-ai':
       ENV_ALLOW_LIST.vertexAi.exact.forEach(copy);
@@ -136,6 +172,14 @@ export function buildEnv(o: BuildEnvOptions): Record<string, string> {
       break;
     case 'oauth':
       if (o.auth.project) env.GOOGLE_CLOUD_PROJECT = o.auth.project;
+      if (o.modelEndpoint?.kind === 'code-assist') {
+        // The CLI's access-token mode: it uses this token as is, never reads oauth_creds.json, never calls
+        // tokeninfo and never refreshes (compat K15). The token is the proxy's placeholder.
+        env.GOOGLE_GENAI_USE_GCA = 'true';
+        env.GOOGLE_CLOUD_ACCESS_TOKEN = o.modelEndpoint.placeholder;
+        env.CODE_ASSIST_ENDPOINT = o.modelEndpoint.baseUrl;
+        bypassProxyForLoopback(env);
+      }
       break;
   }
 
@@ -148,6 +192,12 @@ export function buildEnv(o: BuildEnvOptions): Record<string, string> {
   return env;
 }
 
+/** An enterprise HTTPS_PROXY would otherwise catch the loopback model proxy too. */
+function bypassProxyForLoopback(env: Record<string, string>): void {
+  env.NO_PROXY = [env.NO_PROXY, '127.0.0.1', 'localhost'].filter(Boolean).join(',');
+  env.no_proxy = env.NO_PROXY;
+}
+
 export interface SpecOptions {
   geminiPath: string;
   worktree: string;
@@ -157,6 +207,7 @@ export interface SpecOptions {
   model?: string;
   approvalMode: ApprovalMode;
   env: Record<string, string>;
+  runAs?: string[];
 }
 
 /** `gemini --approval-mode <m> --skip-trust --session-id <id> [-m <model>] "<FIXED_INSTRUCTION>"` in a TTY. */
@@ -205,7 +256,7 @@ function commonArgs(o: SpecOptions, sessionArgs: string[]): string[] {
  */
 function launch(o: SpecOptions, sessionId: string, args: string[]): SpawnSpec {
   const env = { ...o.env };
-  const base = { env, cwd: o.worktree, sessionId };
+  const base = { env, cwd: o.worktree, sessionId, ...(o.runAs ? { runAs: o.runAs } : {}) };
   if (env.GEMINI_CLI_NO_RELAUNCH !== 'true') return { ...base, command: o.geminiPath, args };
   const heap = `--max-old-space-size=${heapLimitMb()}`;
   const script = resolveScript(o.geminiPath);
@@ -216,6 +267,21 @@ function launch(o: SpecOptions, sessionId: string, args: string[]): SpawnSpec {
 
 export function heapLimitMb(): number {
   return Math.floor(totalmem() / (1024 * 1024) / 2);
+}
+
+/**
+ * The argv and environment that start a spec's program, through its run-as prefix when it has one: `env -i`
+ * gives the program exactly the spec's environment, whatever sudo or setpriv keep of theirs.
+ */
+export function launchArgv(spec: SpawnSpec): { file: string; args: string[]; env: Record<string, string> } {
+  if (!spec.runAs || spec.runAs.length === 0) return { file: spec.command, args: spec.args, env: spec.env };
+  const assignments = Object.entries(spec.env).map(([k, v]) => `${k}=${v}`);
+  const [file, ...rest] = spec.runAs;
+  return {
+    file: file as string,
+    args: [...rest, 'env', '-i', ...assignments, spec.command, ...spec.args],
+    env: { PATH: spec.env.PATH ?? '/usr/local/bin:/usr/bin:/bin' },
+  };
 }
 
 function resolveScript(path: string): string | undefined {

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { access, mkdir, rm } from 'node:fs/promises';
+import { access, copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   detectConventions,
@@ -17,7 +17,7 @@ import {
   writeContextFile,
 } from '../gemini/context-file.js';
 import { createIsolatedHome, type GeminiHome } from '../gemini/home.js';
-import { buildEnv, newSessionId, type SpecOptions } from '../gemini/spawn.js';
+import { buildEnv, newSessionId, type ModelEndpoint, type SpecOptions } from '../gemini/spawn.js';
 import { summarizeUsage, type TelemetryEvent } from '../gemini/telemetry.js';
 import {
   emptyTranscript,
@@ -27,6 +27,8 @@ import {
 } from '../gemini/transcript.js';
 import { commitLeftovers, filesChanged, listCommits, type GitIdentity } from '../git/commits.js';
 import { Git } from '../git/git.js';
+import type { AgentSandbox } from '../isolation/sandbox.js';
+import { guardProcessExit } from '../tmux/tmux.js';
 import { UserError, getErrorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { runHeadless } from './headless.js';
@@ -76,6 +78,14 @@ export interface RunOptions {
   tmuxPath?: string;
   /** Message of the engine's commit of uncommitted work. */
   leftoverMessage?: string;
+  /**
+   * The agent's own user and directory. When given, gemini and everything it starts run as that user, its home,
+   * TMPDIR and telemetry live in the sandbox's directory, and every process of the user ends before the engine
+   * touches the worktree again. Without it the agent runs as this process's user (`isolation: none`).
+   */
+  sandbox?: AgentSandbox;
+  /** The loopback model proxy that holds the credential; gemini gets its URL and a placeholder. */
+  modelEndpoint?: ModelEndpoint;
 }
 
 /** What one mode runner hands back to the engine. */
@@ -104,6 +114,8 @@ export interface SpawnContext {
   envFor(telemetryFile: string): Record<string, string>;
   /** The rendered task (headless sends it on stdin). */
   taskText: string;
+  /** Where gemini's own files go: the sandbox's directory, or the run dir without isolation. */
+  agentRoot: string;
 }
 
 /** What both mode runners start each spawn attempt with: a fresh telemetry file and the session to use. */
@@ -117,7 +129,7 @@ export async function prepareSpawn(
 }> {
   const { opts } = ctx;
   // A retry (session-id collision) gets its own file, so the first attempt's edges cannot end the second.
-  const telemetryFile = join(opts.runDir, attempt === 0 ? 'telemetry.json' : `telemetry-${attempt}.json`);
+  const telemetryFile = join(ctx.agentRoot, attempt === 0 ? 'telemetry.json' : `telemetry-${attempt}.json`);
   await rm(telemetryFile, { force: true });
   const sessionId = opts.resume ? opts.resume.sessionId : newSessionId();
   return {
@@ -130,8 +142,30 @@ export async function prepareSpawn(
       ...(opts.model !== undefined ? { model: opts.model } : {}),
       approvalMode: opts.approvalMode,
       env: ctx.envFor(telemetryFile),
+      ...(opts.sandbox ? { runAs: opts.sandbox.runAs } : {}),
     },
   };
+}
+
+/**
+ * Files the environment names that the agent's user may not be able to read (they are the runner's): an
+ * enterprise CA bundle is public, so the agent gets its own copy rather than a broken TLS chain.
+ */
+async function agentReadableEnv(
+  env: NodeJS.ProcessEnv,
+  agentRoot: string,
+  log: Logger,
+): Promise<NodeJS.ProcessEnv> {
+  const ca = env.NODE_EXTRA_CA_CERTS;
+  if (!ca) return env;
+  const copy = join(agentRoot, 'extra-ca-certs.pem');
+  try {
+    await copyFile(ca, copy);
+    return { ...env, NODE_EXTRA_CA_CERTS: copy };
+  } catch (e) {
+    log.warning(`NODE_EXTRA_CA_CERTS (${ca}) cannot be copied for the agent: ${getErrorMessage(e)}`);
+    return env;
+  }
 }
 
 export const DEFAULT_LEFTOVER_MESSAGE =
@@ -147,7 +181,8 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
   const log = opts.log;
   const runId = `${startedAt.toString(36)}-${randomBytes(3).toString('hex')}`;
   await mkdir(opts.runDir, { recursive: true, mode: 0o700 });
-  const tmpDir = join(opts.runDir, 'tmp');
+  const agentRoot = opts.sandbox?.dir ?? opts.runDir;
+  const tmpDir = join(agentRoot, 'tmp');
   await mkdir(tmpDir, { recursive: true, mode: 0o700 });
 
   // prepare
@@ -157,7 +192,11 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
     });
   }
   const baseSha = await headSha(opts.worktree);
-  const home = await createIsolatedHome(join(opts.runDir, 'home'), opts.auth);
+  const home = await createIsolatedHome(join(agentRoot, 'home'), opts.auth, {
+    // Behind the proxy the CLI runs on a placeholder token: no creds file for the agent to read.
+    withoutCreds: opts.modelEndpoint?.kind === 'code-assist',
+  });
+  const sourceEnv = opts.sandbox ? await agentReadableEnv(opts.sourceEnv, agentRoot, log) : opts.sourceEnv;
   if (opts.resume) {
     const restored = await restoreTranscript(home.root, opts.worktree, opts.resume.transcriptFile);
     log.info(`resuming session ${opts.resume.sessionId} (${restored})`);
@@ -166,28 +205,48 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
   const progress = new Progress(log, opts.onEvent, startedAt);
   let skills: string[] = [];
   let outcome: SpawnOutcome;
+  const sandbox = opts.sandbox;
+  // A cancelled job must not leave the agent's processes behind, whatever they did to leave our process tree.
+  const releaseGuard = sandbox ? guardProcessExit(() => sandbox.reapSync()) : undefined;
   try {
     await writeContextFile(opts.worktree, opts.task);
     if (opts.skillsDir) skills = await installSkills(opts.skillsDir, opts.worktree);
+    await sandbox?.admit();
     const ctx: SpawnContext = {
       opts,
       home,
       runId,
       progress,
       taskText,
+      agentRoot,
       envFor: (telemetryFile) =>
         buildEnv({
           home,
           auth: opts.auth,
           telemetryFile,
           tmpDir,
-          sourceEnv: opts.sourceEnv,
+          sourceEnv,
           ...(opts.gitIdentity ? { gitIdentity: opts.gitIdentity } : {}),
+          ...(opts.modelEndpoint ? { modelEndpoint: opts.modelEndpoint } : {}),
+          ...(sandbox
+            ? { agentUser: { name: sandbox.user.name, home: home.root, worktree: opts.worktree } }
+            : {}),
         }),
     };
     progress.startHeartbeat(opts.heartbeatMs ?? 30_000);
     outcome = opts.mode === 'headless' ? await runHeadless(ctx) : await runInteractive(ctx);
   } finally {
+    // Every process of the agent user ends, and its files become ours, before we read or commit anything.
+    if (sandbox) {
+      await sandbox.settle();
+      // The telemetry stays with the run dir (post-mortems, the artifact); the sandbox's directory goes.
+      for (const name of await readdir(agentRoot).catch(() => [] as string[])) {
+        if (/^telemetry(-\d+)?\.json$/.test(name)) {
+          await copyFile(join(agentRoot, name), join(opts.runDir, name)).catch(() => undefined);
+        }
+      }
+    }
+    releaseGuard?.();
     progress.stopHeartbeat();
     // The context file and copied skills leave the worktree before anything is committed.
     await removeContextFile(opts.worktree).catch((e: unknown) =>

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { StreamJsonTranslator } from '../gemini/headless.js';
-import { buildHeadlessSpec } from '../gemini/spawn.js';
+import { buildHeadlessSpec, launchArgv } from '../gemini/spawn.js';
 import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
 import { guardProcessExit } from '../tmux/tmux.js';
 import { getErrorMessage } from '../util/errors.js';
@@ -89,9 +89,10 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
   };
 
   const spawnedAt = Date.now();
-  const child = spawn(spec.command, spec.args, {
+  const launch = launchArgv(spec);
+  const child = spawn(launch.file, launch.args, {
     cwd: spec.cwd,
-    env: spec.env,
+    env: launch.env,
     stdio: ['pipe', 'pipe', 'pipe'],
     // Its own process group, so a timeout ends gemini and everything it started.
     detached: true,

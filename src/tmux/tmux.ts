@@ -16,6 +16,8 @@ export interface PaneCommand {
   /** The complete environment of the program; nothing is inherited from the tmux server or from us. */
   env: Record<string, string>;
   cwd: string;
+  /** Argv prefix that starts the program as another user (the agent's); the pane's shell stays ours. */
+  runAs?: string[];
 }
 
 export interface PaneState {
@@ -92,6 +94,7 @@ export function renderPaneScript(pane: PaneCommand, exitFile: string): string {
     if (!ENV_NAME.test(key)) throw new Error(`invalid environment variable name: ${key}`);
     return shQuote(`${key}=${value}`);
   });
+  const prefix = [...(pane.runAs ?? []).map(shQuote), 'env', '-i'];
   const argv = [pane.command, ...pane.args].map(shQuote);
   return [
     '#!/bin/sh',
@@ -99,7 +102,7 @@ export function renderPaneScript(pane: PaneCommand, exitFile: string): string {
     '# sh keeps reading the open file.',
     'rm -f "$0"',
     `cd ${shQuote(pane.cwd)} || { echo 127 > ${shQuote(exitFile)}; exit 127; }`,
-    `env -i ${assignments.join(' ')} ${argv.join(' ')}`,
+    [...prefix, ...assignments, ...argv].join(' '),
     'code=$?',
     `echo "$code" > ${shQuote(`${exitFile}.tmp`)} && mv ${shQuote(`${exitFile}.tmp`)} ${shQuote(exitFile)}`,
     'exit "$code"',

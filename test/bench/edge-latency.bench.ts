@@ -3,7 +3,8 @@
  * For every `user_prompt` and `conversation_finished` record, the time from the record's own
  * `event.timestamp` (stamped by the CLI when the event happened) to the moment followTelemetry handed it to
  * us. The real gemini 0.42.0 runs as the product starts it (createIsolatedHome + buildEnv +
- * buildInteractiveSpec in a TmuxDriver), so OTEL_BLRP_SCHEDULE_DELAY is the product's 50 ms; the baseline is
+ * buildInteractiveSpec in a TmuxDriver, the agent as its own user when this host can isolate, the model behind
+ * the proxy process dist/proxy.js), so OTEL_BLRP_SCHEDULE_DELAY is the product's 50 ms; the baseline is
  * a shorter session in the same run with that variable unset (OpenTelemetry's default batch delay, 5000 ms).
  * Targets: median ≤ 100 ms, p95 ≤ 250 ms.
  * `node --import tsx test/bench/edge-latency.bench.ts` (TURNS=<n>, BASELINE_TURNS=<n> to change the sizes).
@@ -20,7 +21,16 @@ import { TmuxDriver } from '../../src/tmux/tmux.js';
 import { FakeGemini, type Script } from '../harness/fake-gemini.js';
 import { GEMINI_BIN } from '../harness/gemini-launcher.js';
 import { createWorkRepo } from '../harness/repo.js';
+import { existsSync } from 'node:fs';
+import { openSandbox, type AgentSandbox } from '../../src/isolation/sandbox.js';
+import { isolationAvailability } from '../../src/isolation/privilege.js';
+import { launchModelProxy, type LaunchedProxy } from '../../src/proxy/launch.js';
+import { createMemoryLogger } from '../../src/util/log.js';
+import { ROOT } from '../harness/action-job.js';
 import { bench } from './lib.js';
+
+const PROXY_JS = join(ROOT, 'dist', 'proxy.js');
+const ISOLATE = !(await isolationAvailability()).missing;
 
 const TURNS = Math.max(2, Number(process.env.TURNS ?? 15));
 /** Override only to explore; the figure that counts is the product's own value. */
@@ -73,18 +83,40 @@ async function session(turns: number, scheduleDelay: number | undefined): Promis
   let driver: TmuxDriver | undefined;
   let follower: Promise<void> | undefined;
   let watcher: FSWatcher | undefined;
+  let sandbox: AgentSandbox | undefined;
+  let proxy: LaunchedProxy | undefined;
   try {
-    const tmpDir = join(runDir, 'tmp');
+    // As the product runs by default: the agent as its own user, the key behind the model proxy process.
+    if (ISOLATE) {
+      sandbox = await openSandbox({
+        parentDir: runDir,
+        worktree: repo.dir,
+        reach: [process.execPath, GEMINI_BIN],
+        log: createMemoryLogger(),
+      });
+    }
+    const agentRoot = sandbox?.dir ?? runDir;
+    const placeholder = `gemini-run-${randomBytes(16).toString('hex')}`;
+    proxy = await launchModelProxy({
+      upstream: fake.url,
+      placeholder,
+      credential: { kind: 'api-key', apiKey: 'fake' },
+      ...(existsSync(PROXY_JS) ? { script: PROXY_JS } : {}),
+    });
+    const tmpDir = join(agentRoot, 'tmp');
     await mkdir(tmpDir, { recursive: true, mode: 0o700 });
     const auth = { kind: 'api-key', apiKey: 'fake' } as const;
-    const home = await createIsolatedHome(join(runDir, 'home'), auth);
-    const telemetryFile = join(runDir, 'telemetry.json');
+    const home = await createIsolatedHome(join(agentRoot, 'home'), auth);
+    await sandbox?.admit();
+    const telemetryFile = join(agentRoot, 'telemetry.json');
     const env = buildEnv({
       home,
       auth,
       telemetryFile,
       tmpDir,
-      sourceEnv: { PATH: process.env.PATH, HOME: process.env.HOME, GOOGLE_GEMINI_BASE_URL: fake.url },
+      sourceEnv: { PATH: process.env.PATH, HOME: process.env.HOME },
+      modelEndpoint: { kind: 'gemini-api', baseUrl: proxy.url, placeholder },
+      ...(sandbox ? { agentUser: { name: sandbox.user.name, home: home.root, worktree: repo.dir } } : {}),
     });
     if (scheduleDelay === undefined) delete env.OTEL_BLRP_SCHEDULE_DELAY;
     else env.OTEL_BLRP_SCHEDULE_DELAY = String(scheduleDelay);
@@ -93,11 +125,12 @@ async function session(turns: number, scheduleDelay: number | undefined): Promis
       worktree: repo.dir,
       approvalMode: 'yolo',
       env,
+      ...(sandbox ? { runAs: sandbox.runAs } : {}),
     });
 
     // Diagnostics only: when did the file grow, and to what size (a sync stat costs microseconds).
     const growth: { at: number; size: number }[] = [];
-    watcher = watch(runDir, (_type, name) => {
+    watcher = watch(agentRoot, (_type, name) => {
       if (name !== 'telemetry.json') return;
       try {
         growth.push({ at: Date.now(), size: statSync(telemetryFile).size });
@@ -161,6 +194,8 @@ async function session(turns: number, scheduleDelay: number | undefined): Promis
     }
     stopFollowing.abort();
     await follower?.catch(() => undefined);
+    await sandbox?.close();
+    await proxy?.stop();
     await fake.close();
     await repo[Symbol.asyncDispose]();
     await rm(runDir, { recursive: true, force: true });
@@ -196,6 +231,9 @@ function report(label: string, samples: Sample[]): void {
   );
 }
 
+console.error(
+  `# agent: ${ISOLATE ? 'its own user (isolation: user)' : 'this user (this host cannot isolate)'}; model: through ${existsSync(PROXY_JS) ? 'the proxy process dist/proxy.js' : 'the in-process proxy (no dist/)'}`,
+);
 const product = await session(TURNS, DELAY_MS);
 report(`OTEL_BLRP_SCHEDULE_DELAY=${DELAY_MS}, ${TURNS} turns`, product);
 const baseline = await session(BASELINE_TURNS, undefined);

@@ -1,7 +1,8 @@
 /**
  * The action with OAuth creds an operator left on a self-hosted runner host (`gemini-run login`), against the real
  * 0.42.0 and a local stand-in for Google's OAuth and Code Assist endpoints: an expired access token is refreshed
- * silently, the refreshed creds are written back to the host, and no token appears anywhere.
+ * by the action (the agent runs on a placeholder behind the model proxy), the refreshed creds are written back
+ * to the host, and no token appears anywhere; a refresh Google refuses ends the run before gemini starts.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -42,6 +43,7 @@ describe('the action with a runner-host OAuth login', () => {
     expect(r.main.exitCode, r.main.stdout).toBe(0);
     expect(r.main.outputs.status).toBe('no-changes');
     expect(r.main.stdout).toContain('Wrote the refreshed OAuth creds back to the runner host.');
+    expect(r.main.stdout).toContain('The OAuth tokens stay in the model proxy');
 
     const after = JSON.parse(
       await readFile(join(host, '.gemini', 'oauth_creds.json'), 'utf8'),
@@ -62,5 +64,31 @@ describe('the action with a runner-host OAuth login', () => {
     }
     // The masks were registered, so the runner hides them if anything prints them.
     expect(r.main.stdout).toContain(`::add-mask::${seeded.refresh_token}`);
+  });
+
+  it("a refresh Google refuses ends auth-failed at once, with Google's reason, before gemini starts", async () => {
+    const refusing = await OAuthProxy.start({ refuseRefresh: 'Token has been expired or revoked.' });
+    try {
+      const host = join(world.tmp, 'runner-home');
+      await mkdir(join(host, '.gemini'), { recursive: true, mode: 0o700 });
+      const seeded = refusing.seedCreds({ expired: true });
+      await writeFile(join(host, '.gemini', 'oauth_creds.json'), JSON.stringify(seeded), { mode: 0o600 });
+      const r = await world.run({
+        script: 'plain-answer',
+        inputs: { 'gemini-api-key': '', model: 'gemini-2.5-flash' },
+        env: { GEMINI_RUN_HOST_HOME: host, ...refusing.env(), NO_PROXY: '' },
+      });
+      expect(r.main.exitCode).toBe(1);
+      expect(r.main.outputs.status).toBe('auth-failed');
+      expect(r.main.stdout).toMatch(
+        /::error::.*Google refused to refresh the OAuth token: Token has been expired or revoked/,
+      );
+      expect(refusing.requests.filter((x) => x.path.includes('v1internal'))).toHaveLength(0);
+      const comment = world.github.comments(1).find((c) => c.body.includes('gemini-run:issue'));
+      expect(comment?.body).toContain('Token has been expired or revoked');
+      expect(comment?.body).not.toContain(seeded.refresh_token);
+    } finally {
+      await refusing.close();
+    }
   });
 });

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SOCKETS_FILE } from '../../src/tmux/tmux.js';
+import { pidsOfUid } from '../../src/isolation/procs.js';
+import { openSandbox, type AgentSandbox } from '../../src/isolation/sandbox.js';
 import { runAgent } from '../../src/run/engine.js';
 import type { RunResult } from '../../src/run/types.js';
 import { isProcessAlive, tmuxServerAlive } from '../../src/tmux/tmux.js';
@@ -20,6 +22,7 @@ import { GEMINI_BIN, TEST_GIT_IDENTITY } from '../harness/gemini-launcher.js';
 import { createWorkRepo, type WorkRepo } from '../harness/repo.js';
 
 const RUNS = 8;
+const AS_ROOT = process.getuid?.() === 0;
 const MODEL = 'gemini-2.5-flash';
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -34,6 +37,8 @@ interface Slot {
   fake: FakeGemini;
   repo: WorkRepo;
   runDir: string;
+  /** As root, each run's agent has its own user (the product's default); elsewhere it runs as us. */
+  sandbox?: AgentSandbox;
   startedAt?: number;
   result?: RunResult;
   endedAt?: number;
@@ -86,7 +91,16 @@ describe('concurrency (interactive, real gemini 0.42.0)', () => {
         cleanups.push(() => repo[Symbol.asyncDispose]());
         const runDir = await mkdtemp(join(tmpdir(), `concurrency-e2e-${index}-`));
         cleanups.push(() => rm(runDir, { recursive: true, force: true }));
-        return { index, marker, fake, repo, runDir, lines: [] };
+        const sandbox = AS_ROOT
+          ? await openSandbox({
+              parentDir: runDir,
+              worktree: repo.dir,
+              reach: [process.execPath, GEMINI_BIN],
+              log: createMemoryLogger(),
+            })
+          : undefined;
+        if (sandbox) cleanups.push(() => sandbox.close());
+        return { index, marker, fake, repo, runDir, lines: [], ...(sandbox ? { sandbox } : {}) };
       }),
     );
 
@@ -115,6 +129,7 @@ describe('concurrency (interactive, real gemini 0.42.0)', () => {
           gitIdentity: TEST_GIT_IDENTITY,
           log,
           heartbeatMs: 0,
+          ...(s.sandbox ? { sandbox: s.sandbox } : {}),
           onEvent: (e) => {
             if (e.type === 'started') s.startedAt = Date.now();
           },
@@ -144,7 +159,7 @@ describe('concurrency (interactive, real gemini 0.42.0)', () => {
       expect(r.exitCode, why).toBe(0);
 
       // Its own transcript, in its own home, of its own session, ending with its own answer.
-      const home = join(s.runDir, 'home');
+      const home = join(s.sandbox?.dir ?? s.runDir, 'home');
       expect(r.transcriptPath, why).toBeDefined();
       expect((r.transcriptPath as string).startsWith(join(home, '.gemini', 'tmp') + '/')).toBe(true);
       expect(r.transcript.sessionId).toBe(r.sessionId);
@@ -192,6 +207,12 @@ describe('concurrency (interactive, real gemini 0.42.0)', () => {
       }
     }
     expect(new Set(sockets).size).toBe(RUNS);
+    if (AS_ROOT) {
+      // Eight agents, eight users: no run's agent could signal or read another's processes; none is left.
+      const uids = slots.map((s) => s.sandbox?.user.uid);
+      expect(new Set(uids).size).toBe(RUNS);
+      for (const uid of uids) expect(await pidsOfUid(uid as number)).toEqual([]);
+    }
 
     // No process of any run is left: no gemini (argv names the session), no pane script (argv names the run dir).
     expect(

@@ -52,9 +52,15 @@ function runNode(
   script: string,
   env: Record<string, string>,
   cwd: string,
+  asUser?: { uid: number; gid: number },
 ): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [script], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script], {
+      env,
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(asUser ? { uid: asUser.uid, gid: asUser.gid } : {}),
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -80,6 +86,8 @@ export interface JobOptions {
   mode?: 'interactive' | 'headless';
   /** Extra env for the step (e.g. to show that secrets in the env do not reach the agent). */
   env?: Record<string, string>;
+  /** Run both steps as this user (a hosted runner's `runner`); the world's files must be theirs. */
+  asUser?: { uid: number; gid: number; home: string };
 }
 
 /** The files a step left for its artifact (summary, run summary, transcript). */
@@ -229,7 +237,11 @@ export class ActionWorld implements AsyncDisposable {
         ...o.env,
       };
       for (const [k, v] of Object.entries(inputs)) base[`INPUT_${k.toUpperCase()}`] = v;
-      const main = await runNode(join(ROOT, 'dist', 'index.js'), base, this.workspace);
+      if (o.asUser) {
+        base.HOME = o.asUser.home;
+        await exec('chown', ['-R', `${o.asUser.uid}:${o.asUser.gid}`, stepDir]);
+      }
+      const main = await runNode(join(ROOT, 'dist', 'index.js'), base, this.workspace, o.asUser);
       const mainResult: StepResult = {
         ...main,
         outputs: parseFileCommand(await readFile(files.output, 'utf8')),
@@ -242,7 +254,7 @@ export class ActionWorld implements AsyncDisposable {
       const postEnv: Record<string, string> = { ...base };
       for (const [k, v] of Object.entries(mainResult.state)) postEnv[`STATE_${k}`] = v;
       await writeFile(files.output, '');
-      const post = await runNode(join(ROOT, 'dist', 'post.js'), postEnv, this.workspace);
+      const post = await runNode(join(ROOT, 'dist', 'post.js'), postEnv, this.workspace, o.asUser);
       this.published.push(
         mainResult.stdout,
         mainResult.stderr,

@@ -39,6 +39,19 @@ describe('pane script (pure)', () => {
     );
     expect(script).toContain(`mv '/run/pane.exit.tmp' '/run/pane.exit'`);
   });
+  it('starts the program through the run-as prefix, with the environment still cleared', () => {
+    const script = renderPaneScript(
+      {
+        command: '/bin/echo',
+        args: ['hi'],
+        env: { A: '1' },
+        cwd: '/w',
+        runAs: ['sudo', '-n', '-u', 'gemini-agent-1', '--'],
+      },
+      '/run/pane.exit',
+    );
+    expect(script).toContain(`'sudo' '-n' '-u' 'gemini-agent-1' '--' env -i 'A=1'`);
+  });
   it('rejects an environment name the shell cannot carry', () => {
     expect(() => renderPaneScript({ command: 'x', args: [], env: { 'A B': '1' }, cwd: '/' }, '/e')).toThrow(
       /invalid environment variable name/,

@@ -6,6 +6,8 @@ import { homeAt } from '../../gemini/home.js';
 import { CONTEXT_FILE_NAMES, readSettings } from '../../gemini/settings.js';
 import { getErrorMessage } from '../../util/errors.js';
 import { geminiHomeFrom, parseCommandArgs, renderTable, write, type CliIO, type Command } from '../args.js';
+import { existingAgentUsers } from '../../isolation/agent-user.js';
+import { isolationAvailability } from '../../isolation/privilege.js';
 import { tmuxVersion } from '../../tmux/tmux.js';
 
 const USAGE = `usage: gemini-run doctor [--json] [--home <dir>] [--gemini <path>] [--tool-cache <dir>]
@@ -237,6 +239,8 @@ export async function runChecks(o: {
     });
   }
 
+  checks.push(await checkIsolation());
+
   try {
     const target = (await fs.stat(o.home).catch(() => undefined)) ? o.home : '/';
     const st = await fs.statfs(target);
@@ -250,6 +254,29 @@ export async function runChecks(o: {
     });
   }
   return checks;
+}
+
+/** Whether runs here can give the agent its own user (isolation: user, the default). */
+async function checkIsolation(): Promise<Check> {
+  const { privilege, missing } = await isolationAvailability();
+  if (missing) {
+    return {
+      name: 'agent isolation',
+      status: 'fail',
+      detail: missing,
+      fix:
+        privilege === 'none'
+          ? 'sudo gemini-run setup --agent-users 4 --runner-user $(id -un)  (or isolation: none, unsafe)'
+          : 'install acl (apt-get install acl)',
+    };
+  }
+  const how =
+    privilege === 'root'
+      ? 'as root'
+      : privilege === 'sudo'
+        ? 'through passwordless sudo'
+        : `through the sudoers rule (${(await existingAgentUsers()).length} agent users)`;
+  return { name: 'agent isolation', status: 'ok', detail: `the agent gets its own user ${how}` };
 }
 
 export function renderChecks(checks: Check[]): string {

@@ -3,11 +3,14 @@ import { join, resolve } from 'node:path';
 import { PINNED_GEMINI_VERSION, geminiVersion, installGemini } from '../../gemini/install.js';
 import { homeAt } from '../../gemini/home.js';
 import { OWNED_SETTINGS, mergeSettings } from '../../gemini/settings.js';
+import { AGENT_POOL_SIZE } from '../../isolation/agent-user.js';
+import { setupAgentHost } from '../../isolation/host-setup.js';
 import { UserError } from '../../util/errors.js';
 import { createStreamLogger } from '../../util/log.js';
 import { geminiHomeFrom, parseCommandArgs, write, type CliIO, type Command } from '../args.js';
 
 const USAGE = `usage: gemini-run setup [--prefix <dir>] [--home <dir>] [--gemini <path>]
+       sudo gemini-run setup --agent-users <n> --runner-user <user>
 
 Prepares a self-hosted runner host, run as the runner user: installs @google/gemini-cli@${PINNED_GEMINI_VERSION} with npm
 into a prefix that user owns (no sudo, no global npm; reused when already complete), merges gemini-run's
@@ -20,6 +23,10 @@ Options:
   --home <dir>     the Gemini home to configure (default: $GEMINI_CLI_HOME, else $HOME)
   --gemini <path>  use this gemini ${PINNED_GEMINI_VERSION} instead of installing one (it is checked)
   --npm <path>     the npm to install with (default: npm on PATH)
+  --agent-users <n>     (as root) prepare agent isolation instead: create the agent users gemini-agent-1..n,
+                        the claims directory, and the sudoers rule that lets --runner-user start processes as
+                        those users and nothing else (checked with visudo -c). One user per concurrent job.
+  --runner-user <user>  the user the runner service runs as (with --agent-users)
   -h, --help       show this help
 
 Examples:
@@ -49,9 +56,28 @@ export const setupCommand: Command = {
       home: { type: 'string' },
       gemini: { type: 'string' },
       npm: { type: 'string' },
+      'agent-users': { type: 'string' },
+      'runner-user': { type: 'string' },
     });
     if (help) {
       write(io.stdout, USAGE);
+      return 0;
+    }
+    if (values['agent-users'] !== undefined) {
+      const agents = Number(values['agent-users']);
+      if (!Number.isInteger(agents) || agents < 1 || agents > AGENT_POOL_SIZE) {
+        throw new UserError(`--agent-users must be a whole number from 1 to ${AGENT_POOL_SIZE}`);
+      }
+      if (!values['runner-user']) throw new UserError('--agent-users needs --runner-user <user>');
+      const r = await setupAgentHost({ agents, runnerUser: values['runner-user'] });
+      write(
+        io.stdout,
+        [
+          `Agent users: ${r.users.map((u) => `${u.name} (uid ${u.uid})`).join(', ')}`,
+          `Sudoers rule for ${values['runner-user']} in ${r.sudoersFile} (checked with visudo -c).`,
+          "Runs on this host now isolate their agent (isolation: user); check with 'gemini-run doctor' as the runner user.",
+        ].join('\n'),
+      );
       return 0;
     }
     const home = geminiHomeFrom(values.home, io.env);

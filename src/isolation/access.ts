@@ -1,0 +1,169 @@
+/**
+ * File access between the action's user and the agent's, with POSIX ACLs: the worktree and the agent's own
+ * directory get entries for the agent's uid (and default entries, so what the agent creates stays open to the
+ * action); the directories above them get a traverse-only entry where the agent could not pass. Nothing else of
+ * the action's becomes readable: its run dir and the credential stash stay 0700 without entries.
+ *
+ * After the run the action takes its files back (ownership where it may chown, ACL entries otherwise) and
+ * removes every entry it added, so a later `actions/checkout` or `git` step of the job works as before.
+ */
+import { lstat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { UserError } from '../util/errors.js';
+import { exec, type ExecResult } from '../util/exec.js';
+import type { AgentUser } from './agent-user.js';
+import type { Privilege } from './privilege.js';
+
+type Able = Exclude<Privilege, 'none'>;
+
+/** The ACL spec that opens a tree to the agent, and keeps what the agent creates open to the action. */
+export function treeAclSpec(agentUid: number, selfUid: number): string {
+  const entries = [`u:${agentUid}:rwX`, `d:u:${agentUid}:rwX`];
+  // Root passes every permission check; a non-root action needs its own default entry for the agent's files.
+  if (selfUid !== 0) entries.push(`u:${selfUid}:rwX`, `d:u:${selfUid}:rwX`);
+  return entries.join(',');
+}
+
+/** Every proper ancestor of `path`, from the root down. Exported for tests. */
+export function ancestorsOf(path: string): string[] {
+  const out: string[] = [];
+  for (let dir = dirname(resolve(path)); ; dir = dirname(dir)) {
+    out.unshift(dir);
+    if (dirname(dir) === dir) break;
+  }
+  return out;
+}
+
+/** What to do about one directory above a path the agent needs. Pure; exported for tests. */
+export function traverseDecision(
+  st: { uid: number; mode: number },
+  selfUid: number,
+): 'ok' | 'grant' | 'blocked' {
+  if ((st.mode & 0o001) !== 0) return 'ok';
+  if (selfUid === 0 || st.uid === selfUid) return 'grant';
+  return 'blocked';
+}
+
+async function setfacl(args: string[], allowFailure = false): Promise<ExecResult> {
+  const r = await exec('setfacl', args, { allowAllExitCodes: true, timeoutMs: 120_000 }).catch(
+    (e: unknown) => {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new UserError(
+          "Isolating the agent needs 'setfacl' (package acl): install it (sudo apt-get install -y acl), or set 'isolation: none' (unsafe).",
+        );
+      }
+      throw e;
+    },
+  );
+  if (r.exitCode !== 0 && !allowFailure) {
+    throw new UserError(
+      `Could not give the agent user access (setfacl: ${r.stderr.trim().split('\n')[0] ?? r.exitCode}): the filesystem may not support ACLs; set 'isolation: none' to run without (unsafe).`,
+    );
+  }
+  return r;
+}
+
+/** Opens one tree (again: a chmod after the grant narrows the ACL mask, so callers re-open what they changed). */
+export async function openTree(tree: string, spec: string): Promise<void> {
+  // -P: never follow a symlink out of the tree (a reused workspace may hold one an earlier agent planted).
+  await setfacl(['-R', '-P', '-m', spec, tree]);
+}
+
+/** Removes the agent's ACL entries from a tree (best effort: files the action cannot change keep theirs). */
+export async function removeAgentEntries(tree: string, user: AgentUser): Promise<void> {
+  await setfacl(['-R', '-P', '-x', `u:${user.uid},d:u:${user.uid}`, tree], true);
+}
+
+export interface AccessGrant {
+  /** Takes the action's files back from the agent and removes every entry added. Idempotent. */
+  revoke(): Promise<void>;
+}
+
+/**
+ * Opens `trees` (the worktree, the agent's directory) to the agent and makes `reach` (its node binary, the
+ * gemini bundle) reachable. Throws a UserError when a path cannot be opened.
+ */
+export async function grantAgentAccess(o: {
+  user: AgentUser;
+  privilege: Able;
+  trees: string[];
+  reach: string[];
+}): Promise<AccessGrant> {
+  const selfUid = process.getuid?.() ?? 0;
+  const selfGid = process.getgid?.() ?? 0;
+  const spec = treeAclSpec(o.user.uid, selfUid);
+  const traversed: string[] = [];
+  const grant: AccessGrant = {
+    revoke: async () => {
+      for (const tree of o.trees) await takeBack(tree, o.user, o.privilege, selfUid, selfGid);
+      for (const tree of o.trees) await removeAgentEntries(tree, o.user);
+      for (const dir of traversed.splice(0)) await setfacl(['-x', `u:${o.user.uid}`, dir], true);
+    },
+  };
+  try {
+    const seen = new Set<string>();
+    for (const path of [...o.trees, ...o.reach]) {
+      for (const dir of ancestorsOf(path)) {
+        if (seen.has(dir)) continue;
+        seen.add(dir);
+        const st = await lstat(dir);
+        const d = traverseDecision(st, selfUid);
+        if (d === 'blocked') {
+          throw new UserError(
+            `The agent user cannot reach ${path}: ${dir} is closed to other users and not ours to open. Move the workspace, or set 'isolation: none' (unsafe).`,
+          );
+        }
+        if (d === 'grant') {
+          await setfacl(['-m', `u:${o.user.uid}:x`, dir]);
+          traversed.push(dir);
+        }
+      }
+    }
+    for (const tree of o.trees) await openTree(tree, spec);
+    return grant;
+  } catch (e) {
+    await grant.revoke().catch(() => undefined);
+    throw e;
+  }
+}
+
+/**
+ * The agent's files in `tree` become the action's again. Root and full sudo chown them (never following a
+ * symlink the agent planted); with only the narrow rule the agent itself opens them to the action.
+ */
+export async function takeBack(
+  tree: string,
+  user: AgentUser,
+  privilege: Able,
+  selfUid = process.getuid?.() ?? 0,
+  selfGid = process.getgid?.() ?? 0,
+): Promise<void> {
+  const chown = ['chown', '-R', '-h', `--from=${user.uid}`, `${selfUid}:${selfGid}`, tree];
+  if (privilege === 'root') {
+    await exec(chown[0] as string, chown.slice(1), { allowAllExitCodes: true, timeoutMs: 120_000 });
+  } else if (privilege === 'sudo') {
+    await exec('sudo', ['-n', ...chown], { allowAllExitCodes: true, timeoutMs: 120_000 });
+  } else {
+    const open = `u:${selfUid}:rwX,d:u:${selfUid}:rwX`;
+    await exec(
+      'sudo',
+      [
+        '-n',
+        '-u',
+        user.name,
+        '--',
+        'find',
+        tree,
+        '-user',
+        String(user.uid),
+        '-exec',
+        'setfacl',
+        '-m',
+        open,
+        '{}',
+        '+',
+      ],
+      { allowAllExitCodes: true, timeoutMs: 120_000 },
+    );
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The one-line JSON protocol between the action and the proxy process (dist/proxy.js). The secret travels on
+ * the child's stdin only, never in argv or the environment, which other processes can read from /proc.
+ */
+import { z } from 'zod';
+import { MIN_PLACEHOLDER_LENGTH } from './model-proxy.js';
+
+export const proxyConfigSchema = z.strictObject({
+  upstream: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  placeholder: z
+    .string()
+    .min(MIN_PLACEHOLDER_LENGTH, `must be at least ${MIN_PLACEHOLDER_LENGTH} characters`),
+  credential: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('api-key'), apiKey: z.string().min(1, 'is empty') }),
+    /** The token's value at launch; later values arrive as update lines. */
+    z.strictObject({ kind: z.literal('bearer'), token: z.string().min(1, 'is empty') }),
+  ]),
+});
+export type ProxyConfig = z.infer<typeof proxyConfigSchema>;
+
+/** A later stdin line: a refreshed bearer token. */
+export const tokenUpdateSchema = z.strictObject({ token: z.string().min(1) });
+
+/** The proxy's one stdout line. */
+export const readyLineSchema = z.strictObject({ url: z.url({ protocol: /^http$/ }) });
+
+/**
+ * Parses one line with `schema`. The error names the problems but never quotes the line: it holds a secret
+ * (which is also why JSON.parse's own message, which quotes the input, is not used).
+ */
+export function parseLine<T>(schema: z.ZodType<T>, line: string, what: string): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw new Error(`${what} is not one line of JSON`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (i) => (i.path.length ? `${i.path.join('.')}: ` : '') + i.message,
+    );
+    throw new Error(`${what} is invalid: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}

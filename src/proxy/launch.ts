@@ -1,0 +1,186 @@
+/**
+ * Starts the model proxy as its own process (dist/proxy.js) and stops it. The child gets the config, secret
+ * included, on stdin and an environment of PATH plus the proxy and CA variables only, so neither
+ * /proc/<pid>/cmdline nor /proc/<pid>/environ holds a credential; stdin stays open for the child's lifetime,
+ * so the child ends when the action does, even if the action is killed.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { getErrorMessage, oneLine } from '../util/errors.js';
+import { parseLine, readyLineSchema, type ProxyConfig } from './config.js';
+import { SecretSet } from './credential.js';
+import { startModelProxy, type ModelProxyOptions } from './model-proxy.js';
+
+export interface LaunchOptions extends ModelProxyOptions {
+  /** The proxy entry to run; defaults to proxy.js next to the running bundle (dist/proxy.js). */
+  script?: string;
+  /** Node options placed before the script, e.g. `['--import', 'tsx']` to run src/proxy/main.ts in tests. */
+  execArgv?: string[];
+}
+
+export interface LaunchedProxy {
+  /** `http://127.0.0.1:<port>`, for GOOGLE_GEMINI_BASE_URL. */
+  url: string;
+  /** The proxy process; undefined when it runs in this process (no bundle, see launchModelProxy). */
+  pid?: number;
+  /** Idempotent; bounded: SIGTERM, then SIGKILL after 2 s. */
+  stop(): Promise<void>;
+}
+
+/** The only variables the child sees: enough to run node and to route through a corporate proxy. */
+export const PROXY_CHILD_ENV = [
+  'PATH',
+  'HTTPS_PROXY',
+  'https_proxy',
+  'HTTP_PROXY',
+  'http_proxy',
+  'NO_PROXY',
+  'no_proxy',
+  'NODE_EXTRA_CA_CERTS',
+] as const;
+
+const READY_TIMEOUT_MS = 10_000;
+const STOP_GRACE_MS = 2_000;
+/** Access tokens live an hour; re-asking every few minutes keeps the child's copy fresh at little cost. */
+const TOKEN_REFRESH_MS = 4 * 60_000;
+
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of PROXY_CHILD_ENV) if (process.env[name] !== undefined) env[name] = process.env[name];
+  return env;
+}
+
+function hasExited(child: ChildProcessWithoutNullStreams): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+async function exitedWithin(child: ChildProcessWithoutNullStreams, ms: number): Promise<boolean> {
+  if (hasExited(child)) return true;
+  const ac = new AbortController();
+  const exited = new Promise<boolean>((resolve) => child.once('exit', () => resolve(true)));
+  const timedOut = sleep(ms, false, { signal: ac.signal }).catch(() => false);
+  const result = await Promise.race([exited, timedOut]);
+  ac.abort();
+  return result || hasExited(child);
+}
+
+function waitForUrl(child: ChildProcessWithoutNullStreams, lastError: () => string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stdout = createInterface({ input: child.stdout, crlfDelay: Infinity });
+    const settle = (err: Error | undefined, url?: string): void => {
+      clearTimeout(timer);
+      stdout.close();
+      child.off('close', onClose);
+      child.off('error', onError);
+      if (err) {
+        if (!hasExited(child)) child.kill('SIGKILL');
+        reject(err);
+      } else resolve(url!);
+    };
+    const fail = (why: string): void => {
+      const detail = lastError();
+      settle(new Error(`model proxy: ${why}${detail ? `: ${detail}` : ''}`));
+    };
+    const onClose = (code: number | null, signal: string | null): void =>
+      fail(`exited (${code ?? signal}) before reporting its address`);
+    const onError = (e: Error): void => fail(`could not be started: ${oneLine(getErrorMessage(e))}`);
+    const timer = setTimeout(
+      () => fail(`did not report its address within ${READY_TIMEOUT_MS / 1000} s`),
+      READY_TIMEOUT_MS,
+    );
+    stdout.once('line', (line) => {
+      try {
+        settle(undefined, parseLine(readyLineSchema, line, 'its address line').url);
+      } catch (e) {
+        fail(oneLine(getErrorMessage(e)));
+      }
+    });
+    child.once('close', onClose);
+    child.once('error', onError);
+  });
+}
+
+/**
+ * Starts the proxy process and returns once it listens. A bearer credential is read once at launch and then
+ * re-read every few minutes; changed values are sent to the child as `{"token":...}` lines.
+ */
+export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy> {
+  const script = o.script ?? join(dirname(fileURLToPath(import.meta.url)), 'proxy.js');
+  if (o.script === undefined && !existsSync(script)) {
+    // Running from src/ (vitest, tsx) there is no bundle to spawn. The in-process proxy is the same code; only
+    // the process boundary is missing, which the product, always running from dist/, never lacks.
+    const p = await startModelProxy(o);
+    return { url: p.url, stop: p.close };
+  }
+  const cred = o.credential;
+  const secrets = new SecretSet();
+  let token = '';
+  if (cred.kind === 'bearer') {
+    token = await cred.token();
+    secrets.add(token);
+  } else secrets.add(cred.apiKey);
+  const config: ProxyConfig = {
+    upstream: o.upstream,
+    placeholder: o.placeholder,
+    credential:
+      cred.kind === 'api-key' ? { kind: 'api-key', apiKey: cred.apiKey } : { kind: 'bearer', token },
+  };
+
+  const child = spawn(process.execPath, [...(o.execArgv ?? []), script], {
+    env: childEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: false,
+  });
+  // EPIPE once the child is gone; its exit is what gets reported.
+  child.stdin.on('error', () => undefined);
+  let lastError = '';
+  createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => {
+    // The child never prints a secret; redacting anyway costs nothing.
+    lastError = secrets.redact(line).slice(0, 500);
+    o.log?.(lastError);
+  });
+  child.stdin.write(`${JSON.stringify(config)}\n`);
+  const url = await waitForUrl(child, () => lastError);
+
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping) o.log?.(`model proxy: the proxy process exited unexpectedly (${code ?? signal})`);
+  });
+  let refresh: NodeJS.Timeout | undefined;
+  if (cred.kind === 'bearer') {
+    refresh = setInterval(() => {
+      cred.token().then(
+        (next) => {
+          if (!next || next === token || hasExited(child)) return;
+          token = next;
+          secrets.add(next);
+          child.stdin.write(`${JSON.stringify({ token: next })}\n`);
+        },
+        (e: unknown) =>
+          o.log?.(`model proxy: token refresh failed: ${secrets.redact(oneLine(getErrorMessage(e)))}`),
+      );
+    }, TOKEN_REFRESH_MS);
+    refresh.unref();
+  }
+
+  let stopped: Promise<void> | undefined;
+  return {
+    url,
+    pid: child.pid,
+    stop: () =>
+      (stopped ??= (async () => {
+        stopping = true;
+        clearInterval(refresh);
+        if (hasExited(child)) return;
+        child.stdin.end();
+        child.kill('SIGTERM');
+        if (await exitedWithin(child, STOP_GRACE_MS)) return;
+        child.kill('SIGKILL');
+        await exitedWithin(child, STOP_GRACE_MS);
+      })()),
+  };
+}

@@ -1,0 +1,295 @@
+/**
+ * The loopback model-credential proxy. The agent is given a per-run placeholder instead of the model
+ * credential and talks to this server; the server checks the placeholder, swaps in the real credential and
+ * streams the call to the model API and the answer back, byte for byte. The real credential stays in the
+ * action's own process, which the agent's uid cannot read.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream';
+import zlib from 'node:zlib';
+import { getErrorMessage, oneLine } from '../util/errors.js';
+import {
+  SecretSet,
+  carriesPlaceholder,
+  downstreamHeaders,
+  googleError,
+  presentedCredentials,
+  sameSecret,
+  upstreamHeaders,
+  withoutKeyParam,
+} from './credential.js';
+import { createUpstream } from './upstream.js';
+
+export type ModelCredential =
+  | { kind: 'api-key'; apiKey: string }
+  /** Called for every model call; cache inside if fetching a token is expensive. */
+  | { kind: 'bearer'; token(): Promise<string> };
+
+export interface ModelProxyOptions {
+  /** Base URL of the model API, e.g. `https://generativelanguage.googleapis.com`; a path prefix is kept. */
+  upstream: string;
+  /** The random per-run token the agent holds instead of the credential (at least 16 characters). */
+  placeholder: string;
+  credential: ModelCredential;
+  /** One line per call (method, path, status, time); never given a credential, placeholder or query. */
+  log?: (line: string) => void;
+}
+
+export interface RunningProxy {
+  /** `http://127.0.0.1:<port>`, for GOOGLE_GEMINI_BASE_URL. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export const MIN_PLACEHOLDER_LENGTH = 16;
+
+/** Google's error bodies are a few KB; anything bigger is relayed as it comes, without the secret check. */
+const MAX_INSPECTED_ERROR_BODY = 1 << 20;
+
+const JSON_TYPE = 'application/json; charset=UTF-8';
+
+function parseUpstream(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('model proxy: the upstream is not a URL');
+  }
+  if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) {
+    throw new Error(
+      'model proxy: the upstream must be an http(s) URL without credentials, query or fragment',
+    );
+  }
+  return url;
+}
+
+function reply(res: ServerResponse, code: number, status: string, message: string): void {
+  if (res.destroyed) return;
+  if (res.headersSent) {
+    // Mid-stream failure: an abrupt end tells the client the answer is incomplete; a JSON tail would not.
+    res.destroy();
+    return;
+  }
+  const body = googleError(code, status, `gemini-run model proxy: ${message}`);
+  res.writeHead(code, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** The decoded body, or undefined when it is not encoded (or cannot be decoded). */
+function decodeBody(raw: Buffer, encoding: string | undefined): Buffer | undefined {
+  const opts = { maxOutputLength: 8 * MAX_INSPECTED_ERROR_BODY };
+  try {
+    switch (encoding?.trim().toLowerCase()) {
+      case 'gzip':
+      case 'x-gzip':
+        return zlib.gunzipSync(raw, opts);
+      case 'deflate':
+        try {
+          return zlib.inflateSync(raw, opts);
+        } catch {
+          return zlib.inflateRawSync(raw, opts);
+        }
+      case 'br':
+        return zlib.brotliDecompressSync(raw, opts);
+      default:
+        return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+function withoutHeaders(raw: readonly string[], names: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (!names.includes(raw[i]!.toLowerCase())) out.push(raw[i]!, raw[i + 1]!);
+  }
+  return out;
+}
+
+export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProxy> {
+  const base = parseUpstream(o.upstream);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  if (o.placeholder.length < MIN_PLACEHOLDER_LENGTH) {
+    throw new Error(`model proxy: the placeholder must be at least ${MIN_PLACEHOLDER_LENGTH} characters`);
+  }
+  const secrets = new SecretSet();
+  const credential = o.credential;
+  if (credential.kind === 'api-key') {
+    if (!credential.apiKey) throw new Error('model proxy: the API key is empty');
+    if (sameSecret(credential.apiKey, o.placeholder)) {
+      throw new Error('model proxy: the placeholder must differ from the API key');
+    }
+    secrets.add(credential.apiKey);
+  }
+  const log = (line: string): void => {
+    try {
+      o.log?.(secrets.redact(line));
+    } catch {
+      // A failing logger must not take a model call down with it.
+    }
+  };
+  const upstream = createUpstream(base, process.env);
+
+  const credentialHeader = async (): Promise<[string, string]> => {
+    if (credential.kind === 'api-key') return ['x-goog-api-key', credential.apiKey];
+    const token = await credential.token();
+    if (!token) throw new Error('the token source returned an empty token');
+    secrets.add(token);
+    return ['authorization', `Bearer ${token}`];
+  };
+
+  const relay = (up: IncomingMessage, res: ServerResponse, finish: (note: string) => void): void => {
+    const status = up.statusCode ?? 502;
+    const reason = up.statusMessage || undefined;
+    const headers = downstreamHeaders(up.rawHeaders, secrets);
+    const streamed = /text\/event-stream/i.test(up.headers['content-type'] ?? '');
+    const pipeRest = (): void => {
+      pipeline(up, res, (err) => {
+        if (err) res.destroy();
+        finish(err ? ` (stream ended early: ${oneLine(getErrorMessage(err))})` : '');
+      });
+    };
+    if (status < 400 || streamed) {
+      res.writeHead(status, reason, headers);
+      // SSE: the client must see the headers (and then every event) the moment upstream sends them.
+      res.flushHeaders();
+      pipeRest();
+      return;
+    }
+    // Error bodies are read whole, so a credential the upstream might echo can be taken out. Without one the
+    // original bytes go back unchanged: the CLI's quota and overload detection parses them.
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size <= MAX_INSPECTED_ERROR_BODY) return;
+      settled = true;
+      up.off('data', onData);
+      up.pause();
+      res.writeHead(status, reason, headers);
+      for (const c of chunks) res.write(c);
+      pipeRest();
+    };
+    up.on('data', onData);
+    // An aborted body surfaces as 'close' without 'end' below; the error itself adds nothing.
+    up.on('error', () => undefined);
+    up.once('end', () => {
+      if (settled) return;
+      settled = true;
+      const raw = Buffer.concat(chunks);
+      const decoded = decodeBody(raw, up.headers['content-encoding']);
+      if (!secrets.foundIn(raw) && !(decoded && secrets.foundIn(decoded))) {
+        res.writeHead(status, reason, headers);
+        res.end(raw);
+        finish('');
+        return;
+      }
+      const body = Buffer.from(secrets.redact((decoded ?? raw).toString('utf8')));
+      const cleaned = withoutHeaders(headers, ['content-encoding', 'content-length']);
+      res.writeHead(status, reason, [...cleaned, 'content-length', String(body.length)]);
+      res.end(body);
+      finish(' (credential redacted from the error body)');
+    });
+    up.once('close', () => {
+      if (settled) return;
+      settled = true;
+      reply(res, 502, 'UNAVAILABLE', 'upstream closed the connection in the middle of an error response');
+      finish(' (upstream closed mid-body)');
+    });
+  };
+
+  const forward = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    const rawUrl = req.url ?? '';
+    const q = rawUrl.indexOf('?');
+    const pathname = q === -1 ? rawUrl : rawUrl.slice(0, q);
+    const search = q === -1 ? '' : rawUrl.slice(q);
+    const method = req.method ?? 'GET';
+    const finish = (note: string): void => {
+      const ms = (performance.now() - started).toFixed(0);
+      const shown = pathname.includes(o.placeholder) ? '<path withheld>' : pathname.slice(0, 200);
+      log(`${method} ${shown} -> ${res.statusCode} in ${ms} ms${note}`);
+    };
+    const refuse = (code: number, status: string, message: string): void => {
+      reply(res, code, status, message);
+      finish('');
+    };
+    // Only origin-form targets: an absolute URL would turn this into an open proxy carrying our credential.
+    if (!pathname.startsWith('/')) {
+      refuse(400, 'INVALID_ARGUMENT', 'only paths on the model API are served');
+      return;
+    }
+    if (!carriesPlaceholder(presentedCredentials(req.headers, search), o.placeholder)) {
+      refuse(401, 'UNAUTHENTICATED', "the request does not carry this run's model credential");
+      return;
+    }
+    const path = prefix + pathname + withoutKeyParam(search);
+    if (path.includes(o.placeholder)) {
+      refuse(
+        400,
+        'INVALID_ARGUMENT',
+        'the credential may only travel in x-goog-api-key, key= or Authorization',
+      );
+      return;
+    }
+    let auth: [string, string];
+    try {
+      auth = await credentialHeader();
+    } catch (e) {
+      // The token source's message may say more than the agent should see; it goes to our log only.
+      log(`access token unavailable: ${oneLine(getErrorMessage(e))}`);
+      refuse(
+        401,
+        'UNAUTHENTICATED',
+        "could not get an access token for the model API (see the action's log)",
+      );
+      return;
+    }
+    if (res.destroyed) return;
+    const upReq = upstream.request(
+      method,
+      path,
+      upstreamHeaders(req.headers, { host: base.host, placeholder: o.placeholder, credential: auth }),
+    );
+    // The agent hung up (or reset mid-upload): stop the model call too, so no tokens are spent on nobody.
+    res.once('close', () => {
+      if (!res.writableFinished) upReq.destroy();
+    });
+    req.on('error', () => upReq.destroy());
+    upReq.on('error', (e) => {
+      if (res.writableFinished || res.destroyed) return;
+      req.unpipe(upReq);
+      reply(res, 502, 'UNAVAILABLE', `upstream unreachable: ${secrets.redact(oneLine(getErrorMessage(e)))}`);
+      finish('');
+    });
+    upReq.once('response', (up) => relay(up, res, finish));
+    req.pipe(upReq);
+  };
+
+  const server = http.createServer({ noDelay: true }, (req, res) => {
+    forward(req, res).catch((e: unknown) => {
+      reply(res, 502, 'UNAVAILABLE', `internal error: ${secrets.redact(oneLine(getErrorMessage(e)))}`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as { port: number };
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        upstream.close();
+      })),
+  };
+}

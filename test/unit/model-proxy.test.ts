@@ -1,0 +1,703 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import net, { type AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { withoutKeyParam } from '../../src/proxy/credential.js';
+import { PROXY_CHILD_ENV, launchModelProxy } from '../../src/proxy/launch.js';
+import { startModelProxy, type ModelProxyOptions } from '../../src/proxy/model-proxy.js';
+import { bypassesProxy, proxyFor } from '../../src/proxy/upstream.js';
+import { testCertificates } from '../harness/oauth-proxy.js';
+
+const KEY = `AIza${randomBytes(18).toString('hex')}`;
+const PLACEHOLDER = `gemini-run-${randomBytes(16).toString('hex')}`;
+const MAIN_TS = 'src/proxy/main.ts';
+const TSX = ['--import', 'tsx'];
+
+/** Google's daily-quota 429 as the CLI's quota detection expects it: pretty-printed, trailing newline. */
+const QUOTA_BODY = `${JSON.stringify(
+  {
+    error: {
+      code: 429,
+      message: 'You exceeded your current quota, please check your plan and billing details.',
+      status: 'RESOURCE_EXHAUSTED',
+      details: [
+        {
+          '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+          violations: [
+            {
+              quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests',
+              quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier',
+              quotaDimensions: { location: 'global', model: 'gemini-2.5-pro' },
+              quotaValue: '50',
+            },
+          ],
+        },
+        { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '37s' },
+      ],
+    },
+  },
+  null,
+  2,
+)}\n`;
+const OVERLOADED_BODY = `{\n  "error": {\n    "code": 503,\n    "message": "The model is overloaded. Please try again later.",\n    "status": "UNAVAILABLE"\n  }\n}\n`;
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, seen: Seen) => void | Promise<void>;
+
+/** A local stand-in for the model API: records every request, then lets `handler` answer it. */
+async function startUpstream(handler: Handler = (_q, res) => void res.end('{"ok":true}')) {
+  const seen: Seen[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const s = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks) };
+      seen.push(s);
+      void handler(req, res, s);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const close = (): Promise<void> =>
+    new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+  cleanups.push(close);
+  return { url: `http://127.0.0.1:${port}`, port, seen, server, close };
+}
+
+async function proxyTo(upstream: string, extra: Partial<ModelProxyOptions> = {}) {
+  const lines: string[] = [];
+  const p = await startModelProxy({
+    upstream,
+    placeholder: PLACEHOLDER,
+    credential: { kind: 'api-key', apiKey: KEY },
+    log: (l) => lines.push(l),
+    ...extra,
+  });
+  cleanups.push(p.close);
+  return { ...p, lines };
+}
+
+interface Reply {
+  status: number;
+  rawHeaders: string[];
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** Arrival time of each chunk (performance.now()). */
+  chunks: { at: number; text: string }[];
+  /** The response ended without its end (reset mid-body). */
+  aborted: boolean;
+  sentAt: number;
+}
+
+function call(
+  base: string,
+  path: string,
+  o: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(base);
+    const sentAt = performance.now();
+    const req = http.request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path,
+        method: o.method ?? (o.body === undefined ? 'GET' : 'POST'),
+        headers: o.headers,
+        agent: false,
+      },
+      (res) => {
+        const chunks: { at: number; data: Buffer }[] = [];
+        res.on('data', (data: Buffer) => chunks.push({ at: performance.now(), data }));
+        res.on('error', () => undefined);
+        res.on('close', () =>
+          resolve({
+            status: res.statusCode!,
+            rawHeaders: res.rawHeaders,
+            headers: res.headers,
+            body: Buffer.concat(chunks.map((c) => c.data)),
+            chunks: chunks.map((c) => ({ at: c.at, text: c.data.toString() })),
+            aborted: !res.complete,
+            sentAt,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(o.body);
+  });
+}
+
+const withKey = (extra: Record<string, string> = {}) => ({ 'x-goog-api-key': PLACEHOLDER, ...extra });
+
+/** Everything the agent side can see of a reply, as one string to search for secrets. */
+const visible = (r: Reply): string => `${r.status}\n${r.rawHeaders.join('\n')}\n${r.body.toString('latin1')}`;
+
+describe('model proxy: credentials', () => {
+  const PATH = '/v1beta/models/gemini-2.5-flash:streamGenerateContent';
+
+  it.each([
+    ['x-goog-api-key', `${PATH}?alt=sse`, withKey()],
+    ['?key=', `${PATH}?alt=sse&key=${PLACEHOLDER}`, {}],
+    ['Authorization: Bearer', `${PATH}?alt=sse`, { authorization: `Bearer ${PLACEHOLDER}` }],
+  ])(
+    'swaps the placeholder in %s for the real key, keeping path prefix, query and body',
+    async (_, path, h) => {
+      const up = await startUpstream();
+      const proxy = await proxyTo(`${up.url}/prefix/`);
+      const body = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'ünï {"key":"x"} 😀' }] }] });
+      const r = await call(proxy.url, path, { body, headers: { 'content-type': 'application/json', ...h } });
+      expect(r.status).toBe(200);
+      expect(r.body.toString()).toBe('{"ok":true}');
+      expect(up.seen).toHaveLength(1);
+      const s = up.seen[0]!;
+      expect(s.method).toBe('POST');
+      expect(s.url).toBe(`/prefix${PATH}?alt=sse`);
+      expect(s.headers['x-goog-api-key']).toBe(KEY);
+      expect(s.headers.authorization).toBeUndefined();
+      expect(s.headers.host).toBe(`127.0.0.1:${up.port}`);
+      expect(s.headers['content-type']).toBe('application/json');
+      expect(s.body.toString()).toBe(body);
+      expect(JSON.stringify(s)).not.toContain(PLACEHOLDER);
+      expect(proxy.lines.join('\n')).not.toMatch(new RegExp(`${KEY}|${PLACEHOLDER}`));
+    },
+  );
+
+  it('drops only the key parameter and leaves the rest of the query byte for byte', () => {
+    expect(withoutKeyParam('')).toBe('');
+    expect(withoutKeyParam('?key=abc')).toBe('');
+    expect(withoutKeyParam('?alt=sse&key=abc&x=a%20b+c&k%65y=def&keys=1')).toBe('?alt=sse&x=a%20b+c&keys=1');
+  });
+
+  it.each([
+    ['no credential', PATH, {}],
+    ['a wrong x-goog-api-key', PATH, { 'x-goog-api-key': 'not-the-placeholder-at-all' }],
+    ['a wrong ?key=', `${PATH}?key=${PLACEHOLDER.slice(0, -1)}x`, {}],
+    ['a wrong bearer token', PATH, { authorization: `Bearer ${PLACEHOLDER}x` }],
+    ['the real key itself', PATH, { 'x-goog-api-key': KEY }],
+  ])('answers %s with a Google-shaped 401 and forwards nothing', async (_, path, headers) => {
+    const up = await startUpstream();
+    const proxy = await proxyTo(up.url);
+    const r = await call(proxy.url, path, { body: '{}', headers });
+    expect(r.status).toBe(401);
+    const err = JSON.parse(r.body.toString()) as { error: { code: number; status: string; message: string } };
+    expect(err.error.code).toBe(401);
+    expect(err.error.status).toBe('UNAUTHENTICATED');
+    expect(err.error.message).toMatch(/^gemini-run model proxy: /);
+    expect(visible(r)).not.toContain(KEY);
+    expect(up.seen).toHaveLength(0);
+  });
+
+  it('refuses an absolute-form target, so it never works as an open proxy carrying the key', async () => {
+    const up = await startUpstream();
+    const proxy = await proxyTo(up.url);
+    const r = await call(proxy.url, 'http://evil.example/steal', { headers: withKey() });
+    expect(r.status).toBe(400);
+    expect(up.seen).toHaveLength(0);
+  });
+
+  it('strips hop-by-hop headers both ways and keeps the others', async () => {
+    const up = await startUpstream((_q, res) => {
+      res.writeHead(200, { 'keep-alive': 'timeout=77', 'x-upstream': 'yes', 'content-type': 'text/plain' });
+      res.end('ok');
+    });
+    const proxy = await proxyTo(up.url);
+    const r = await call(proxy.url, '/v1beta/models', {
+      headers: withKey({
+        connection: 'keep-alive, x-drop-me',
+        'x-drop-me': '1',
+        te: 'trailers',
+        'proxy-authorization': 'Basic Zm9vOmJhcg==',
+        'x-goog-api-client': 'gl-node/20',
+      }),
+    });
+    expect(r.status).toBe(200);
+    const h = up.seen[0]!.headers;
+    for (const gone of ['x-drop-me', 'te', 'proxy-authorization']) expect(h[gone]).toBeUndefined();
+    expect(h.connection).not.toContain('x-drop-me');
+    expect(h['x-goog-api-client']).toBe('gl-node/20');
+    expect(r.headers['x-upstream']).toBe('yes');
+    // Node's own server may announce its keep-alive; the upstream's must not leak through.
+    expect(r.headers['keep-alive']).not.toBe('timeout=77');
+  });
+
+  it('sends a bearer token from the token source and keeps it and its errors from the agent', async () => {
+    const token = `ya29.${randomBytes(24).toString('hex')}`;
+    const up = await startUpstream((_q, res) => {
+      res.writeHead(403, { 'content-type': 'application/json', 'x-echo': token });
+      res.end(
+        JSON.stringify({ error: { code: 403, message: `token ${token} lacks scope`, status: 'DENIED' } }),
+      );
+    });
+    const proxy = await proxyTo(up.url, { credential: { kind: 'bearer', token: async () => token } });
+    const r = await call(proxy.url, '/v1/projects/p/locations/l/publishers/google/models/m:generateContent', {
+      body: '{}',
+      headers: withKey(),
+    });
+    expect(up.seen[0]!.headers.authorization).toBe(`Bearer ${token}`);
+    expect(up.seen[0]!.headers['x-goog-api-key']).toBeUndefined();
+    expect(r.status).toBe(403);
+    expect(visible(r)).not.toContain(token);
+    expect(r.body.toString()).toContain('token *** lacks scope');
+
+    const failing = await proxyTo(up.url, {
+      credential: { kind: 'bearer', token: () => Promise.reject(new Error(`refresh token ${KEY} refused`)) },
+    });
+    const f = await call(failing.url, '/v1/x', { body: '{}', headers: withKey() });
+    expect(f.status).toBe(401);
+    expect(visible(f)).not.toContain(KEY);
+    expect(visible(f)).not.toContain('refused');
+    expect(up.seen).toHaveLength(1);
+  });
+
+  it('refuses bad options with one line and no secret', async () => {
+    const base = { upstream: 'http://127.0.0.1:1', placeholder: PLACEHOLDER };
+    const key = { kind: 'api-key', apiKey: KEY } as const;
+    await expect(startModelProxy({ ...base, placeholder: 'short', credential: key })).rejects.toThrow(/16/);
+    await expect(startModelProxy({ ...base, placeholder: KEY, credential: key })).rejects.toThrow(/differ/);
+    await expect(
+      startModelProxy({ ...base, upstream: `http://x/?key=${KEY}`, credential: key }),
+    ).rejects.toThrow(
+      /^model proxy: the upstream must be an http\(s\) URL without credentials, query or fragment$/,
+    );
+  });
+});
+
+describe('model proxy: responses', () => {
+  it('streams SSE events as they come: the first arrives long before the second is written', async () => {
+    const up = await startUpstream(async (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"n":1}\r\n\r\n');
+      await sleep(300);
+      res.end('data: {"n":2}\r\n\r\n');
+    });
+    const proxy = await proxyTo(up.url);
+    const r = await call(proxy.url, '/v1beta/models/m:streamGenerateContent?alt=sse', {
+      body: '{}',
+      headers: withKey(),
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('text/event-stream');
+    expect(r.body.toString()).toBe('data: {"n":1}\r\n\r\ndata: {"n":2}\r\n\r\n');
+    const first = r.chunks.find((c) => c.text.includes('"n":1'))!;
+    const second = r.chunks.find((c) => c.text.includes('"n":2'))!;
+    expect(first.text).not.toContain('"n":2');
+    expect(first.at - r.sentAt).toBeLessThan(250);
+    expect(second.at - first.at).toBeGreaterThan(200);
+  });
+
+  it.each([
+    [429, QUOTA_BODY, 'application/json; charset=UTF-8'],
+    [503, OVERLOADED_BODY, 'application/json; charset=UTF-8'],
+    [
+      500,
+      '{"error":{"code":500,"message":"Internal error encountered.","status":"INTERNAL"}}',
+      'application/json',
+    ],
+  ])('passes a %i through with status, headers and body bytes unchanged', async (code, body, type) => {
+    const up = await startUpstream((_q, res) => {
+      res.writeHead(code, {
+        'content-type': type,
+        'content-length': Buffer.byteLength(body),
+        'x-goog-trace': 'abc',
+        vary: 'Origin',
+      });
+      res.end(body);
+    });
+    const proxy = await proxyTo(up.url);
+    const r = await call(proxy.url, '/v1beta/models/m:generateContent', { body: '{}', headers: withKey() });
+    expect(r.status).toBe(code);
+    expect(r.body.equals(Buffer.from(body))).toBe(true);
+    expect(r.headers['content-type']).toBe(type);
+    expect(r.headers['x-goog-trace']).toBe('abc');
+    expect(r.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+  });
+
+  it('keeps a compressed error body compressed and byte-identical when it holds no secret', async () => {
+    const gz = gzipSync(QUOTA_BODY);
+    const up = await startUpstream((_q, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gz);
+    });
+    const proxy = await proxyTo(up.url);
+    const r = await call(proxy.url, '/v1beta/models/m:generateContent', { body: '{}', headers: withKey() });
+    expect(r.status).toBe(429);
+    expect(r.headers['content-encoding']).toBe('gzip');
+    expect(r.body.equals(gz)).toBe(true);
+  });
+
+  it.each([false, true])(
+    'takes the real key out of an error body that echoes it (gzip: %s)',
+    async (gzip) => {
+      const echo = `{"error":{"code":400,"message":"API key ${KEY} not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}`;
+      const up = await startUpstream((_q, res) => {
+        res.writeHead(400, {
+          'content-type': 'application/json',
+          'x-echo': `key=${KEY}`,
+          ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+        });
+        res.end(gzip ? gzipSync(echo) : echo);
+      });
+      const proxy = await proxyTo(up.url);
+      const r = await call(proxy.url, '/v1beta/models/m:generateContent', { body: '{}', headers: withKey() });
+      expect(r.status).toBe(400);
+      expect(visible(r)).not.toContain(KEY);
+      expect(r.headers['content-encoding']).toBeUndefined();
+      expect(r.headers['x-echo']).toBeUndefined();
+      expect(JSON.parse(r.body.toString())).toEqual({
+        error: {
+          code: 400,
+          message: 'API key *** not valid. Please pass a valid API key.',
+          status: 'INVALID_ARGUMENT',
+        },
+      });
+      expect(proxy.lines.join('\n')).toContain('redacted');
+    },
+  );
+
+  it('answers 502 in Google shape, quickly, when the upstream is down', async () => {
+    const up = await startUpstream();
+    await up.close();
+    const proxy = await proxyTo(up.url);
+    const t0 = performance.now();
+    const r = await call(proxy.url, '/v1beta/models/m:generateContent', { body: '{}', headers: withKey() });
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(r.status).toBe(502);
+    const err = JSON.parse(r.body.toString()) as { error: Record<string, unknown> };
+    expect(err.error.code).toBe(502);
+    expect(err.error.status).toBe('UNAVAILABLE');
+    expect(err.error.message).toMatch(/^gemini-run model proxy: upstream unreachable: .*ECONNREFUSED/);
+  });
+
+  it('answers 502 when the upstream resets before answering, and cuts the stream when it resets mid-body', async () => {
+    const up = await startUpstream(async (req, res, s) => {
+      if (s.url.includes('early')) {
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"n":1}\r\n\r\n');
+      await sleep(50);
+      req.socket.destroy();
+    });
+    const proxy = await proxyTo(up.url);
+    const early = await call(proxy.url, '/early', { body: '{}', headers: withKey() });
+    expect(early.status).toBe(502);
+    expect(JSON.parse(early.body.toString())).toMatchObject({ error: { code: 502, status: 'UNAVAILABLE' } });
+    const mid = await call(proxy.url, '/mid', { body: '{}', headers: withKey() });
+    expect(mid.status).toBe(200);
+    expect(mid.body.toString()).toBe('data: {"n":1}\r\n\r\n');
+    expect(mid.aborted).toBe(true);
+  });
+
+  it.each(['before', 'after'])(
+    'aborts the upstream call when the agent disconnects %s the headers',
+    async (when) => {
+      let upstreamClosed!: () => void;
+      const closed = new Promise<void>((r) => (upstreamClosed = r));
+      const up = await startUpstream((_q, res) => {
+        res.once('close', () => {
+          if (!res.writableFinished) upstreamClosed();
+        });
+        if (when === 'after') {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write('data: {}\r\n\r\n');
+        }
+      });
+      const proxy = await proxyTo(up.url);
+      const u = new URL(proxy.url);
+      const req = http.request({
+        host: u.hostname,
+        port: u.port,
+        path: '/s',
+        method: 'POST',
+        headers: withKey(),
+      });
+      req.on('error', () => undefined);
+      req.on('response', (res) => res.once('data', () => req.destroy()));
+      req.end('{}');
+      if (when === 'before') {
+        await vi.waitFor(() => expect(up.seen).toHaveLength(1));
+        req.destroy();
+      }
+      const t0 = performance.now();
+      await closed;
+      expect(performance.now() - t0).toBeLessThan(2000);
+    },
+  );
+});
+
+describe('model proxy: routing through an enterprise proxy', () => {
+  it('reads HTTPS_PROXY / HTTP_PROXY / NO_PROXY like @actions/http-client', () => {
+    const env = {
+      HTTPS_PROXY: 'http://corp:3128',
+      HTTP_PROXY: 'corp2:8080',
+      NO_PROXY: '.internal, svc:8443',
+    };
+    const g = new URL('https://generativelanguage.googleapis.com');
+    expect(proxyFor(g, env)?.href).toBe('http://corp:3128/');
+    expect(proxyFor(new URL('http://model.example'), env)?.href).toBe('http://corp2:8080/');
+    expect(proxyFor(g, { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:1' })?.host).toBe(
+      'lower:1',
+    );
+    expect(proxyFor(g, {})).toBeUndefined();
+    expect(proxyFor(new URL('http://127.0.0.1:9'), env)).toBeUndefined();
+    expect(bypassesProxy(new URL('https://a.b.internal'), '.internal')).toBe(true);
+    expect(bypassesProxy(new URL('https://internal'), '*.internal')).toBe(true);
+    expect(bypassesProxy(new URL('https://svc:8443'), 'svc:8443')).toBe(true);
+    expect(bypassesProxy(new URL('https://svc'), 'svc:8443')).toBe(false);
+    expect(bypassesProxy(new URL('https://notinternal'), 'internal')).toBe(false);
+    expect(bypassesProxy(g, '*')).toBe(true);
+    expect(bypassesProxy(new URL('http://[::1]:9'), '')).toBe(true);
+  });
+
+  it('sends a plain-http upstream call through HTTP_PROXY in absolute form', async () => {
+    const up = await startUpstream();
+    const viaProxy: Seen[] = [];
+    const forward = http.createServer((req, res) => {
+      viaProxy.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.alloc(0) });
+      const target = new URL(req.url!);
+      const out = http.request(
+        {
+          host: '127.0.0.1',
+          port: up.port,
+          path: target.pathname + target.search,
+          method: req.method,
+          headers: req.headers,
+        },
+        (r) => {
+          res.writeHead(r.statusCode!, r.headers);
+          r.pipe(res);
+        },
+      );
+      req.pipe(out);
+    });
+    await new Promise<void>((r) => forward.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise((r) => (forward.closeAllConnections(), forward.close(r))));
+    vi.stubEnv('HTTP_PROXY', `http://user:p%40ss@127.0.0.1:${(forward.address() as AddressInfo).port}`);
+    vi.stubEnv('NO_PROXY', '');
+    const proxy = await proxyTo('http://model.example.test/base');
+    const r = await call(proxy.url, '/v1beta/models?pageSize=5', { headers: withKey() });
+    expect(r.status).toBe(200);
+    expect(viaProxy[0]!.url).toBe('http://model.example.test/base/v1beta/models?pageSize=5');
+    expect(viaProxy[0]!.headers.host).toBe('model.example.test');
+    expect(viaProxy[0]!.headers['proxy-authorization']).toBe(
+      `Basic ${Buffer.from('user:p@ss').toString('base64')}`,
+    );
+    expect(up.seen[0]!.headers['x-goog-api-key']).toBe(KEY);
+  });
+  it('answers 502 when the enterprise proxy refuses the tunnel', async () => {
+    const corp = http.createServer();
+    corp.on('connect', (_req: IncomingMessage, client: net.Socket) => {
+      client.end('HTTP/1.1 407 Proxy Authentication Required\r\ncontent-length: 0\r\n\r\n');
+    });
+    await new Promise<void>((r) => corp.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise((r) => (corp.closeAllConnections(), corp.close(r))));
+    vi.stubEnv('HTTPS_PROXY', `http://127.0.0.1:${(corp.address() as AddressInfo).port}`);
+    vi.stubEnv('NO_PROXY', '');
+    const proxy = await proxyTo('https://generativelanguage.googleapis.com');
+    const r = await call(proxy.url, '/v1beta/models', { headers: withKey() });
+    expect(r.status).toBe(502);
+    expect(JSON.parse(r.body.toString())).toMatchObject({
+      error: {
+        message: expect.stringMatching(
+          /refused a tunnel to generativelanguage.googleapis.com:443 \(HTTP 407\)/,
+        ),
+      },
+    });
+  });
+});
+
+describe('model proxy: as its own process', () => {
+  afterAll(() => {
+    try {
+      rmSync(testCertificates().dir, { recursive: true, force: true });
+    } catch {
+      // never generated
+    }
+  });
+
+  it('falls back to the in-process proxy when there is no bundle next to the code', async () => {
+    const up = await startUpstream();
+    const p = await launchModelProxy({
+      upstream: up.url,
+      placeholder: PLACEHOLDER,
+      credential: { kind: 'api-key', apiKey: KEY },
+    });
+    cleanups.push(p.stop);
+    expect(p.pid).toBeUndefined();
+    expect((await call(p.url, '/v1beta/models', { headers: withKey() })).status).toBe(200);
+  });
+
+  it('runs main.ts as a child whose cmdline and environ hold no secret, and stop() ends it', async () => {
+    const up = await startUpstream();
+    vi.stubEnv('GEMINI_API_KEY', KEY);
+    vi.stubEnv('GITHUB_TOKEN', 'ghs_secret');
+    const lines: string[] = [];
+    const p = await launchModelProxy({
+      upstream: up.url,
+      placeholder: PLACEHOLDER,
+      credential: { kind: 'api-key', apiKey: KEY },
+      script: MAIN_TS,
+      execArgv: TSX,
+      log: (l) => lines.push(l),
+    });
+    cleanups.push(p.stop);
+    expect(p.pid).toBeGreaterThan(0);
+    const cmdline = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8');
+    const environ = readFileSync(`/proc/${p.pid}/environ`, 'utf8');
+    expect(cmdline).toContain('main.ts');
+    for (const secret of [KEY, PLACEHOLDER, 'ghs_secret']) {
+      expect(cmdline).not.toContain(secret);
+      expect(environ).not.toContain(secret);
+    }
+    const names = environ
+      .split('\0')
+      .filter(Boolean)
+      .map((kv) => kv.split('=')[0]);
+    expect(names).toContain('PATH');
+    for (const name of names) expect(PROXY_CHILD_ENV).toContain(name);
+    const r = await call(p.url, '/v1beta/models/m:generateContent?key=' + PLACEHOLDER, { body: '{}' });
+    expect(r.status).toBe(200);
+    expect(up.seen[0]!.headers['x-goog-api-key']).toBe(KEY);
+    expect(up.seen[0]!.url).toBe('/v1beta/models/m:generateContent');
+    await vi.waitFor(() =>
+      expect(lines.join('\n')).toMatch(/POST \/v1beta\/models\/m:generateContent -> 200/),
+    );
+    await p.stop();
+    expect(() => process.kill(p.pid!, 0)).toThrow();
+  });
+
+  it('tunnels an https upstream through HTTPS_PROXY with CONNECT, trusting NODE_EXTRA_CA_CERTS', async () => {
+    const certs = testCertificates();
+    const seen: Seen[] = [];
+    const tlsServer = https.createServer({ key: certs.key, cert: certs.cert }, (req, res) => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.alloc(0) });
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: {}\r\n\r\n');
+    });
+    await new Promise<void>((r) => tlsServer.listen(0, '127.0.0.1', r));
+    const connects: string[] = [];
+    const corp = http.createServer();
+    corp.on('connect', (req: IncomingMessage, client: net.Socket, head: Buffer) => {
+      connects.push(req.url!);
+      const upstream = net.connect((tlsServer.address() as AddressInfo).port, '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((r) => corp.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise((r) => (tlsServer.closeAllConnections(), tlsServer.close(r))));
+    cleanups.push(() => new Promise((r) => (corp.closeAllConnections(), corp.close(r))));
+    vi.stubEnv('HTTPS_PROXY', `http://127.0.0.1:${(corp.address() as AddressInfo).port}`);
+    vi.stubEnv('NO_PROXY', 'localhost');
+    vi.stubEnv('NODE_EXTRA_CA_CERTS', certs.caFile);
+    const p = await launchModelProxy({
+      upstream: 'https://www.googleapis.com/prefix',
+      placeholder: PLACEHOLDER,
+      credential: { kind: 'api-key', apiKey: KEY },
+      script: MAIN_TS,
+      execArgv: TSX,
+    });
+    cleanups.push(p.stop);
+    for (let i = 0; i < 2; i++) {
+      const r = await call(p.url, '/v1beta/models/m:streamGenerateContent?alt=sse', {
+        body: '{}',
+        headers: withKey(),
+      });
+      expect(r.status).toBe(200);
+      expect(r.body.toString()).toBe('data: {}\r\n\r\n');
+    }
+    expect(seen.map((s) => s.url)).toEqual(
+      Array(2).fill('/prefix/v1beta/models/m:streamGenerateContent?alt=sse'),
+    );
+    expect(seen[0]!.headers['x-goog-api-key']).toBe(KEY);
+    expect(seen[0]!.headers.host).toBe('www.googleapis.com');
+    // One tunnel for both calls: the TLS session inside it is kept alive like a direct socket.
+    expect(connects).toEqual(['www.googleapis.com:443']);
+  });
+
+  /** Runs main.ts directly, to see the protocol itself: exit codes, stderr, update lines. */
+  function runMain() {
+    const child = spawn(process.execPath, [...TSX, MAIN_TS], { env: { PATH: process.env.PATH } });
+    cleanups.push(() => child.kill('SIGKILL'));
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    return { child, exited, out: () => stdout, err: () => stderr };
+  }
+
+  it('exits 2 with one line naming the problem, never the secret, on a bad config line', async () => {
+    for (const line of [
+      `{"upstream":"ftp://x","placeholder":"${PLACEHOLDER}","credential":{"kind":"api-key","apiKey":"${KEY}"}}`,
+      `{"upstream":"http://x","placeholder":"${PLACEHOLDER}","credential":{"kind":"api-key","apiKey":"${KEY}"`,
+      `{"upstream":"http://x","placeholder":"short","credential":{"kind":"oauth","apiKey":"${KEY}"}}`,
+    ]) {
+      const m = runMain();
+      m.child.stdin.end(`${line}\n`);
+      expect(await m.exited).toBe(2);
+      expect(m.out()).toBe('');
+      expect(m.err().trim().split('\n')).toHaveLength(1);
+      expect(m.err()).toMatch(/^model proxy config/);
+      expect(m.err()).not.toContain(KEY);
+    }
+  });
+
+  it('takes refreshed bearer tokens as stdin lines and exits 0 when stdin ends', async () => {
+    const up = await startUpstream();
+    const m = runMain();
+    const [a, b] = [`ya29.a-${randomBytes(12).toString('hex')}`, `ya29.b-${randomBytes(12).toString('hex')}`];
+    m.child.stdin.write(
+      `${JSON.stringify({ upstream: up.url, placeholder: PLACEHOLDER, credential: { kind: 'bearer', token: a } })}\n`,
+    );
+    await vi.waitFor(() => expect(m.out()).toMatch(/\n$/), { timeout: 10_000 });
+    const { url } = JSON.parse(m.out()) as { url: string };
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await call(url, '/v1/m', { body: '{}', headers: withKey() });
+    m.child.stdin.write(`${JSON.stringify({ token: b })}\n`);
+    await vi.waitFor(async () => {
+      await call(url, '/v1/m', { body: '{}', headers: withKey() });
+      expect(up.seen.at(-1)!.headers.authorization).toBe(`Bearer ${b}`);
+    });
+    expect(up.seen[0]!.headers.authorization).toBe(`Bearer ${a}`);
+    m.child.stdin.end();
+    expect(await m.exited).toBe(0);
+    expect(m.err()).not.toMatch(new RegExp(`${a}|${b}`));
+  });
+
+  it('exits 0 on SIGTERM with stdin still open', async () => {
+    const m = runMain();
+    m.child.stdin.write(
+      `${JSON.stringify({ upstream: 'http://127.0.0.1:1', placeholder: PLACEHOLDER, credential: { kind: 'api-key', apiKey: KEY } })}\n`,
+    );
+    await vi.waitFor(() => expect(m.out()).toMatch(/\n$/), { timeout: 10_000 });
+    m.child.kill('SIGTERM');
+    expect(await m.exited).toBe(0);
+  });
+});
