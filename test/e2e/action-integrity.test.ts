@@ -247,7 +247,8 @@ describe('integrity, end to end (publishing; headless)', () => {
     const r = await world.run({
       mode,
       script: shellScript('merges main, then commits', [
-        'git fetch -q origin main && git merge -q --no-edit FETCH_HEAD',
+        // The checkout already has origin/main with the person's commit; the agent (its own user) merges it.
+        'git merge -q --no-edit origin/main',
         commitFile('AFTER.md', 'Work after the merge'),
       ]),
     });
@@ -266,7 +267,7 @@ describe('integrity, end to end (publishing; headless)', () => {
       mode,
       script: shellScript('commits once in UTF-8, then in ISO-8859-1', [
         commitFile('A.md', 'Add A'),
-        `echo b > B.md && git add B.md && printf 'Caf\\351 au lait\\n\\n${TRAILER}\\n' > ../latin1-msg && git -c i18n.commitEncoding=ISO-8859-1 commit -q -F ../latin1-msg`,
+        `echo b > B.md && git add B.md && printf 'Caf\\351 au lait\\n\\n${TRAILER}\\n' | git -c i18n.commitEncoding=ISO-8859-1 commit -q -F -`,
       ]),
     });
     expect(r.main.outputs.status, r.main.stdout).toBe('finished');
@@ -360,13 +361,18 @@ describe('integrity, end to end (publishing; headless)', () => {
     await git(['add', 'PAT.md'], pat);
     await git(['commit', '-q', '-m', 'Pat starts the branch'], pat);
     const patSha = await git(['rev-parse', 'HEAD'], pat);
-    const r = await world.run({
-      mode,
-      script: shellScript('commits while someone pushes', [
-        `git -C '${pat}' push -q origin gemini-run/issue-1`,
-        commitFile('NOTES.md', 'Add NOTES.md'),
-      ]),
-    });
+    const script = shellScript('commits, then thinks for a while', [commitFile('NOTES.md', 'Add NOTES.md')]);
+    const last = script.steps.at(-1);
+    if (last) last.delayMs = 6_000;
+    const running = world.run({ mode, script });
+    // Pat pushes once the agent has committed, while its last model call is still pending.
+    const deadline = Date.now() + 60_000;
+    while ((await git(['log', '-1', '--format=%s'], world.workspace).catch(() => '')) !== 'Add NOTES.md') {
+      if (Date.now() > deadline) throw new Error('the agent never committed');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await git(['push', '-q', 'origin', 'gemini-run/issue-1'], pat);
+    const r = await running;
     expect(r.main.outputs.status, r.main.stdout).toBe('finished');
     expect(await git(['--git-dir', world.repo.originDir, 'rev-parse', 'gemini-run/issue-1'])).toBe(patSha);
     const diverted = r.main.outputs.branch ?? '';
@@ -418,7 +424,8 @@ describe('integrity, end to end (a reused workspace)', () => {
   });
 
   it('7. hooks an earlier agent left never run, and a config that names a command stops the run before git runs it', async () => {
-    const marker = join(world.tmp, 'hook-ran');
+    // Inside .git: the agent runs as its own user and can write there, as the action can.
+    const marker = join(world.workspace, '.git', 'hook-ran');
     for (const name of ['post-checkout', 'reference-transaction', 'pre-commit']) {
       const hook = join(world.workspace, '.git', 'hooks', name);
       // The agent's own git runs (its commit) have its environment; the action's never run a hook at all.
