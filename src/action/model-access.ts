@@ -1,17 +1,45 @@
 /**
  * How the agent reaches the model without holding the credential: a loopback proxy in its own process keeps the
- * API key (Gemini API) or the OAuth tokens (Code Assist, refreshed here) and gemini gets a per-run placeholder.
- * Vertex AI is not proxied yet: gemini reads the environment's credentials itself (see the README).
+ * API key (Gemini API), the OAuth tokens (Code Assist, refreshed here) or the Vertex AI access token (minted here
+ * from the job's Application Default Credentials) and gemini gets a per-run placeholder. For Vertex AI the proxy
+ * also stands in for the GCE metadata server, which is how gemini's auth library gets the placeholder as its
+ * token (src/proxy/metadata.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ModelEndpoint } from '../gemini/spawn.js';
 import { launchModelProxy } from '../proxy/launch.js';
 import { OAuthTokenSource } from '../proxy/oauth-token.js';
+import { prepareVertexToken, type AccessTokenSource } from '../proxy/vertex-token.js';
 import type { AuthConfig, OAuthCreds } from '../run/types.js';
 import type { Logger } from '../util/log.js';
 
 export const DEFAULT_GEMINI_API = 'https://generativelanguage.googleapis.com';
 export const DEFAULT_CODE_ASSIST = 'https://cloudcode-pa.googleapis.com';
+
+/** The Vertex AI endpoint gemini would call itself: regional, or global (also for express mode's API key). */
+export function vertexUpstream(env: NodeJS.ProcessEnv, location: string | undefined): string {
+  if (env.GOOGLE_VERTEX_BASE_URL) return env.GOOGLE_VERTEX_BASE_URL;
+  return location && location !== 'global'
+    ? `https://${location}-aiplatform.googleapis.com`
+    : 'https://aiplatform.googleapis.com';
+}
+
+/** gcloud's Application Default Credentials file in `env.HOME`, where google-auth-library looks, if any. */
+function gcloudAdcFile(env: NodeJS.ProcessEnv): string | undefined {
+  if (!env.HOME) return undefined;
+  const file = join(env.HOME, '.config', 'gcloud', 'application_default_credentials.json');
+  return existsSync(file) ? file : undefined;
+}
+
+/**
+ * Vertex AI's express mode: with GOOGLE_API_KEY set gemini sends that key (and no project or location) rather
+ * than an access token; the proxy then holds the key and the placeholder stands in for it.
+ */
+function vertexApiKey(env: NodeJS.ProcessEnv): string | undefined {
+  return env.GOOGLE_API_KEY || undefined;
+}
 
 export interface ModelAccess {
   endpoint?: ModelEndpoint;
@@ -34,9 +62,25 @@ export async function prepareOAuth(
   return source;
 }
 
+/**
+ * For Vertex AI on an access token: a token source whose first token is minted now from the job's credentials,
+ * so credentials that cannot give one end the run (auth-failed) before anything starts.
+ */
+export async function prepareVertex(
+  auth: AuthConfig,
+  env: NodeJS.ProcessEnv,
+): Promise<AccessTokenSource | undefined> {
+  if (auth.kind !== 'vertex-ai' || vertexApiKey(env)) return undefined;
+  return prepareVertexToken(env);
+}
+
 export async function startModelAccess(o: {
   auth: AuthConfig;
   oauth?: OAuthTokenSource;
+  /** Vertex AI's access tokens (prepareVertex); without one a Vertex run mints its own here. */
+  vertex?: AccessTokenSource;
+  /** The uid gemini runs as (the sandbox's); the metadata stand-in answers that uid only. Default: ours. */
+  agentUid?: number;
   env: NodeJS.ProcessEnv;
   log: Logger;
   mask(secret: string): void;
@@ -72,6 +116,64 @@ export async function startModelAccess(o: {
     return {
       endpoint: { kind: 'code-assist', baseUrl: proxy.url, placeholder },
       oauthCreds: () => source.current,
+      stop: proxy.stop,
+    };
+  }
+  if (o.auth.kind === 'vertex-ai') {
+    const location = o.auth.location || o.env.GOOGLE_CLOUD_LOCATION || undefined;
+    const apiKey = vertexApiKey(o.env);
+    if (apiKey) {
+      o.mask(apiKey);
+      const proxy = await launchModelProxy({
+        upstream: vertexUpstream(o.env, undefined),
+        placeholder,
+        credential: { kind: 'api-key', apiKey },
+        log,
+      });
+      o.log.info(
+        `The Vertex AI API key stays in the model proxy (${proxy.url}); the agent holds a placeholder.`,
+      );
+      return { endpoint: { kind: 'vertex', baseUrl: proxy.url, placeholder }, stop: proxy.stop };
+    }
+    const adcFile = o.agentUid === undefined ? gcloudAdcFile(o.env) : undefined;
+    if (adcFile) {
+      // Without a user of its own the agent shares our HOME, and gemini's auth library prefers gcloud's ADC
+      // file there to any metadata server: it would send a real token, which the proxy refuses. The agent can
+      // read that file anyway (isolation: none), so gemini uses it directly, as before.
+      o.log.warning(
+        `Vertex AI: gemini uses gcloud's credentials in ${adcFile} itself (isolation: none shares this HOME with the agent).`,
+      );
+      return { stop: () => Promise.resolve() };
+    }
+    const source = o.vertex ?? (await prepareVertexToken(o.env));
+    const uid = o.agentUid ?? process.getuid?.();
+    const proxy = await launchModelProxy({
+      upstream: vertexUpstream(o.env, location),
+      placeholder,
+      credential: {
+        kind: 'bearer',
+        token: async () => {
+          const token = await source.token();
+          o.mask(token);
+          return token;
+        },
+      },
+      metadata: {
+        ...(o.auth.project ? { projectId: o.auth.project } : {}),
+        ...(uid !== undefined ? { uids: [uid] } : {}),
+      },
+      log,
+    });
+    o.log.info(
+      `The Vertex AI credentials stay with the action and its model proxy (${proxy.url}); the agent holds a placeholder token.`,
+    );
+    return {
+      endpoint: {
+        kind: 'vertex',
+        baseUrl: proxy.url,
+        placeholder,
+        metadataHost: new URL(proxy.url).host,
+      },
       stop: proxy.stop,
     };
   }

@@ -41,7 +41,7 @@ import { tmuxVersion } from '../tmux/tmux.js';
 import { detectPrivilege, NO_ISOLATION_MESSAGE } from '../isolation/privilege.js';
 import { openSandbox, type AgentSandbox } from '../isolation/sandbox.js';
 import type { OAuthTokenSource } from '../proxy/oauth-token.js';
-import { prepareOAuth, startModelAccess, type ModelAccess } from './model-access.js';
+import { prepareOAuth, prepareVertex, startModelAccess, type ModelAccess } from './model-access.js';
 import { realpathSync } from 'node:fs';
 
 /** Everything the pipeline needs from its host: the action (core) or the demo (plain streams). */
@@ -185,9 +185,11 @@ export async function runAction(
 
   let auth: AuthConfig;
   let oauth: OAuthTokenSource | undefined;
+  let vertex: Awaited<ReturnType<typeof prepareVertex>>;
   try {
     auth = await resolveAuth(inputs, io.env, mask);
     oauth = await prepareOAuth(auth, io.env);
+    vertex = await prepareVertex(auth, io.env);
   } catch (error) {
     const message = oneLine(getErrorMessage(error));
     await reportProblem(`gemini-run could not start: ${message}\n\n${adviceFor('auth-failed')}`);
@@ -269,7 +271,15 @@ export async function runAction(
       );
     }
     // The credential stays with us: gemini talks to a loopback proxy with a placeholder worth nothing elsewhere.
-    access = await startModelAccess({ auth, ...(oauth ? { oauth } : {}), env: io.env, log, mask });
+    access = await startModelAccess({
+      auth,
+      ...(oauth ? { oauth } : {}),
+      ...(vertex ? { vertex } : {}),
+      ...(sandbox ? { agentUid: sandbox.user.uid } : {}),
+      env: io.env,
+      log,
+      mask,
+    });
     const endpoint = access.endpoint;
     result = await log.group(`Running gemini (${inputs.mode})`, () =>
       runAgent({

@@ -104,14 +104,26 @@ export interface BuildEnvOptions {
 }
 
 /**
- * Where gemini reaches the model when a loopback proxy holds the credential: the Gemini API (API key auth) or
- * Code Assist (OAuth). `placeholder` is the per-run stand-in for the key or access token.
+ * Where gemini reaches the model when a loopback proxy holds the credential: the Gemini API (API key auth),
+ * Code Assist (OAuth) or Vertex AI. `placeholder` is the per-run stand-in for the key or access token.
  */
 export interface ModelEndpoint {
-  kind: 'gemini-api' | 'code-assist';
+  kind: 'gemini-api' | 'code-assist' | 'vertex';
   baseUrl: string;
   placeholder: string;
+  /**
+   * Vertex AI with an access token: `127.0.0.1:<port>` of the proxy's metadata server stand-in, which hands
+   * gemini's auth library the placeholder as its token. Without it, Vertex AI runs on an API key (express mode)
+   * and the placeholder is that key.
+   */
+  metadataHost?: string;
 }
+
+/**
+ * Vertex AI variables gemini may get when the proxy holds the credential: project and location, nothing that
+ * names or holds a credential.
+ */
+const VERTEX_PROXIED = ['GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION'] as const;
 
 export function buildEnv(o: BuildEnvOptions): Record<string, string> {
   const src = o.sourceEnv;
@@ -164,8 +176,19 @@ export function buildEnv(o: BuildEnvOptions): Record<string, string> {
       }
       break;
     case 'vertex-ai':
-      ENV_ALLOW_LIST.vertexAi.exact.forEach(copy);
-      ENV_ALLOW_LIST.vertexAi.prefixes.forEach(copyPrefixed);
+      if (o.modelEndpoint?.kind === 'vertex') {
+        // No credentials file, no gcloud config, no key: gemini's auth library finds no credential of its
+        // own and asks the metadata server (GCE_METADATA_HOST), which is the proxy and answers with the
+        // placeholder; or, in express mode, the placeholder is the API key.
+        VERTEX_PROXIED.forEach(copy);
+        env.GOOGLE_VERTEX_BASE_URL = o.modelEndpoint.baseUrl;
+        if (o.modelEndpoint.metadataHost) env.GCE_METADATA_HOST = o.modelEndpoint.metadataHost;
+        else env.GOOGLE_API_KEY = o.modelEndpoint.placeholder;
+        bypassProxyForLoopback(env);
+      } else {
+        ENV_ALLOW_LIST.vertexAi.exact.forEach(copy);
+        ENV_ALLOW_LIST.vertexAi.prefixes.forEach(copyPrefixed);
+      }
       env.GOOGLE_GENAI_USE_VERTEXAI = 'true';
       if (o.auth.project) env.GOOGLE_CLOUD_PROJECT = o.auth.project;
       if (o.auth.location) env.GOOGLE_CLOUD_LOCATION = o.auth.location;

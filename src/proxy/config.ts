@@ -15,6 +15,13 @@ export const proxyConfigSchema = z.strictObject({
     /** The token's value at launch; later values arrive as update lines. */
     z.strictObject({ kind: z.literal('bearer'), token: z.string().min(1, 'is empty') }),
   ]),
+  /** The metadata server stand-in (Vertex AI), see metadata.ts. */
+  metadata: z
+    .strictObject({
+      projectId: z.string().min(1).optional(),
+      uids: z.array(z.number().int().nonnegative()).optional(),
+    })
+    .optional(),
 });
 export type ProxyConfig = z.infer<typeof proxyConfigSchema>;
 

@@ -128,6 +128,7 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
     placeholder: o.placeholder,
     credential:
       cred.kind === 'api-key' ? { kind: 'api-key', apiKey: cred.apiKey } : { kind: 'bearer', token },
+    ...(o.metadata ? { metadata: o.metadata } : {}),
   };
 
   const child = spawn(process.execPath, [...(o.execArgv ?? []), script], {

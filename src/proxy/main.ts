@@ -39,6 +39,7 @@ async function configure(line: string): Promise<void> {
       upstream: config.upstream,
       placeholder: config.placeholder,
       credential,
+      ...(config.metadata ? { metadata: config.metadata } : {}),
       log: (l) => process.stderr.write(`${l}\n`),
     });
   } catch (e) {

@@ -18,6 +18,7 @@ import {
   upstreamHeaders,
   withoutKeyParam,
 } from './credential.js';
+import { METADATA_PREFIX, loopbackPeerUid, metadataAnswer, type MetadataConfig } from './metadata.js';
 import { createUpstream } from './upstream.js';
 
 export type ModelCredential =
@@ -33,6 +34,11 @@ export interface ModelProxyOptions {
   credential: ModelCredential;
   /** One line per call (method, path, status, time); never given a credential, placeholder or query. */
   log?: (line: string) => void;
+  /**
+   * Also serve a GCE metadata server stand-in under /computeMetadata/ that hands out the placeholder as the
+   * access token (Vertex AI auth, see metadata.ts). Those paths never reach the upstream.
+   */
+  metadata?: MetadataConfig;
 }
 
 export interface RunningProxy {
@@ -217,6 +223,11 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
       reply(res, code, status, message);
       finish('');
     };
+    if (o.metadata && pathname.startsWith(METADATA_PREFIX)) {
+      await serveMetadata(req, res, pathname);
+      finish('');
+      return;
+    }
     // Only origin-form targets: an absolute URL would turn this into an open proxy carrying our credential.
     if (!pathname.startsWith('/')) {
       refuse(400, 'INVALID_ARGUMENT', 'only paths on the model API are served');
@@ -267,6 +278,31 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
     });
     upReq.once('response', (up) => relay(up, res, finish));
     req.pipe(upReq);
+  };
+
+  const serveMetadata = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathname: string,
+  ): Promise<void> => {
+    req.resume();
+    const allowed = o.metadata?.uids;
+    if (allowed) {
+      const uid = await loopbackPeerUid(req.socket);
+      if (uid === undefined || !allowed.includes(uid)) {
+        log(`metadata: refused a connection of uid ${uid ?? 'unknown'} (only the agent's uid is answered)`);
+        const body = 'Only the agent may ask\n';
+        res.writeHead(403, { 'metadata-flavor': 'Google', 'content-type': 'application/text' });
+        res.end(body);
+        return;
+      }
+    }
+    const a = metadataAnswer(
+      { method: req.method ?? 'GET', pathname, headers: req.headers },
+      { placeholder: o.placeholder, ...(o.metadata?.projectId ? { projectId: o.metadata.projectId } : {}) },
+    );
+    res.writeHead(a.status, { ...a.headers, 'content-length': String(Buffer.byteLength(a.body)) });
+    res.end(a.body);
   };
 
   const server = http.createServer({ noDelay: true }, (req, res) => {

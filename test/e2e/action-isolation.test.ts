@@ -7,6 +7,7 @@
  *
  * Both as root (containers, CI) and as a non-root user with passwordless sudo (a GitHub-hosted runner).
  */
+import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
@@ -15,9 +16,12 @@ import { setupAgentHost } from '../../src/isolation/host-setup.js';
 import { pidsOfUid } from '../../src/isolation/procs.js';
 import { sandboxStateSchema } from '../../src/isolation/sandbox.js';
 import { exec } from '../../src/util/exec.js';
-import { ActionWorld, GEMINI_API_KEY, GITHUB_TOKEN } from '../harness/action-job.js';
+import { ActionWorld } from '../harness/action-job.js';
 
-const RUNTIME_TOKEN = 'ghs_' + 'RuntimeTokenRuntimeTokenRuntime0042';
+// Made up per test run, so that no file on the host (a compile cache of this very test, say) already holds them.
+const GITHUB_TOKEN = `ghs_${randomBytes(18).toString('hex')}`;
+const GEMINI_API_KEY = `AIzaSy${randomBytes(16).toString('hex')}`;
+const RUNTIME_TOKEN = `ghs_${randomBytes(18).toString('hex')}`;
 const SECRETS = [
   GITHUB_TOKEN,
   Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64'),
@@ -81,7 +85,7 @@ async function runnerUser(host: Exclude<Host, 'root'>): Promise<{ uid: number; g
 async function worldFor(
   host: Host,
 ): Promise<{ world: ActionWorld; asUser?: { uid: number; gid: number; home: string } }> {
-  const world = await ActionWorld.create();
+  const world = await ActionWorld.create({ token: GITHUB_TOKEN });
   await world.checkout();
   if (host === 'root') return { world };
   const asUser = await runnerUser(host);
@@ -114,6 +118,7 @@ describe.skipIf(!root)('the agent cannot reach a secret (action, attacker agent)
           const r = await world.run({
             mode,
             script: attacker,
+            inputs: { 'gemini-api-key': GEMINI_API_KEY },
             env: { ACTIONS_RUNTIME_TOKEN: RUNTIME_TOKEN, ACTIONS_ID_TOKEN_REQUEST_TOKEN: RUNTIME_TOKEN },
             ...(asUser ? { asUser } : {}),
           });

@@ -14,12 +14,14 @@ function cli(
   args: string[],
   env: NodeJS.ProcessEnv,
   cwd = ROOT,
+  asUser?: { uid: number; gid: number },
 ): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
       env,
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(asUser ? { uid: asUser.uid, gid: asUser.gid } : {}),
     });
     let out = '';
     let err = '';
@@ -53,6 +55,29 @@ describe('gemini-run demo', () => {
     expect(r.out).not.toContain('AIzaSy');
     expect(Date.now() - started).toBeLessThan(60_000);
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'as root the agent has its own user; as a plain user without sudo the demo says so and still runs',
+    async () => {
+      const root = await cli(['demo', '--mode', 'headless'], baseEnv());
+      expect(root.code, root.out + root.err).toBe(0);
+      expect(root.out + root.err).toMatch(/The agent runs as gemini-agent-\d+/);
+
+      const name = 'gemini-run-plain';
+      if ((await exec('id', ['-u', name], { allowAllExitCodes: true })).exitCode !== 0) {
+        await exec('useradd', ['--create-home', '--shell', '/bin/bash', name]);
+      }
+      const uid = Number((await exec('id', ['-u', name])).stdout.trim());
+      const gid = Number((await exec('id', ['-g', name])).stdout.trim());
+      const plain = await cli(['demo', '--mode', 'headless'], { ...baseEnv(), HOME: `/home/${name}` }, '/', {
+        uid,
+        gid,
+      });
+      expect(plain.code, plain.out + plain.err).toBe(0);
+      expect(plain.out + plain.err).toContain('The agent runs as you, not as its own user');
+      expect(plain.out).toMatch(/status: finished {2}commits: 1/);
+    },
+  );
 
   it('rejects bad usage in one line with exit 2', async () => {
     const r = await cli(['demo', '--mode', 'tui'], baseEnv());

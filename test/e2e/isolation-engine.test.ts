@@ -5,6 +5,7 @@
  * that uid may outlive the run. Runs as root here (the sandbox switches uid itself).
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,7 +21,7 @@ import { GEMINI_BIN, TEST_GIT_IDENTITY } from '../harness/gemini-launcher.js';
 import { OAuthProxy } from '../harness/oauth-proxy.js';
 import { createWorkRepo } from '../harness/repo.js';
 
-const SECRET = 'ghs_' + 'IsolationSecretIsolationSecret0001';
+const SECRET = `ghs_${randomBytes(18).toString('hex')}`;
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);

@@ -108,15 +108,18 @@ export class ActionWorld implements AsyncDisposable {
     readonly github: FakeGitHub,
     readonly workspace: string,
     tmp: string,
+    /** The job token the fake GitHub accepts and the step gets (random where a test greps for it). */
+    readonly token: string,
   ) {
     this.tmp = tmp;
   }
 
-  static async create(): Promise<ActionWorld> {
+  static async create(o: { token?: string } = {}): Promise<ActionWorld> {
+    const token = o.token ?? GITHUB_TOKEN;
     const repo = await createWorkRepo({ name: REPO });
     await repo.git(['push', '--quiet', 'origin', 'main']);
     const github = new FakeGitHub({
-      token: GITHUB_TOKEN,
+      token,
       resolveBranch: branchesFromGit({ [`${OWNER}/${REPO}`]: repo.originDir }),
     });
     await github.start();
@@ -130,7 +133,7 @@ export class ActionWorld implements AsyncDisposable {
     });
     const tmp = await mkdtemp(join(tmpdir(), 'gemini-run-job-'));
     const workspace = join(tmp, 'workspace', REPO);
-    return new ActionWorld(repo, github, workspace, tmp);
+    return new ActionWorld(repo, github, workspace, tmp, token);
   }
 
   /** A fresh checkout of origin, configured like actions/checkout leaves it (persisted token included). */
@@ -139,7 +142,7 @@ export class ActionWorld implements AsyncDisposable {
     await mkdir(join(this.workspace, '..'), { recursive: true });
     const env = scrubbedGitEnv();
     await exec('git', ['clone', '--quiet', '--branch', ref, this.repo.originDir, this.workspace], { env });
-    const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64')}`;
+    const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${this.token}`).toString('base64')}`;
     await exec('git', ['config', '--local', 'http.https://github.com/.extraheader', header], {
       cwd: this.workspace,
       env,
@@ -203,7 +206,7 @@ export class ActionWorld implements AsyncDisposable {
       const runnerTemp = join(stepDir, 'runner-temp');
       await mkdir(runnerTemp);
       const inputs: Record<string, string> = {
-        'github-token': GITHUB_TOKEN,
+        'github-token': this.token,
         'gemini-api-key': GEMINI_API_KEY,
         'gemini-path': GEMINI_JS,
         model: 'gemini-2.5-flash',
@@ -229,7 +232,7 @@ export class ActionWorld implements AsyncDisposable {
         GITHUB_OUTPUT: files.output,
         GITHUB_STATE: files.state,
         GITHUB_STEP_SUMMARY: files.summary,
-        GITHUB_TOKEN,
+        GITHUB_TOKEN: this.token,
         RUNNER_TEMP: runnerTemp,
         RUNNER_TOOL_CACHE: join(stepDir, 'tool-cache'),
         GOOGLE_GEMINI_BASE_URL: gemini.url,
