@@ -41150,9 +41150,11 @@ function util_exec_exec(file, args, opts = {}) {
         child.on('close', (code, signal) => {
             if (timer)
                 clearTimeout(timer);
+            const stdoutBytes = Buffer.concat(out);
             const result = {
                 exitCode: code ?? (signal ? 128 + signalNumber(signal) : 1),
-                stdout: Buffer.concat(out).toString('utf8'),
+                stdout: stdoutBytes.toString('utf8'),
+                stdoutBytes,
                 stderr: Buffer.concat(err).toString('utf8'),
             };
             if (result.exitCode !== 0 && !opts.allowAllExitCodes) {
@@ -41171,7 +41173,76 @@ function signalNumber(signal) {
     return table[signal] ?? 0;
 }
 
+;// CONCATENATED MODULE: ./src/git/config-guard.ts
+/**
+ * Repository config that makes git run a command: a filter driver, a textconv, an ssh command, an fsmonitor,
+ * an include that could add any of them. The agent can write `.git/config`, and on a reused self-hosted
+ * workspace an earlier agent may have. The action never lets git run such a command for it.
+ */
+/** Keys whose value is a command git runs (or an include that could add one). */
+const COMMAND_KEYS = [
+    /^filter\..+\.(clean|smudge|process)$/i,
+    /^diff\..+\.(textconv|command)$/i,
+    /^diff\.external$/i,
+    /^merge\..+\.driver$/i,
+    /^core\.(fsmonitor|sshcommand|gitproxy|askpass|editor|pager|hookspath|alternaterefscommand)$/i,
+    /^credential(\..+)?\.helper$/i,
+    /^(sequence\.editor|gpg\.program|gpg\..+\.program)$/i,
+    /^remote\..+\.(uploadpack|receivepack|vcs)$/i,
+    /^include\.path$/i,
+    /^includeif\..+\.path$/i,
+];
+/** What `git lfs install --local` writes (actions/checkout with `lfs: true`): trusted. */
+const LFS_FILTER = {
+    'filter.lfs.clean': 'git-lfs clean -- %f',
+    'filter.lfs.smudge': 'git-lfs smudge -- %f',
+    'filter.lfs.process': 'git-lfs filter-process',
+};
+/**
+ * The keys of `git config --local --list -z` output (`key\nvalue` entries separated by NUL) that would make git
+ * run a command the repository chose. Pure.
+ */
+function commandConfigKeys(listZ) {
+    const found = [];
+    for (const entry of listZ.split('\0')) {
+        if (entry === '')
+            continue;
+        const nl = entry.indexOf('\n');
+        const key = nl === -1 ? entry : entry.slice(0, nl);
+        const value = nl === -1 ? '' : entry.slice(nl + 1);
+        if (LFS_FILTER[key.toLowerCase()] === value)
+            continue;
+        if (COMMAND_KEYS.some((re) => re.test(key)) && !found.includes(key))
+            found.push(key);
+    }
+    return found;
+}
+/**
+ * `-c key=` arguments that switch those commands off for one git command: an empty filter driver is no filter,
+ * an empty textconv none (a whole filter driver is emptied, whichever of its keys was set). Includes cannot be
+ * undone this way; callers that must be sure refuse them instead. Pure.
+ */
+function neutralizingConfig(keys) {
+    const args = [];
+    const add = (key) => {
+        if (!args.includes(`${key}=`))
+            args.push('-c', `${key}=`);
+    };
+    for (const key of keys) {
+        const filter = /^(filter\..+)\.(clean|smudge|process)$/i.exec(key);
+        if (filter?.[1]) {
+            for (const part of ['clean', 'smudge', 'process'])
+                add(`${filter[1]}.${part}`);
+        }
+        else if (!/^include(if\..+)?\.path$/i.test(key)) {
+            add(key);
+        }
+    }
+    return args;
+}
+
 ;// CONCATENATED MODULE: ./src/git/git.ts
+
 
 /**
  * Variables that point git at another repository, index or object store. A parent git process (a hook, a
@@ -41272,6 +41343,18 @@ class git_Git {
      */
     static forUntrusted(dir, env = process.env) {
         return new git_Git(dir, gitEnv(untrustedRepoEnv(env)), UNTRUSTED_REPO_CONFIG);
+    }
+    /**
+     * forUntrusted, and every command the repository's own config names (a filter driver, a textconv...) switched
+     * off: for commands that could run one, such as `git add` (clean filters) on a repository the agent wrote.
+     */
+    static async forAgentRepo(dir, env = process.env) {
+        const probe = git_Git.forUntrusted(dir, env);
+        const r = await probe.run(['config', '--local', '--includes', '--list', '-z'], {
+            allowAllExitCodes: true,
+        });
+        const off = neutralizingConfig(commandConfigKeys(r.exitCode === 0 ? r.stdout : ''));
+        return new git_Git(dir, gitEnv(untrustedRepoEnv(env)), [...UNTRUSTED_REPO_CONFIG, ...off]);
     }
     run(args, opts = {}) {
         return util_exec_exec('git', ['--no-pager', ...this.prefix, ...args], {

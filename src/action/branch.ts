@@ -1,3 +1,4 @@
+import { commandConfigKeys } from '../git/config-guard.js';
 import { fetchBranch } from '../git/fetch.js';
 import { Git } from '../git/git.js';
 import type { GitHubClient } from '../github/client.js';
@@ -8,11 +9,10 @@ import type { Logger } from '../util/log.js';
 import type { RepoRef } from './context.js';
 import type { ActionInputs } from './inputs.js';
 
-/** Where a run works: its branch, what the PR targets, and whether the branch is ours to force-push. */
+/** Where a run works: its branch and what the PR targets. The branch only ever moves forward, ours or not. */
 export interface BranchPlan {
   branch: string;
   base: string;
-  ownBranch: boolean;
   existingPull?: PullInfo;
 }
 
@@ -33,7 +33,6 @@ export async function planBranch(
     return {
       branch: pull.headRef,
       base: pull.baseRef,
-      ownBranch: pull.headRef.startsWith(inputs.branchPrefix) && pull.author.endsWith('[bot]'),
       existingPull: pull,
     };
   }
@@ -43,25 +42,38 @@ export async function planBranch(
     trigger.number !== undefined
       ? `${inputs.branchPrefix}issue-${trigger.number}`
       : `${inputs.branchPrefix}run-${runId}`;
-  return { branch, base, ownBranch: true };
+  return { branch, base };
 }
 
 /**
  * Puts the workspace on the run's branch: continues the branch when origin has it (a re-run, a follow-up), else
- * starts it from the base. Runs before the agent, while the checkout's config can still be trusted.
+ * starts it from the base.
+ *
+ * On a self-hosted runner the workspace may be the one an earlier agent worked in, with its `.git/hooks` and
+ * `.git/config`. So every git command here runs with hooks and fsmonitor off and without secrets in its
+ * environment, the fetch runs outside the worktree (see fetchBranch), and a repository config that names a
+ * command (a filter, a textconv, an ssh command...) stops the run before git could run it.
  */
 export async function prepareWorktree(o: {
   worktree: string;
   plan: BranchPlan;
   token: string;
   log: Logger;
-}): Promise<{ originUrl: string; baseSha: string; remoteSha: string | null }> {
+}): Promise<{ originUrl: string; baseSha: string; remoteSha: string | null; knownTips: string[] }> {
   const { worktree, plan, token, log } = o;
-  const git = Git.create(worktree);
+  const git = Git.forUntrusted(worktree);
   // The push goes to the URL the checkout configured, read now, before the agent can edit the config.
   const originUrl = await git.remoteUrl('origin');
   if (!originUrl)
     throw new UserError(`The workspace ${worktree} has no 'origin' remote: run actions/checkout first.`);
+  const commands = commandConfigKeys(
+    (await git.run(['config', '--local', '--includes', '--list', '-z'], { allowAllExitCodes: true })).stdout,
+  );
+  if (commands.length > 0) {
+    throw new UserError(
+      `The workspace's .git/config sets ${commands.map((k) => `'${k}'`).join(', ')}, a command git would run (perhaps left by an earlier run): gemini-run does not run it; remove the setting, or start from a fresh workspace (actions/checkout into a clean directory).`,
+    );
+  }
   // Work already in the tree would be committed as the agent's (nothing-is-lost commits everything left over).
   const dirty = await git.statusPorcelain();
   if (dirty.length > 0) {
@@ -82,5 +94,8 @@ export async function prepareWorktree(o: {
     }
     return { baseSha: await git.headSha(), remoteSha: existing ?? null };
   });
-  return { originUrl, baseSha, remoteSha };
+  // Every commit that exists before the agent starts: the scrub never rewrites them, a bundle leaves them out.
+  const refs = await git.output(['for-each-ref', '--format=%(objectname)']);
+  const knownTips = [...new Set(refs.split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l)))];
+  return { originUrl, baseSha, remoteSha, knownTips };
 }

@@ -19,7 +19,7 @@ const io: ActionIo = {
   },
   transcriptStore: ({ token, repo }) =>
     process.env.GEMINI_RUN_TRANSCRIPT_STORE
-      ? localTranscriptStore(process.env.GEMINI_RUN_TRANSCRIPT_STORE)
+      ? localTranscriptStore(process.env.GEMINI_RUN_TRANSCRIPT_STORE, repo)
       : artifactTranscriptStore({ token, repo, env: process.env }),
   env: process.env,
 };

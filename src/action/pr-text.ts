@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ActionStatus, RunResult, Task } from '../run/types.js';
 
 /** Hidden markers that identify our comments (the event parser drops comments that carry them from tasks). */
@@ -17,23 +18,32 @@ export function sessionMarker(record: SessionRecord): string {
   return `${SESSION_MARKER_PREFIX}${JSON.stringify(record).replace(/--/g, '\\u002d\\u002d')} -->`;
 }
 
-/** Every session record in a comment body, in text order: the newest run's summary comes first. */
+/**
+ * The shape of a session record. Its values end up in a path (the artifact name), an artifact lookup (the run
+ * id) and gemini's `--resume` (the session id), so each must look exactly like what a run writes.
+ */
+const sessionRecordSchema = z.object({
+  sessionId: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i),
+  runId: z.string().regex(/^\d{1,20}$/),
+  artifact: z.string().regex(/^gemini-run-\d{1,20}-\d{1,5}$/),
+  mode: z.enum(['interactive', 'headless']).catch('interactive'),
+});
+
+/**
+ * Every well-formed session record in a comment body, in text order: the newest run's summary comes first.
+ * Only read from a comment the action's own identity wrote; a record of the wrong shape is ignored.
+ */
 export function parseSessionMarkers(body: string): SessionRecord[] {
   const out: SessionRecord[] = [];
   for (const m of body.matchAll(/<!-- gemini-run:session (\{.*?\}) -->/g)) {
+    let value: unknown;
     try {
-      const v = JSON.parse(m[1] ?? '') as Partial<SessionRecord>;
-      if (typeof v.sessionId === 'string' && typeof v.runId === 'string' && typeof v.artifact === 'string') {
-        out.push({
-          sessionId: v.sessionId,
-          runId: v.runId,
-          artifact: v.artifact,
-          mode: String(v.mode ?? ''),
-        });
-      }
+      value = JSON.parse(m[1] ?? '');
     } catch {
-      // A hand-edited marker is ignored rather than failing the run.
+      continue; // A hand-edited marker is ignored rather than failing the run.
     }
+    const parsed = sessionRecordSchema.safeParse(value);
+    if (parsed.success) out.push(parsed.data);
   }
   return out;
 }
@@ -80,20 +90,42 @@ export function prBody(o: {
 }
 
 /** What a user should do next, for the statuses that fail the step. */
-export function adviceFor(status: ActionStatus): string {
+export function adviceFor(
+  status: ActionStatus,
+  o: {
+    /** A pull request holds the agent's work (only then may the advice point at it). */
+    hasPull?: boolean;
+    /** Every model call failed (walls.modelUnavailable): the model, not the task, is the cause. */
+    modelUnavailable?: boolean;
+    /** The agent committed something (kept on a branch or in the artifact, as the text above says). */
+    committed?: boolean;
+  } = {},
+): string {
+  const hasPull = o.hasPull ?? true;
+  const partial = hasPull ? ' What the agent committed before is in the draft pull request.' : '';
+  if (status === 'timed-out' && !hasPull && o.committed && !o.modelUnavailable) {
+    return 'The agent did not finish within `timeout-minutes`; what it committed is kept, as said above. Raise the timeout or narrow the task and re-run.';
+  }
+  if (o.modelUnavailable && FAILING_ADVICE.has(status)) {
+    return `The model did not answer: every call failed (overloaded or rate-limited; the last error is quoted above). Nothing is wrong with the task or the setup: re-run later, or choose another model with the \`model\` input.${partial}`;
+  }
   switch (status) {
     case 'quota-exhausted':
       return 'The Gemini quota of this account is used up. Wait for it to reset (see the message), use another model with the `model` input, or switch to an API key or Vertex AI; then re-run.';
     case 'auth-failed':
       return 'Gemini refused the credentials. Refresh them (`gemini-run login` on the runner host, or update the `gemini-oauth-creds` / `gemini-api-key` secret); consumer Google accounts are refused by the server since 2026-06, so use an API key or Vertex AI.';
     case 'timed-out':
-      return 'The agent did not finish within `timeout-minutes`. Its partial work is in the draft pull request; raise the timeout or narrow the task and re-run.';
+      return hasPull
+        ? 'The agent did not finish within `timeout-minutes`. Its partial work is in the draft pull request; raise the timeout or narrow the task and re-run.'
+        : 'The agent did not finish within `timeout-minutes` and committed nothing; raise the timeout or narrow the task and re-run.';
     case 'crashed':
       return 'The Gemini CLI stopped unexpectedly; the last screen lines are in the job log. Re-run, and report it if it repeats.';
     default:
       return '';
   }
 }
+
+const FAILING_ADVICE = new Set<ActionStatus>(['quota-exhausted', 'timed-out', 'crashed']);
 
 /** Largest comment body GitHub accepts, with room to spare. */
 const MAX_COMMENT = 60_000;

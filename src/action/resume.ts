@@ -21,14 +21,17 @@ export async function findPreviousSession(o: {
   store: TranscriptStore;
   destDir: string;
   log: Logger;
+  /** The token's identity: only a summary it wrote is a previous session. Undefined: none is trusted. */
+  self: string | undefined;
 }): Promise<{ previousSummary: string; resume?: ResumeSource }> {
   const { client, repo, log } = o;
   let previousSummary = '';
   let resume: ResumeSource | undefined;
-  const found = await findMarkedComment(client, repo, o.pull.number, SUMMARY_MARKER);
+  const found = o.self
+    ? await findMarkedComment(client, repo, o.pull.number, SUMMARY_MARKER, o.self)
+    : undefined;
   if (found) {
-    previousSummary =
-      (await client.rest.issues.getComment({ ...repo, comment_id: found.id })).data.body ?? '';
+    previousSummary = found.body;
     const [latest] = parseSessionMarkers(previousSummary);
     if (latest) {
       let why = `the transcript of run ${latest.runId} was not found.`;

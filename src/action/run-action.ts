@@ -1,42 +1,41 @@
-import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scrubAttribution } from '../gemini/attribution.js';
 import { writeBackCreds, writeBackRefreshedCreds, homeAt } from '../gemini/home.js';
 import { installGemini, geminiVersion, PINNED_GEMINI_VERSION } from '../gemini/install.js';
 import { resolveModel } from '../gemini/models.js';
-import { listCommits, filesChanged } from '../git/commits.js';
 import {
   isolateCheckoutCredentials,
   restoreCheckoutCredentials,
   type SavedCredentials,
 } from '../git/credentials.js';
-import { Git } from '../git/git.js';
-import { pushBranch } from '../git/push.js';
-import { scrubCommits } from '../git/scrub.js';
+import { listRemoteHeads } from '../git/push.js';
 import { createGitHubClient } from '../github/client.js';
-import { commentMarker, createComment, reactToComment, upsertMarkedComment } from '../github/comments.js';
+import {
+  commentMarker,
+  createComment,
+  reactToComment,
+  tokenIdentity,
+  upsertMarkedComment,
+} from '../github/comments.js';
 import { buildTask, interpretEvent } from '../github/event.js';
 import { hasWriteAccess } from '../github/permissions.js';
-import { createOrUpdatePull, type PullInfo } from '../github/pulls.js';
 import { runAgent } from '../run/engine.js';
 import { renderSummary } from '../run/report.js';
-import {
-  FAILING_STATUSES,
-  type ActionStatus,
-  type AuthConfig,
-  type RunResult,
-  type Task,
-} from '../run/types.js';
+import { type ActionStatus, type AuthConfig, type RunResult, type Task } from '../run/types.js';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { resolveAuth } from './auth.js';
 import type { ActionContext, RepoRef } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionOutputs } from './outputs.js';
-import { adviceFor, prBody, prTitle, sessionMarker, withEarlierRuns } from './pr-text.js';
+import { adviceFor, prBody, prTitle } from './pr-text.js';
+import { publishWork, settleCommits } from './publish.js';
+import { emptyOutputs, reportRun } from './report-run.js';
+import { crashedResult } from './crashed-result.js';
 import { Redactor } from './redact.js';
 import { planBranch, prepareWorktree } from './branch.js';
-import { SUMMARY_MARKER, findPreviousSession } from './resume.js';
+import { findPreviousSession } from './resume.js';
 import type { TranscriptStore } from './transcript-store.js';
 import { tmuxVersion } from '../tmux/tmux.js';
 import { detectPrivilege, NO_ISOLATION_MESSAGE } from '../isolation/privilege.js';
@@ -70,21 +69,6 @@ export const AGENT_IDENTITY = {
 };
 
 const ISSUE_MARKER = commentMarker('issue');
-
-function emptyOutputs(status: ActionStatus): ActionOutputs {
-  return {
-    status,
-    'session-id': '',
-    branch: '',
-    'pr-number': '',
-    'pr-url': '',
-    'commit-count': '0',
-    'transcript-path': '',
-    'summary-path': '',
-    models: '',
-    'total-tokens': '',
-  };
-}
 
 async function assertTmux(): Promise<void> {
   if (!(await tmuxVersion())) {
@@ -178,11 +162,24 @@ export async function runAction(
     );
   }
 
-  /** Tells the issue (or PR) why the run produced no pull request; best effort. */
+  /**
+   * The token's own login: only comments it wrote are ours to update or to resume from. Asked once, when
+   * first needed; unknown (a warning) means no marked comment is trusted.
+   */
+  let identity: Promise<string | undefined> | undefined;
+  const self = () =>
+    (identity ??= tokenIdentity(client).catch((e: unknown) => {
+      log.warning(
+        `Could not tell which account the token is (${getErrorMessage(e)}): earlier comments are not reused.`,
+      );
+      return undefined;
+    }));
+
+  /** Tells the issue (or PR) how the run went when there is no pull request to say it; best effort. */
   const reportProblem = async (text: string) => {
     if (trigger.number === undefined) return;
-    await upsertMarkedComment(client, repo, trigger.number, ISSUE_MARKER, publish(text)).catch((e: unknown) =>
-      log.warning(`Could not comment on #${trigger.number}: ${getErrorMessage(e)}`),
+    await upsertMarkedComment(client, repo, trigger.number, ISSUE_MARKER, publish(text), await self()).catch(
+      (e: unknown) => log.warning(`Could not comment on #${trigger.number}: ${getErrorMessage(e)}`),
     );
   };
 
@@ -212,8 +209,13 @@ export async function runAction(
   const geminiPath = await log.group('Installing gemini', () => resolveGemini(inputs, ctx, io.env, log));
 
   const task: Task = await log.group('Reading the task', async () => {
-    const t = await buildTask(client, repo, trigger);
+    const { task: t, leftOut } = await buildTask(client, repo, trigger);
     log.info(`Task: ${t.title} (${t.comments.length} comment(s))`);
+    if (leftOut > 0) {
+      log.info(
+        `Left out ${leftOut} comment(s) created or edited after the run was triggered (${trigger.approved?.at ?? 'unknown time'}): the task is what was approved.`,
+      );
+    }
     return t;
   });
 
@@ -223,9 +225,9 @@ export async function runAction(
     return { outputs: emptyOutputs('refused'), failure: undefined };
   }
 
+  // ---- prepare -------------------------------------------------------------------------------------------
   const worktree = ctx.workspace;
-  const git = Git.create(worktree);
-  const { originUrl, baseSha, remoteSha } = await prepareWorktree({ worktree, plan, token, log });
+  const { originUrl, baseSha, remoteSha, knownTips } = await prepareWorktree({ worktree, plan, token, log });
 
   const runDir = await mkdtemp(join(ctx.runnerTemp, 'gemini-run-'));
   io.saveState('runDir', runDir);
@@ -240,11 +242,14 @@ export async function runAction(
         store,
         destDir: join(runDir, 'resume'),
         log,
+        self: await self(),
       })
     : { previousSummary: '', resume: undefined };
 
+  // ---- run -----------------------------------------------------------------------------------------------
   let saved: SavedCredentials | undefined;
   let result: RunResult;
+  const startedAt = new Date();
   let sandbox: AgentSandbox | undefined;
   let access: ModelAccess | undefined;
   try {
@@ -295,6 +300,13 @@ export async function runAction(
         ...(endpoint ? { modelEndpoint: endpoint } : {}),
       }),
     );
+  } catch (error) {
+    // A setup problem stops here with its one line; anything else ends `crashed`, and the publish and report
+    // phases still run: what the agent committed is pushed and the issue is told.
+    if (error instanceof UserError) throw error;
+    const message = redactor.redact(oneLine(getErrorMessage(error)));
+    log.error(`The run failed: ${message}`);
+    result = await crashedResult({ worktree, baseSha, mode: inputs.mode, message, startedAt });
   } finally {
     await access?.stop();
     if (saved) {
@@ -313,170 +325,97 @@ export async function runAction(
     }
   }
 
-  let commits = result.commits;
-  if (inputs.scrubAttribution && commits.length > 0) {
-    await log.group('Scrubbing attribution from commits', async () => {
-      const { rewritten } = await scrubCommits(worktree, baseSha, scrubAttribution);
-      log.info(`${rewritten} of ${commits.length} commit message(s) rewritten`);
-    });
-    const head = await git.headSha();
-    commits = await listCommits(worktree, baseSha, head);
-    result = { ...result, headSha: head, commits, filesChanged: await filesChanged(worktree, baseSha, head) };
-  }
-
+  // ---- publish -------------------------------------------------------------------------------------------
   const outDir = join(ctx.runnerTemp, `gemini-run-output-${ctx.runId}-${ctx.runAttempt}`);
   await mkdir(outDir, { recursive: true });
   const artifactName = `gemini-run-${ctx.runId}-${ctx.runAttempt}`;
-  const summaryBody = renderSummary(result, { task });
   const runUrl = `${ctx.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${ctx.runId}`;
-  const where = inputs.uploadTranscript
-    ? `\n\nTranscript: artifact \`${artifactName}\` of [run ${ctx.runId}](${runUrl}). Comment \`${inputs.triggerPhrase} <instruction>\` on the pull request to continue this session.`
-    : '';
-  const summary = publish(
-    summaryBody +
-      where +
-      `\n\n${sessionMarker({ sessionId: result.sessionId, runId: ctx.runId, artifact: artifactName, mode: result.mode })}`,
-  );
-  const summaryPath = join(outDir, 'summary.md');
-  await writeFile(summaryPath, summary);
-  let transcriptPath = '';
-  if (result.transcriptPath) {
-    transcriptPath = join(outDir, 'transcript.jsonl');
-    await copyFile(result.transcriptPath, transcriptPath);
-  }
-  const runSummaryPath = join(outDir, 'run-summary.json');
-  await writeFile(
-    runSummaryPath,
-    redactor.redact(JSON.stringify(machineSummary(result, plan.branch), null, 2)),
-  );
 
+  // What already existed outside the run: never rewritten, never counted, never bundled. The remote's tips are
+  // asked now, so a commit someone pushed (and the agent fetched) during the run counts too.
+  const remoteTips = await listRemoteHeads({ url: originUrl, token }).catch((e: unknown) => {
+    log.warning(`Could not list the remote's branches: ${getErrorMessage(e)}`);
+    return new Map<string, string>();
+  });
+  const known = [...new Set([...knownTips, ...remoteTips.values()])];
+  if (result.commits.length > 0) {
+    const { head, commits, filesChanged } = await settleCommits({
+      worktree,
+      baseSha,
+      known,
+      scrub: inputs.scrubAttribution ? scrubAttribution : undefined,
+      log,
+    });
+    result = { ...result, headSha: head, commits, filesChanged };
+  }
+  const summaryBody = renderSummary(result, { task });
   const status: ActionStatus =
-    result.status === 'finished' && commits.length === 0 ? 'no-changes' : result.status;
-  const outputs: ActionOutputs = {
-    ...emptyOutputs(status),
-    'session-id': result.sessionId,
-    'commit-count': String(commits.length),
-    'transcript-path': transcriptPath,
-    'summary-path': summaryPath,
-    // The models that did the agent's work; the router's classifier model is in the summary, marked.
-    models: result.usage.models
-      .filter((m) => !m.utility)
-      .map((m) => m.model)
-      .join(','),
-    'total-tokens': String(result.usage.totalTokens),
-  };
+    result.status === 'finished' && result.commits.length === 0 ? 'no-changes' : result.status;
 
-  let pull: PullInfo | undefined = plan.existingPull;
-  if (commits.length > 0) {
-    await log.group(`Pushing ${commits.length} commit(s) to ${plan.branch}`, () =>
-      pushBranch({
-        worktree,
-        remote: originUrl,
-        url: originUrl,
-        branch: plan.branch,
-        token,
-        force: plan.ownBranch ? { expectedSha: remoteSha } : undefined,
-      }),
-    );
-    outputs.branch = plan.branch;
-    if (!plan.existingPull) {
-      pull = await log.group('Opening the pull request', async () => {
-        const { pull: p, created } = await createOrUpdatePull(client, repo, {
-          head: plan.branch,
-          base: plan.base,
-          title: publish(prTitle(task)),
-          body: publish(
-            prBody({
-              task,
-              result,
-              summary: summaryBody,
-              closes: trigger.isPullRequest ? undefined : trigger.number,
-              runUrl,
-            }),
-          ),
-          draft: inputs.draft || result.status !== 'finished',
+  const finalResult = result;
+  const published =
+    result.commits.length === 0
+      ? undefined
+      : await publishWork({
+          client,
+          repo,
+          serverUrl: ctx.serverUrl,
+          worktree,
+          originUrl,
+          token,
+          plan,
+          startTip: remoteSha,
+          known: [baseSha, ...known],
+          divertBranch: `${plan.branch}-run-${ctx.runId}${ctx.runAttempt === '1' ? '' : `-${ctx.runAttempt}`}`,
+          outDir,
+          artifactName,
+          pullSpec: () => ({
+            title: publish(prTitle(task)),
+            body: publish(
+              prBody({
+                task,
+                result: finalResult,
+                summary: summaryBody,
+                closes: trigger.isPullRequest ? undefined : trigger.number,
+                runUrl,
+              }),
+            ),
+            draft: inputs.draft || finalResult.status !== 'finished',
+          }),
+          log,
         });
-        log.info(`${created ? 'Opened' : 'Updated'} pull request #${p.number}: ${p.htmlUrl}`);
-        return p;
-      });
-    }
-  }
 
-  if (pull) {
-    outputs['pr-number'] = String(pull.number);
-    outputs['pr-url'] = pull.htmlUrl;
-    outputs.branch = pull.headRef;
-    await upsertMarkedComment(
+  // ---- report --------------------------------------------------------------------------------------------
+  try {
+    return await reportRun({
       client,
       repo,
-      pull.number,
-      SUMMARY_MARKER,
-      withEarlierRuns(summary, previousSummary),
-    );
+      log,
+      redactor,
+      publish,
+      self,
+      tellIssue: reportProblem,
+      writeJobSummary: (markdown) => io.writeJobSummary(markdown),
+      store,
+      result,
+      status,
+      published,
+      summaryBody,
+      previousSummary,
+      onPullRequest: trigger.isPullRequest,
+      branch: plan.branch,
+      outDir,
+      artifactName,
+      runId: ctx.runId,
+      runUrl,
+      uploadTranscript: inputs.uploadTranscript,
+      triggerPhrase: inputs.triggerPhrase,
+    });
+  } finally {
+    // The agent's directory held the transcript until now (the report copied it for the artifact).
+    if (sandbox) {
+      await sandbox.close();
+      io.saveState('sandbox', '');
+    }
   }
-  if (trigger.number !== undefined && !trigger.isPullRequest) {
-    const advice = adviceFor(status);
-    const text = pull
-      ? `gemini-run ${result.status === 'finished' ? 'opened' : 'pushed its partial work to'} #${pull.number}.${advice ? `\n\n${advice}` : ''}`
-      : status === 'no-changes'
-        ? `gemini-run finished without changing anything, so there is no pull request. Its answer:\n\n${result.transcript.finalAnswer || '_(no answer)_'}`
-        : `gemini-run ended \`${status}\`${result.message ? `: ${result.message}` : ''} before committing anything.${advice ? `\n\n${advice}` : ''}`;
-    await reportProblem(text);
-  } else if (
-    trigger.isPullRequest &&
-    trigger.number !== undefined &&
-    commits.length === 0 &&
-    FAILING_STATUSES.includes(status)
-  ) {
-    await reportProblem(
-      `gemini-run ended \`${status}\`${result.message ? `: ${result.message}` : ''}.\n\n${adviceFor(status)}`,
-    );
-  }
-
-  await io
-    .writeJobSummary(summary)
-    .catch((e: unknown) => log.warning(`Could not write the job summary: ${getErrorMessage(e)}`));
-  if (inputs.uploadTranscript) {
-    const files = [runSummaryPath, summaryPath, ...(transcriptPath ? [transcriptPath] : [])];
-    await store
-      .save(artifactName, files, outDir)
-      .then((where) =>
-        log.info(
-          where ? `Saved the transcript: ${where}` : 'Artifact upload is not available here; skipped.',
-        ),
-      )
-      .catch((e: unknown) => log.warning(`Could not upload the transcript artifact: ${getErrorMessage(e)}`));
-  }
-
-  // The agent's directory held the transcript until now (the artifact has its copy).
-  if (sandbox) {
-    await sandbox.close();
-    io.saveState('sandbox', '');
-  }
-
-  const failure = FAILING_STATUSES.includes(status)
-    ? `gemini ended ${status}${result.message ? `: ${redactor.redact(result.message)}` : ''}`
-    : undefined;
-  return { outputs, failure };
-}
-
-/** The machine-readable run summary of the artifact: no secrets, no telemetry resource attributes. */
-function machineSummary(result: RunResult, branch: string) {
-  return {
-    status: result.status,
-    message: result.message,
-    mode: result.mode,
-    sessionId: result.sessionId,
-    model: result.model,
-    branch,
-    startedAt: result.startedAt,
-    durationMs: result.durationMs,
-    exitCode: result.exitCode,
-    usage: result.usage,
-    commits: result.commits,
-    filesChanged: result.filesChanged,
-    leftoverCommitted: result.leftoverCommitted,
-    toolCalls: result.transcript.toolCalls.map((t) => ({ name: t.name, kind: t.kind, status: t.status })),
-    finalAnswer: result.transcript.finalAnswer,
-  };
 }

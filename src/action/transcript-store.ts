@@ -54,8 +54,13 @@ export function describeArtifactFailure(error: unknown, record: SessionRecord): 
   return `${artifact} could not be fetched: ${message}`;
 }
 
-export function localTranscriptStore(dir: string): TranscriptStore {
-  const safe = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_');
+/**
+ * Transcripts in a directory of the runner host, one subdirectory per repository (`<dir>/<owner>/<repo>/<name>`):
+ * a runner serving several repositories never hands one repository's transcript to another's run.
+ */
+export function localTranscriptStore(root: string, repo: RepoRef): TranscriptStore {
+  const safe = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
+  const dir = join(root, safe(repo.owner.toLowerCase()), safe(repo.repo.toLowerCase()));
   return {
     async save(name, files) {
       const target = join(dir, safe(name));

@@ -147,7 +147,7 @@ export async function runDemo(o: {
       mask: () => undefined,
       saveState: (k, v) => void state.set(k, v),
       writeJobSummary: async () => undefined,
-      transcriptStore: () => localTranscriptStore(join(root, 'transcripts')),
+      transcriptStore: ({ repo }) => localTranscriptStore(join(root, 'transcripts'), repo),
       env: {
         PATH: process.env.PATH,
         HOME: root,

@@ -48,7 +48,14 @@ export const stepSchema = z
     message: 'a step needs text, functionCalls, error or hang',
   });
 
-export const scriptSchema = z.object({ description: z.string().min(1), steps: z.array(stepSchema) }).strict();
+export const scriptSchema = z
+  .object({
+    description: z.string().min(1),
+    steps: z.array(stepSchema),
+    /** Once the steps are used up, answer every further call with the last step again (a model that stays down). */
+    repeatLast: z.boolean().optional(),
+  })
+  .strict();
 
 export type Step = z.infer<typeof stepSchema>;
 export type Script = z.infer<typeof scriptSchema>;
@@ -174,7 +181,7 @@ export class FakeGemini {
       return;
     }
     const index = this.nextStep++;
-    const step = this.script.steps[index];
+    const step = this.script.steps[index] ?? (this.script.repeatLast ? this.script.steps.at(-1) : undefined);
     rec.answeredWith = step ? `step ${index}` : 'exhausted';
     await this.playStep(step ?? { text: EXHAUSTED_TEXT }, modelId, estimateTokens(body), rec, res);
   }

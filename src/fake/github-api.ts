@@ -17,6 +17,11 @@
  *   of test/harness/fake-actions.ts) answer 403 "Resource not accessible by integration" when the token lacks
  *   `actions: read`, 404 for a run that does not exist (any more), list an expired artifact with `expired: true`
  *   and answer 410 to its download; a download is a 302 to a short-lived signed blob URL.
+ * - a PR, issue or comment body over 65,536 characters answers 422 "body is too long (maximum is 65536
+ *   characters)";
+ * - with `forbidPullCreation`, creating a PR answers GitHub's 403 "GitHub Actions is not permitted to create or
+ *   approve pull requests." (the repository setting that is off by default in new organisations);
+ * - GraphQL `viewer { login }` names the token's identity (`GET /user` is 403 for an installation token).
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -55,6 +60,8 @@ export interface FakeGitHubOptions {
    * every branch exists and shas are made up.
    */
   resolveBranch?: (repo: string, branch: string) => string | undefined | Promise<string | undefined>;
+  /** Creating a pull request answers 403, as when Actions may not create pull requests in the repository. */
+  forbidPullCreation?: boolean;
 }
 
 /** A workflow artifact the way the REST API shows it. */
@@ -81,6 +88,8 @@ export interface ArtifactsBackend {
 
 /** Levels of a GITHUB_TOKEN permission scope. */
 export type TokenPermission = 'none' | 'read' | 'write';
+/** GitHub's limit on an issue, PR or comment body, in characters. */
+export const MAX_BODY_CHARS = 65_536; // GitHub's documented limit; kept here, not imported, so the fake checks our code rather than echoing it
 
 export interface FakeComment {
   id: number;
@@ -109,6 +118,7 @@ export interface FakeIssue {
   number: number;
   title: string;
   body: string | null;
+  updatedAt: string;
   state: 'open' | 'closed';
   labels: string[];
   user: string;
@@ -226,6 +236,20 @@ function validationFailed(message: string): never {
   fail(422, 'Validation Failed', [{ resource: 'PullRequest', code: 'custom', message }]);
 }
 
+/** 422 for a body over GitHub's limit, in GitHub's words. */
+function checkBodyLength(body: string | undefined, resource: string): void {
+  if (body !== undefined && body.length > MAX_BODY_CHARS) {
+    fail(422, 'Validation Failed', [
+      {
+        resource,
+        code: 'custom',
+        field: 'body',
+        message: `body is too long (maximum is ${MAX_BODY_CHARS} characters)`,
+      },
+    ]);
+  }
+}
+
 function asRecord(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body)) fail(400, 'Problems parsing JSON');
@@ -265,6 +289,8 @@ export class FakeGitHub implements AsyncDisposable {
   private readonly serverUrl: string;
   private readonly tokenUser: StoredUser;
   private readonly resolveBranch: FakeGitHubOptions['resolveBranch'];
+  /** See FakeGitHubOptions.forbidPullCreation; may be switched during a test. */
+  forbidPullCreation: boolean;
   private readonly repos = new Map<string, StoredRepo>();
   private readonly users = new Map<string, StoredUser>();
   private readonly faults: Fault[] = [];
@@ -281,6 +307,7 @@ export class FakeGitHub implements AsyncDisposable {
     this.serverUrl = (opts.serverUrl ?? 'https://github.com').replace(/\/$/, '');
     this.tokenUser = this.user(opts.tokenUser ?? { login: 'github-actions[bot]', type: 'Bot' });
     this.resolveBranch = opts.resolveBranch;
+    this.forbidPullCreation = opts.forbidPullCreation ?? false;
     this.defineRoutes();
   }
 
@@ -391,6 +418,39 @@ export class FakeGitHub implements AsyncDisposable {
     return comment.id;
   }
 
+  /** Someone edits an issue (or PR) through the web UI: its updated_at moves on. */
+  editIssue(number: number, o: { title?: string; body?: string }, repoName?: string): void {
+    const issue = this.repoOf(repoName).issues.get(number);
+    if (!issue) throw new Error(`FakeGitHub: no issue #${number}`);
+    if (o.title !== undefined) issue.title = o.title;
+    if (o.body !== undefined) issue.body = o.body;
+    issue.updatedAt = this.now();
+  }
+
+  /** Someone adds a label in the web UI: like any change to the issue, it moves updated_at on. */
+  labelIssue(number: number, label: string, repoName?: string): void {
+    const issue = this.repoOf(repoName).issues.get(number);
+    if (!issue) throw new Error(`FakeGitHub: no issue #${number}`);
+    if (!issue.labels.includes(label)) issue.labels.push(label);
+    issue.updatedAt = this.now();
+  }
+
+  /** Someone edits a comment: its updated_at moves on. */
+  editComment(id: number, body: string, repoName?: string): void {
+    const comment = this.repoOf(repoName).comments.find((c) => c.id === id);
+    if (!comment) throw new Error(`FakeGitHub: no comment ${id}`);
+    comment.body = body;
+    comment.updatedAt = this.now();
+  }
+
+  /** Someone deletes a comment. */
+  deleteComment(id: number, repoName?: string): void {
+    const repo = this.repoOf(repoName);
+    const i = repo.comments.findIndex((c) => c.id === id);
+    if (i === -1) throw new Error(`FakeGitHub: no comment ${id}`);
+    repo.comments.splice(i, 1);
+  }
+
   addReviewComment(o: {
     repo?: string;
     pull: number;
@@ -492,6 +552,7 @@ export class FakeGitHub implements AsyncDisposable {
       number: i.number,
       title: i.title,
       body: i.body,
+      updatedAt: i.updatedAt,
       state: i.state,
       labels: [...i.labels],
       user: i.user.login,
@@ -707,6 +768,7 @@ export class FakeGitHub implements AsyncDisposable {
       const issue = this.issueAt(c);
       const b = asRecord(c.body);
       const title = optString(b, 'title');
+      checkBodyLength(optString(b, 'body'), 'Issue');
       if (title !== undefined) issue.title = title;
       if ('body' in b) issue.body = optString(b, 'body') ?? null;
       const state = optString(b, 'state');
@@ -727,6 +789,7 @@ export class FakeGitHub implements AsyncDisposable {
       const issue = this.issueAt(c);
       const body = optString(asRecord(c.body), 'body');
       if (body === undefined) fail(422, 'Invalid request.\n\n"body" wasn\'t supplied.');
+      checkBodyLength(body, 'IssueComment');
       const now = this.now();
       const comment: StoredComment = {
         id: this.id(),
@@ -747,6 +810,7 @@ export class FakeGitHub implements AsyncDisposable {
       const comment = this.commentAt(c);
       const body = optString(asRecord(c.body), 'body');
       if (body === undefined) fail(422, 'Invalid request.\n\n"body" wasn\'t supplied.');
+      checkBodyLength(body, 'IssueComment');
       comment.body = body;
       comment.updatedAt = this.now();
       return { status: 200, body: this.commentJson(c.repo, comment) };
@@ -801,8 +865,12 @@ export class FakeGitHub implements AsyncDisposable {
       const title = optString(b, 'title');
       const headSpec = optString(b, 'head');
       const base = optString(b, 'base');
+      if (this.forbidPullCreation) {
+        fail(403, 'GitHub Actions is not permitted to create or approve pull requests.');
+      }
       if (!title || !headSpec || !base)
         fail(422, 'Validation Failed', [{ resource: 'PullRequest', code: 'missing_field' }]);
+      checkBodyLength(optString(b, 'body'), 'PullRequest');
       const [headOwner, headRef] = headSpec.includes(':')
         ? splitOnce(headSpec, ':')
         : [c.repo.owner, headSpec];
@@ -846,6 +914,7 @@ export class FakeGitHub implements AsyncDisposable {
       const issue = this.pullAt(c);
       const b = asRecord(c.body);
       const title = optString(b, 'title');
+      checkBodyLength(optString(b, 'body'), 'PullRequest');
       if (title !== undefined) issue.title = title;
       if ('body' in b) issue.body = optString(b, 'body') ?? null;
       const state = optString(b, 'state');
@@ -965,6 +1034,9 @@ export class FakeGitHub implements AsyncDisposable {
     const b = asRecord(record.body);
     const query = typeof b.query === 'string' ? b.query : '';
     const vars = asRecord(b.variables);
+    if (/^\s*(query\s*\w*\s*)?\{\s*viewer\s*\{\s*login\s*\}\s*\}\s*$/.test(query)) {
+      return { status: 200, body: { data: { viewer: { login: this.tokenUser.login } } } };
+    }
     const op = /\b(markPullRequestReadyForReview|convertPullRequestToDraft)\s*\(/.exec(query)?.[1];
     if (!op) {
       this.unexpected.push(record);

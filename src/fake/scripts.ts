@@ -2,6 +2,7 @@
 import demo from '../../fixtures/scripts/demo.json' with { type: 'json' };
 import editAndCommit from '../../fixtures/scripts/edit-and-commit.json' with { type: 'json' };
 import hang from '../../fixtures/scripts/hang.json' with { type: 'json' };
+import overloaded from '../../fixtures/scripts/overloaded.json' with { type: 'json' };
 import plainAnswer from '../../fixtures/scripts/plain-answer.json' with { type: 'json' };
 import quotaDaily from '../../fixtures/scripts/quota-daily.json' with { type: 'json' };
 import toolHeavy from '../../fixtures/scripts/tool-heavy.json' with { type: 'json' };
@@ -12,6 +13,7 @@ export const EMBEDDED_SCRIPTS: Record<string, unknown> = {
   demo,
   'edit-and-commit': editAndCommit,
   hang,
+  overloaded,
   'plain-answer': plainAnswer,
   'quota-daily': quotaDaily,
   'tool-heavy': toolHeavy,

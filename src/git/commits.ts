@@ -27,7 +27,8 @@ export async function commitLeftovers(
   message: string,
   identity?: GitIdentity,
 ): Promise<boolean> {
-  const git = Git.forUntrusted(worktree);
+  // The agent may have configured a clean filter: `git add` would run it for us.
+  const git = await Git.forAgentRepo(worktree);
   await git.run(['add', '--all']);
   const staged = await git.run(['diff', '--cached', '--quiet'], {
     allowAllExitCodes: true,
@@ -53,19 +54,31 @@ export async function commitLeftovers(
 const FIELD = '%x1f';
 const RECORD = '%x1e';
 
-/** Commits in base..head, oldest first (parents before children). */
-export async function listCommits(worktree: string, base: string, head: string): Promise<CommitInfo[]> {
+/**
+ * Commits in base..head, oldest first (parents before children), leaving out any that `exclude` reaches (other
+ * people's commits a merge brought in; unknown ids are skipped).
+ */
+export async function listCommits(
+  worktree: string,
+  base: string,
+  head: string,
+  exclude: readonly string[] = [],
+): Promise<CommitInfo[]> {
   const git = Git.forUntrusted(worktree);
   const format = ['%H', '%P', '%an', '%ae', '%aI', '%B'].join(FIELD) + RECORD;
-  const out = await git.output([
-    'log',
-    '--reverse',
-    '--topo-order',
-    '--no-show-signature',
-    `--format=${format}`,
-    `${base}..${head}`,
-    '--',
-  ]);
+  const out = await git.output(
+    [
+      'log',
+      '--reverse',
+      '--topo-order',
+      '--no-show-signature',
+      `--format=${format}`,
+      '--ignore-missing',
+      '--stdin',
+      '--',
+    ],
+    { input: `${[head, `^${base}`, ...exclude.map((r) => `^${r}`)].join('\n')}\n` },
+  );
   return parseCommitLog(out);
 }
 

@@ -1,10 +1,18 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Git } from './git.js';
-import { buildPushConfigEnv } from './push.js';
+import { buildPushConfigEnv, pushBaseEnv } from './push.js';
 
 /**
- * Fetches one branch of `url` into `refs/remotes/origin/<branch>` of the worktree, the token given to git the
- * same way as for a push (this command's environment only). Runs before the agent starts, while the worktree's
- * config is still the checkout's. Returns the fetched sha, or undefined when the branch does not exist.
+ * Fetches one branch of `url` into `refs/remotes/origin/<branch>` of the worktree. Returns the fetched sha, or
+ * undefined when the branch does not exist.
+ *
+ * Like the push, the fetch does not run in the worktree: on a reused (self-hosted) workspace its config and
+ * hooks may be an earlier agent's, and the token must meet none of them. An empty bare repository fetches,
+ * with the global config ignored, the token in this one command's environment, and the worktree's object store
+ * as its own (GIT_OBJECT_DIRECTORY), so the objects land where they are needed; the worktree then only gets a
+ * ref update, with hooks off.
  */
 export async function fetchBranch(o: {
   worktree: string;
@@ -12,16 +20,35 @@ export async function fetchBranch(o: {
   branch: string;
   token?: string;
 }): Promise<string | undefined> {
-  const git = Git.create(o.worktree);
-  const ref = `refs/remotes/origin/${o.branch}`;
-  const r = await git.run(
-    ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', o.url, `+refs/heads/${o.branch}:${ref}`],
-    {
+  const work = Git.forUntrusted(o.worktree);
+  const objects = await work.output(['rev-parse', '--path-format=absolute', '--git-path', 'objects']);
+  const format = await work.objectFormat();
+  const dir = await mkdtemp(join(tmpdir(), 'gemini-run-fetch-'));
+  try {
+    const clean = Git.create(dir, pushBaseEnv(process.env));
+    await clean.run(['init', '--quiet', '--bare', `--object-format=${format}`, dir]);
+    const env = { ...buildPushConfigEnv(o.url, o.token), GIT_OBJECT_DIRECTORY: objects };
+    const r = await clean.run(
+      [
+        'fetch',
+        '--quiet',
+        '--no-tags',
+        '--no-write-fetch-head',
+        o.url,
+        `+refs/heads/${o.branch}:refs/heads/fetched`,
+      ],
+      { allowAllExitCodes: true, env, timeoutMs: 5 * 60_000 },
+    );
+    if (r.exitCode !== 0) return undefined;
+    const ref = await clean.run(['rev-parse', '--verify', '--quiet', 'refs/heads/fetched^{commit}'], {
       allowAllExitCodes: true,
-      env: buildPushConfigEnv(o.url, o.token),
-      timeoutMs: 5 * 60_000,
-    },
-  );
-  if (r.exitCode !== 0) return undefined;
-  return git.tryRevParse(ref);
+      env: { GIT_OBJECT_DIRECTORY: objects },
+    });
+    const sha = ref.exitCode === 0 ? ref.stdout.trim() : '';
+    if (!sha) return undefined;
+    await work.run(['update-ref', `refs/remotes/origin/${o.branch}`, sha]);
+    return sha;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

@@ -1,6 +1,6 @@
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Git, gitEnv } from './git.js';
 
 export interface PushOptions {
@@ -65,8 +65,10 @@ export async function pushBranch(o: PushOptions): Promise<void> {
       env: buildPushConfigEnv(url, o.token),
     });
     if (r.exitCode !== 0) {
-      throw new Error(
-        `git push to branch '${o.branch}' failed: ${describePushFailure(r.stdout, r.stderr, o.token)}`,
+      throw new PushRejectedError(
+        o.branch,
+        classifyPushFailure(r.stdout, r.stderr),
+        describePushFailure(r.stdout, r.stderr, o.token),
       );
     }
   } finally {
@@ -74,6 +76,63 @@ export async function pushBranch(o: PushOptions): Promise<void> {
   }
   // Keep the worktree's view of the remote branch current, so later ancestry checks see what we pushed.
   if (!isUrl) await git.tryRun(['update-ref', `refs/remotes/${o.remote}/${o.branch}`, sha]);
+}
+
+/**
+ * Why a push was refused, as far as it matters for what happens next:
+ * - `moved`: the remote branch is not where we expected (someone pushed; non-fast-forward, fetch first, stale lease);
+ * - `workflows`: the token may not create or update `.github/workflows/*` (GitHub's pre-receive refusal);
+ * - `other`: anything else (auth, network, a protected branch, another hook).
+ */
+export type PushFailureKind = 'moved' | 'workflows' | 'other';
+
+export class PushRejectedError extends Error {
+  override readonly name = 'PushRejectedError';
+  constructor(
+    readonly branch: string,
+    readonly kind: PushFailureKind,
+    /** git's answer in one line, without hints and secrets. */
+    readonly detail: string,
+  ) {
+    super(`git push to branch '${branch}' failed: ${detail}`);
+  }
+}
+
+/** Classifies git's answer to a failed push (porcelain stdout + stderr, LC_ALL=C). Pure. */
+export function classifyPushFailure(stdout: string, stderr: string): PushFailureKind {
+  const text = `${stdout}\n${stderr}`;
+  if (/without [`']?workflows?[`']? (scope|permission)/i.test(text)) return 'workflows';
+  if (/\[rejected\] \((non-fast-forward|fetch first|stale info)\)|\(stale info\)|\(fetch first\)/.test(text))
+    return 'moved';
+  return 'other';
+}
+
+/**
+ * The branch tips of a remote (`git ls-remote --heads`), asked from an empty directory so no repository config
+ * the agent could have written takes part; the token travels as for a push.
+ */
+export async function listRemoteHeads(o: { url: string; token?: string }): Promise<Map<string, string>> {
+  const dir = await mkdtemp(join(tmpdir(), 'gemini-run-ls-remote-'));
+  try {
+    const clean = Git.create(dir, pushBaseEnv(process.env));
+    const out = await clean.output(['ls-remote', '--heads', o.url], {
+      env: { ...buildPushConfigEnv(o.url, o.token), GIT_CEILING_DIRECTORIES: dirname(dir) },
+      timeoutMs: 5 * 60_000,
+    });
+    return parseLsRemote(out);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `<sha>\trefs/heads/<branch>` lines → branch → sha. Pure. */
+export function parseLsRemote(out: string): Map<string, string> {
+  const heads = new Map<string, string>();
+  for (const line of out.split('\n')) {
+    const m = /^([0-9a-f]{40,64})\trefs\/heads\/(.+)$/.exec(line.trim());
+    if (m?.[1] && m[2]) heads.set(m[2], m[1]);
+  }
+  return heads;
 }
 
 /**

@@ -5,13 +5,21 @@ import { join } from 'node:path';
 import { Git } from './git.js';
 
 /**
- * Rewrites base..HEAD so commit messages lose attribution lines.
+ * Rewrites the run's own commits so their messages lose attribution lines.
+ *
+ * Which commits: those reachable from HEAD but not from `base` nor from any of `keep` (the refs that existed
+ * before the run, the remote's branch tips). A commit someone else made, brought in by a merge or pushed to
+ * the branch, is never rewritten, whatever its message says; a rewritten commit's descendants get new parent
+ * ids, but those descendants are the run's own too, since nothing that existed before reaches them.
  *
  * How: one `git cat-file --batch` reads every raw commit object, the new objects are built here (only the
  * parent lines and the message change; tree, author, committer, dates, encoding and other headers are copied
  * byte for byte), their ids are computed here so children can point at rewritten parents without a round trip,
  * and one `git hash-object -w --stdin-paths` writes them all (and proves our ids right). Four git processes
  * whatever the number of commits, where an interactive rebase or filter-branch forks per commit.
+ *
+ * Objects are handled as bytes: a message in another encoding (`i18n.commitEncoding`) or not valid UTF-8 is
+ * left as it is, and only its parent lines change when a parent was rewritten.
  *
  * A commit whose message does not change and whose parents were not rewritten is left alone: same object,
  * same id, signature intact. A rewritten commit loses its gpgsig header, which could no longer verify.
@@ -20,30 +28,36 @@ export async function scrubCommits(
   worktree: string,
   base: string,
   scrub: (msg: string) => string,
+  opts: { keep?: readonly string[] } = {},
 ): Promise<{ head: string; rewritten: number }> {
   const git = Git.forUntrusted(worktree);
   const oldHead = await git.headSha();
   const headRef = await git.headRef();
-  const list = await git.output(['rev-list', '--reverse', '--topo-order', `${base}..${oldHead}`, '--']);
+  const excluded = [base, ...(opts.keep ?? [])].map((r) => `^${r}`);
+  // Revisions on stdin: the list of remote tips can be long, and a name starting with '-' stays a name. A remote
+  // tip this repository never fetched reaches none of its commits, so it is skipped (--ignore-missing).
+  const list = await git.output(['rev-list', '--reverse', '--topo-order', '--ignore-missing', '--stdin'], {
+    input: `${[oldHead, ...excluded].join('\n')}\n`,
+  });
   const shas = list.split('\n').filter((s) => s !== '');
   if (shas.length === 0) return { head: oldHead, rewritten: 0 };
 
   const batch = await git.run(['cat-file', '--batch'], { input: `${shas.join('\n')}\n` });
-  const raws = parseCatFileBatch(batch.stdout, shas);
+  const raws = parseCatFileBatch(batch.stdoutBytes ?? Buffer.from(batch.stdout, 'utf8'), shas);
   const format = await git.objectFormat();
 
   const replaced = new Map<string, string>();
-  const written: { sha: string; body: string }[] = [];
+  const written: { sha: string; body: Buffer }[] = [];
   for (const sha of shas) {
     const raw = raws.get(sha);
     if (raw === undefined) throw new Error(`git cat-file returned no object for ${sha}`);
     const commit = parseRawCommit(raw);
     const parents = commit.parents.map((p) => replaced.get(p) ?? p);
     const parentsChanged = parents.some((p, i) => p !== commit.parents[i]);
-    let message = commit.message;
+    let message: Buffer = commit.messageBytes;
     const result = commit.utf8 ? scrubMessage(commit.message, scrub) : { changed: false as const };
     if (result.changed) {
-      message = result.message ?? (await fallbackMessage(git, sha, commit.parents[0]));
+      message = Buffer.from(result.message ?? (await fallbackMessage(git, sha, commit.parents[0])), 'utf8');
     }
     if (!parentsChanged && !result.changed) continue;
     const body = renderRawCommit(commit, parents, message);
@@ -63,20 +77,44 @@ export async function scrubCommits(
 }
 
 export interface RawCommit {
-  /** Header lines in order, each with its continuation lines (a multi-line header such as gpgsig). */
+  /**
+   * Header lines in order, each with its continuation lines (a multi-line header such as gpgsig), as latin1
+   * text so that every byte (a non-UTF-8 author name) survives the round trip.
+   */
   headers: { key: string; text: string }[];
   parents: string[];
+  /** The message decoded as UTF-8 (meaningful only when `utf8`). */
   message: string;
-  /** False when an encoding header names something other than UTF-8: such a message is left untouched. */
+  /** The message exactly as stored. */
+  messageBytes: Buffer;
+  /**
+   * True when the message is UTF-8: no encoding header (or one naming UTF-8) and valid UTF-8 bytes. Any other
+   * message is left untouched.
+   */
   utf8: boolean;
 }
 
-export function parseRawCommit(raw: string): RawCommit {
-  const split = raw.indexOf('\n\n');
-  const headerText = split === -1 ? raw.replace(/\n$/, '') : raw.slice(0, split);
-  const message = split === -1 ? '' : raw.slice(split + 2);
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function isValidUtf8(bytes: Buffer): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function parseRawCommit(raw: string | Buffer): RawCommit {
+  const bytes = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+  const split = bytes.indexOf('\n\n');
+  const headerBytes =
+    split === -1
+      ? bytes.subarray(0, bytes.at(-1) === 0x0a ? bytes.length - 1 : bytes.length)
+      : bytes.subarray(0, split);
+  const messageBytes = split === -1 ? Buffer.alloc(0) : bytes.subarray(split + 2);
   const headers: { key: string; text: string }[] = [];
-  for (const line of headerText.split('\n')) {
+  for (const line of headerBytes.toString('latin1').split('\n')) {
     const last = headers[headers.length - 1];
     if (line.startsWith(' ') && last) {
       last.text += `\n${line}`;
@@ -87,12 +125,19 @@ export function parseRawCommit(raw: string): RawCommit {
   }
   const parents = headers.filter((h) => h.key === 'parent').map((h) => h.text.slice('parent '.length));
   const encoding = headers.find((h) => h.key === 'encoding')?.text.slice('encoding '.length);
-  return { headers, parents, message, utf8: encoding === undefined || /^utf-?8$/i.test(encoding.trim()) };
+  const declaredUtf8 = encoding === undefined || /^utf-?8$/i.test(encoding.trim());
+  return {
+    headers,
+    parents,
+    message: messageBytes.toString('utf8'),
+    messageBytes,
+    utf8: declaredUtf8 && isValidUtf8(messageBytes),
+  };
 }
 
 const SIGNATURE_HEADERS = new Set(['gpgsig', 'gpgsig-sha256']);
 
-export function renderRawCommit(commit: RawCommit, parents: string[], message: string): string {
+export function renderRawCommit(commit: RawCommit, parents: string[], message: Buffer | string): Buffer {
   const lines: string[] = [];
   let parentIndex = 0;
   for (const h of commit.headers) {
@@ -103,7 +148,8 @@ export function renderRawCommit(commit: RawCommit, parents: string[], message: s
     }
     lines.push(h.text);
   }
-  return `${lines.join('\n')}\n\n${message}`;
+  const msg = typeof message === 'string' ? Buffer.from(message, 'utf8') : message;
+  return Buffer.concat([Buffer.from(`${lines.join('\n')}\n\n`, 'latin1'), msg]);
 }
 
 /**
@@ -145,24 +191,20 @@ async function fallbackMessage(git: Git, sha: string, firstParent: string | unde
   return describeChange(out.split('\0').filter((f) => f !== ''));
 }
 
-export function hashObject(format: 'sha1' | 'sha256', type: string, body: string): string {
-  const bytes = Buffer.from(body, 'utf8');
+export function hashObject(format: 'sha1' | 'sha256', type: string, body: Buffer | string): string {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   return createHash(format).update(`${type} ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
-/**
- * Parses `git cat-file --batch` output. Sizes are in bytes, so the text goes back to bytes first; if the
- * objects were not valid UTF-8 that round trip is lossy and the framing no longer adds up, which we refuse
- * rather than write subtly different commits.
- */
-export function parseCatFileBatch(stdout: string, expected: string[]): Map<string, string> {
-  const buf = Buffer.from(stdout, 'utf8');
-  const out = new Map<string, string>();
+/** Parses `git cat-file --batch` output (bytes: the sizes are byte counts, and objects need not be UTF-8). */
+export function parseCatFileBatch(stdout: Buffer | string, expected: string[]): Map<string, Buffer> {
+  const buf = typeof stdout === 'string' ? Buffer.from(stdout, 'utf8') : stdout;
+  const out = new Map<string, Buffer>();
   let pos = 0;
   for (const sha of expected) {
     const eol = buf.indexOf(0x0a, pos);
     if (eol === -1) throw new Error('git cat-file output ended early');
-    const header = buf.subarray(pos, eol).toString('utf8');
+    const header = buf.subarray(pos, eol).toString('latin1');
     const m = /^([0-9a-f]+) commit (\d+)$/.exec(header);
     if (!m || m[1] !== sha) {
       throw new Error(`cannot scrub: unexpected git cat-file header ${JSON.stringify(header.slice(0, 80))}`);
@@ -170,16 +212,15 @@ export function parseCatFileBatch(stdout: string, expected: string[]): Map<strin
     const size = Number(m[2]);
     const start = eol + 1;
     const end = start + size;
-    if (end >= buf.length + 1 || buf[end] !== 0x0a) {
-      throw new Error('cannot scrub: commit objects are not valid UTF-8');
-    }
-    out.set(sha, buf.subarray(start, end).toString('utf8'));
+    if (end >= buf.length + 1 || buf[end] !== 0x0a)
+      throw new Error('cannot scrub: git cat-file output is cut short');
+    out.set(sha, buf.subarray(start, end));
     pos = end + 1;
   }
   return out;
 }
 
-async function writeCommits(git: Git, commits: { sha: string; body: string }[]): Promise<void> {
+async function writeCommits(git: Git, commits: { sha: string; body: Buffer }[]): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'gemini-run-scrub-'));
   try {
     const paths = commits.map((_, i) => join(dir, String(i)));

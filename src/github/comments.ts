@@ -1,9 +1,12 @@
 /**
  * Issue and PR comments. Comments this action writes start with a hidden marker (`<!-- gemini-run:<kind> -->`)
- * so later runs find and update them in place, and so task building can leave them out.
+ * so later runs find and update them in place, and so task building can leave them out. Anyone can type a
+ * marker, so a marked comment counts only when the token's own identity wrote it.
  */
+import { z } from 'zod';
 import { UserError } from '../util/errors.js';
 import type { GitHubClient, RepoRef } from './client.js';
+import { capBody } from './limits.js';
 
 /** Every comment the action writes contains a marker starting with this. */
 export const MARKER_PREFIX = '<!-- gemini-run';
@@ -29,7 +32,11 @@ export async function createComment(
   issueNumber: number,
   body: string,
 ): Promise<CommentRef> {
-  const { data } = await client.rest.issues.createComment({ ...repo, issue_number: issueNumber, body });
+  const { data } = await client.rest.issues.createComment({
+    ...repo,
+    issue_number: issueNumber,
+    body: capBody(body),
+  });
   return { id: data.id, htmlUrl: data.html_url };
 }
 
@@ -43,36 +50,61 @@ export async function upsertMarkedComment(
   issueNumber: number,
   marker: string,
   body: string,
+  /** The token's identity (`tokenIdentity`); only its comments are updated. Undefined: always create. */
+  author: string | undefined,
 ): Promise<CommentRef & { created: boolean }> {
   if (!marker.startsWith(MARKER_PREFIX) || !marker.endsWith('-->')) {
     throw new UserError(`A comment marker must be a hidden HTML comment starting '${MARKER_PREFIX}'.`);
   }
-  const text = `${marker}\n${body}`;
-  const existing = await findMarkedComment(client, repo, issueNumber, marker);
+  const text = capBody(`${marker}\n${body}`);
+  const existing =
+    author === undefined ? undefined : await findMarkedComment(client, repo, issueNumber, marker, author);
   if (existing) {
-    const { data } = await client.rest.issues.updateComment({ ...repo, comment_id: existing.id, body: text });
+    const { data } = await client.rest.issues.updateComment({
+      ...repo,
+      comment_id: existing.id,
+      body: text,
+    });
     return { id: data.id, htmlUrl: data.html_url, created: false };
   }
   const created = await createComment(client, repo, issueNumber, text);
   return { ...created, created: true };
 }
 
+/** The first comment that starts with `marker` and was written by `author` (the token's identity). */
 export async function findMarkedComment(
   client: GitHubClient,
   repo: RepoRef,
   issueNumber: number,
   marker: string,
-): Promise<CommentRef | undefined> {
+  author: string,
+): Promise<(CommentRef & { body: string }) | undefined> {
   const iterator = client.paginate.iterator(client.rest.issues.listComments, {
     ...repo,
     issue_number: issueNumber,
     per_page: 100,
   });
   for await (const page of iterator) {
-    const hit = page.data.find((c) => (c.body ?? '').trimStart().startsWith(marker));
-    if (hit) return { id: hit.id, htmlUrl: hit.html_url };
+    const hit = page.data.find(
+      (c) =>
+        (c.body ?? '').trimStart().startsWith(marker) && c.user?.login.toLowerCase() === author.toLowerCase(),
+    );
+    if (hit) return { id: hit.id, htmlUrl: hit.html_url, body: hit.body ?? '' };
   }
   return undefined;
+}
+
+const viewerSchema = z.object({ viewer: z.object({ login: z.string().min(1) }) });
+
+/**
+ * The login behind the token (`github-actions[bot]` for the workflow token, `<app>[bot]` for an App token, the
+ * user for a PAT). GraphQL's viewer answers for all three; REST `GET /user` refuses installation tokens.
+ */
+export async function tokenIdentity(client: GitHubClient): Promise<string> {
+  const data = await client.graphql<unknown>('query { viewer { login } }');
+  const parsed = viewerSchema.safeParse(data);
+  if (!parsed.success) throw new Error('GitHub did not name the token identity (viewer.login missing)');
+  return parsed.data.viewer.login;
 }
 
 export type ReactionContent = '+1' | '-1' | 'laugh' | 'confused' | 'heart' | 'hooray' | 'rocket' | 'eyes';

@@ -1,8 +1,9 @@
 /**
  * From a GitHub event to a decision (run or skip) and from a run decision to the agent's Task.
  *
- * `interpretEvent` is pure: it validates the payload with zod and decides. `buildTask` fetches the issue (or PR)
- * and its comments fresh, because the payload's copy can be stale by the time a queued job starts.
+ * `interpretEvent` is pure: it validates the payload with zod and decides. `buildTask` takes the issue (or PR)
+ * title and body from the payload, as they were when someone with write access approved the run, and only the
+ * comments that existed, unedited, at that moment: anyone can edit an issue or comment once the run is queued.
  */
 import { z } from 'zod';
 import type { Task } from '../run/types.js';
@@ -31,6 +32,11 @@ export interface RunTrigger {
   commentId?: number;
   /** Web URL of the issue or PR. */
   url?: string;
+  /**
+   * What was approved, from the event payload: the issue's (or PR's) title and body at the trigger, and the
+   * trigger's time (the comment's creation; the issue's update time for a label). Absent for a dispatch.
+   */
+  approved?: { title: string; body: string; at?: string };
 }
 
 export type Trigger = { kind: 'skip'; reason: string } | RunTrigger;
@@ -50,6 +56,7 @@ const issueSchema = z.object({
   body: z.string().nullish(),
   user: userSchema.nullish(),
   html_url: z.string().optional(),
+  updated_at: z.string().optional(),
   // Present (an object with URLs) when the "issue" is a pull request.
   pull_request: z.object({}).loose().nullish(),
 });
@@ -68,6 +75,7 @@ export const issueCommentEventSchema = z.object({
     body: z.string(),
     user: userSchema,
     html_url: z.string().optional(),
+    created_at: z.string().optional(),
   }),
   issue: issueSchema,
   sender: userSchema,
@@ -151,6 +159,7 @@ export function interpretEvent(name: string, payload: unknown, settings: Trigger
         instruction: prompt,
         via: 'label',
         ...(e.issue.html_url ? { url: e.issue.html_url } : {}),
+        approved: approvedIssue(e.issue, e.issue.updated_at),
       };
     }
     case 'issue_comment': {
@@ -178,6 +187,7 @@ export function interpretEvent(name: string, payload: unknown, settings: Trigger
         via: 'comment',
         commentId: e.comment.id,
         ...(e.issue.html_url ? { url: e.issue.html_url } : {}),
+        approved: approvedIssue(e.issue, e.comment.created_at),
       };
     }
     case 'workflow_dispatch': {
@@ -205,6 +215,13 @@ export function interpretEvent(name: string, payload: unknown, settings: Trigger
         reason: `event '${name}' is not supported (use issues: labeled, issue_comment: created or workflow_dispatch)`,
       };
   }
+}
+
+function approvedIssue(
+  issue: z.infer<typeof issueSchema>,
+  at: string | undefined,
+): NonNullable<RunTrigger['approved']> {
+  return { title: issue.title, body: issue.body ?? '', ...(at ? { at } : {}) };
 }
 
 function parseIssueInput(value: unknown): number | undefined {
@@ -239,33 +256,82 @@ interface HistoryEntry {
 }
 
 /**
- * The agent's Task for a run trigger: the issue's (or PR's) title and body, and its human comments. Comments by
- * bots, by this action (our marker) and the triggering comment itself (it is the instruction) are left out; on a
- * PR the inline review comments join the history, each with its file and line.
+ * True when a comment existed, as it reads now, at the trigger: created and last edited no later than `at`.
+ * Without a trigger time (a dispatch) every comment counts. Pure; exported for tests.
  */
-export async function buildTask(client: GitHubClient, repo: RepoRef, trigger: RunTrigger): Promise<Task> {
+export function existedAtTrigger(
+  c: { createdAt: string; updatedAt?: string },
+  at: string | undefined,
+): boolean {
+  if (at === undefined) return true;
+  const limit = Date.parse(at);
+  if (!Number.isFinite(limit)) return true;
+  const latest = Math.max(Date.parse(c.createdAt), Date.parse(c.updatedAt ?? c.createdAt));
+  return !(latest > limit);
+}
+
+export interface BuiltTask {
+  task: Task;
+  /** Comments left out because they were created or edited after the trigger. */
+  leftOut: number;
+}
+
+/**
+ * The agent's Task for a run trigger: the issue's (or PR's) title and body as approved, and its human comments
+ * as they stood at the trigger. Comments by bots, by this action (our marker), the triggering comment itself (it
+ * is the instruction), and every comment created or edited after the trigger are left out; on a PR the inline
+ * review comments join the history, each with its file and line.
+ */
+export async function buildTask(
+  client: GitHubClient,
+  repo: RepoRef,
+  trigger: RunTrigger,
+): Promise<BuiltTask> {
   if (trigger.number === undefined) {
     return {
-      title: titleFromInstruction(trigger.instruction),
-      instruction: trigger.instruction,
-      comments: [],
-      source: { kind: 'dispatch' },
+      task: {
+        title: titleFromInstruction(trigger.instruction),
+        instruction: trigger.instruction,
+        comments: [],
+        source: { kind: 'dispatch' },
+      },
+      leftOut: 0,
     };
   }
-  const { data: issue } = await client.rest.issues.get({ ...repo, issue_number: trigger.number });
-  const isPullRequest = trigger.isPullRequest || Boolean(issue.pull_request);
+  let approved = trigger.approved;
+  let isPullRequest = trigger.isPullRequest;
+  let url = trigger.url;
+  if (!approved) {
+    // A dispatch naming an issue: the dispatcher approved the issue as it is now.
+    const { data: issue } = await client.rest.issues.get({ ...repo, issue_number: trigger.number });
+    approved = { title: issue.title, body: issue.body ?? '' };
+    isPullRequest ||= Boolean(issue.pull_request);
+    url = issue.html_url;
+  }
+  const at = approved.at;
+  let leftOut = 0;
   const raw = await client.paginate(client.rest.issues.listComments, {
     ...repo,
     issue_number: trigger.number,
     per_page: 100,
   });
-  const history: HistoryEntry[] = raw
-    .filter((c) => c.id !== trigger.commentId && !isBotUser(c.user) && !hasOwnMarker(c.body))
-    .map((c) => ({ author: c.user?.login ?? 'ghost', body: sanitizeUserText(c.body), at: c.created_at }));
+  const history: HistoryEntry[] = [];
+  for (const c of raw) {
+    if (c.id === trigger.commentId || isBotUser(c.user) || hasOwnMarker(c.body)) continue;
+    if (!existedAtTrigger({ createdAt: c.created_at, updatedAt: c.updated_at }, at)) {
+      leftOut++;
+      continue;
+    }
+    history.push({ author: c.user?.login ?? 'ghost', body: sanitizeUserText(c.body), at: c.created_at });
+  }
   if (isPullRequest) {
     const reviews = await listReviewComments(client, repo, trigger.number);
     for (const c of reviews) {
       if (isBotUser({ login: c.author, type: c.authorType }) || hasOwnMarker(c.body)) continue;
+      if (!existedAtTrigger(c, at)) {
+        leftOut++;
+        continue;
+      }
       const text = sanitizeUserText(c.body);
       if (!text) continue;
       const where = c.line === null ? `\`${c.path}\`` : `\`${c.path}\` line ${c.line}`;
@@ -275,14 +341,23 @@ export async function buildTask(client: GitHubClient, repo: RepoRef, trigger: Ru
   // ISO timestamps sort as strings; the sort is stable, so equal times keep API order.
   history.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 
-  const title = sanitizeUserText(issue.title) || `#${issue.number}`;
-  const body = sanitizeUserText(issue.body);
+  const title = sanitizeUserText(approved.title) || `#${trigger.number}`;
+  const body = sanitizeUserText(approved.body);
   const instruction = trigger.instruction || body || title;
   return {
-    title,
-    instruction,
-    ...(trigger.instruction && body ? { body } : {}),
-    comments: history.filter((h) => h.body !== '').map(({ author, body: text }) => ({ author, body: text })),
-    source: { kind: isPullRequest ? 'pull_request' : 'issue', number: issue.number, url: issue.html_url },
+    task: {
+      title,
+      instruction,
+      ...(trigger.instruction && body ? { body } : {}),
+      comments: history
+        .filter((h) => h.body !== '')
+        .map(({ author, body: text }) => ({ author, body: text })),
+      source: {
+        kind: isPullRequest ? 'pull_request' : 'issue',
+        number: trigger.number,
+        ...(url ? { url } : {}),
+      },
+    },
+    leftOut,
   };
 }

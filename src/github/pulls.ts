@@ -2,6 +2,7 @@
  * Pull requests, idempotently: one open PR per head branch, found again and updated on every later run.
  */
 import { hasStatus, type GitHubClient, type RepoRef } from './client.js';
+import { capBody } from './limits.js';
 
 export interface PullInfo {
   number: number;
@@ -37,6 +38,7 @@ export interface ReviewComment {
   path: string;
   line: number | null;
   createdAt: string;
+  updatedAt: string;
 }
 
 interface RawPull {
@@ -112,7 +114,7 @@ export async function createOrUpdatePull(
       head: spec.head,
       base: spec.base,
       title: spec.title,
-      body: spec.body,
+      body: capBody(spec.body),
       draft: spec.draft,
       maintainer_can_modify: true,
     });
@@ -135,7 +137,7 @@ async function updatePull(
     ...repo,
     pull_number: pull.number,
     title: spec.title,
-    body: spec.body,
+    body: capBody(spec.body),
     ...(pull.baseRef !== spec.base ? { base: spec.base } : {}),
   });
   const updated = toPullInfo(data);
@@ -187,5 +189,6 @@ export async function listReviewComments(
     path: c.path,
     line: c.line ?? null,
     createdAt: c.created_at,
+    updatedAt: c.updated_at,
   }));
 }

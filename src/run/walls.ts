@@ -152,7 +152,7 @@ export type WallDecision =
   /** Keep watching. */
   | { action: 'wait' }
   /** The TUI is idle and usable: type /quit, wait for the exit; end state as given. */
-  | { action: 'quit'; status: 'finished' | 'timed-out'; message?: string }
+  | { action: 'quit'; status: EngineStatus; message?: string }
   /** The timeout: send one Escape and keep watching for the idle edge. */
   | { action: 'escape' }
   /** The TUI is blocked or gone: stop it by pid (a dialog ignores /quit). */
@@ -189,6 +189,35 @@ function wallError(events: readonly TelemetryEvent[]): { status: EngineStatus; m
   const auth = errors.find((e) => e.auth);
   if (auth) return { status: 'auth-failed', message: serverMessage(auth.message) };
   return undefined;
+}
+
+/** Every message about an unavailable model starts with this (the action words its advice on it). */
+export const MODEL_UNAVAILABLE = 'the model was unavailable';
+
+/**
+ * The model was unavailable: the latest turn's agent calls all failed (503 overloaded, 500, a 429 that is not a
+ * daily quota) and none succeeded. Returns the status to end with and the message naming the last error, or
+ * undefined when the model answered. A capacity error is never a clean end: a 429 is `quota-exhausted`, anything
+ * else keeps `fallback` (`timed-out` when the run waited out its timeout, `crashed` when the CLI gave up).
+ */
+export function modelUnavailable(
+  events: readonly TelemetryEvent[],
+  fallback: EngineStatus,
+): { status: EngineStatus; message: string } | undefined {
+  const turn = lastIndex(events, (e) => e.kind === 'turn-started');
+  const since = events.slice(turn + 1);
+  const answered = since.some(
+    (e) => e.kind === 'api-response' && (e.role === undefined || e.role === 'main'),
+  );
+  if (answered) return undefined;
+  const errors = since.filter((e): e is ApiError => e.kind === 'api-error' && !e.cancelled && !e.auth);
+  const last = errors.at(-1);
+  if (!last) return undefined;
+  const code = last.statusCode !== undefined ? `${last.statusCode} ` : '';
+  return {
+    status: last.statusCode === 429 ? 'quota-exhausted' : fallback,
+    message: `${MODEL_UNAVAILABLE}: ${errors.length} call(s) failed and none succeeded; the last answer was ${code}"${serverMessage(last.message)}"`,
+  };
 }
 
 function screenWall(screen: readonly string[]): { status: EngineStatus; message: string } | undefined {
@@ -252,6 +281,8 @@ export function decideWall(input: WallInput): WallDecision {
     }
     const wall = screenWall(screen);
     if (wall) return { action: 'stop', ...wall };
+    const unavailable = modelUnavailable(events, timedOut ? 'timed-out' : 'crashed');
+    if (unavailable) return { action: 'stop', ...unavailable };
     if (timedOut)
       return { action: 'stop', status: 'timed-out', message: `timed out; then ${exitDescription(pane)}` };
     if (pane.exitCode === 0 && idleAfterLastTurn(events)) {
@@ -271,20 +302,23 @@ export function decideWall(input: WallInput): WallDecision {
 
   if (timedOut) {
     const escapedAt = input.escapeSentAtMs as number;
-    const message = `timed out after ${Math.round(input.timeoutMs / 1000)} s`;
+    const unavailable = modelUnavailable(events, 'timed-out');
+    const message = unavailable?.message ?? `timed out after ${Math.round(input.timeoutMs / 1000)} s`;
     // Any idle edge at all after the Escape: the turn was cancelled (or had just finished) and the TUI is usable.
-    if (idleAfterLastTurn(events)) return { action: 'quit', status: 'timed-out', message };
+    const status = unavailable?.status ?? 'timed-out';
+    if (idleAfterLastTurn(events)) return { action: 'quit', status, message };
     if (input.elapsedMs - escapedAt >= (input.escapeGraceMs ?? DEFAULT_ESCAPE_GRACE_MS)) {
-      return {
-        action: 'stop',
-        status: 'timed-out',
-        message: `${message}; gemini did not settle after Escape`,
-      };
+      return { action: 'stop', status, message: `${message}; gemini did not settle after Escape` };
     }
     return { action: 'wait' };
   }
 
-  if (idleAfterLastTurn(events)) return { action: 'quit', status: 'finished' };
+  if (idleAfterLastTurn(events)) {
+    // The CLI gave up retrying and went idle: the turn ended, but nothing was done.
+    const unavailable = modelUnavailable(events, 'crashed');
+    if (unavailable) return { action: 'quit', ...unavailable };
+    return { action: 'quit', status: 'finished' };
+  }
   if (input.elapsedMs >= input.timeoutMs) return { action: 'escape' };
   return { action: 'wait' };
 }
@@ -320,9 +354,18 @@ export function decideHeadlessEnd(
   ) {
     return { action: 'retry', message: 'session id already exists' };
   }
-  if (input.timedOut) return { action: 'end', status: 'timed-out', message: 'timed out; gemini was stopped' };
+  if (input.timedOut) {
+    const unavailable = modelUnavailable(input.events, 'timed-out');
+    return {
+      action: 'end',
+      status: 'timed-out',
+      message: unavailable?.message ?? 'timed out; gemini was stopped',
+    };
+  }
   const wall = wallError(input.events);
   if (wall) return { action: 'end', ...wall };
+  const unavailable = modelUnavailable(input.events, 'crashed');
+  if (unavailable) return { action: 'end', ...unavailable };
   if (input.streamTerminalQuota) {
     return {
       action: 'end',

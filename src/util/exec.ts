@@ -4,8 +4,8 @@ export interface ExecOptions {
   cwd?: string;
   /** The complete environment of the child. Never defaulted to process.env implicitly by callers that isolate. */
   env?: NodeJS.ProcessEnv;
-  /** Text written to stdin, then stdin is closed. */
-  input?: string;
+  /** Text (or bytes) written to stdin, then stdin is closed. */
+  input?: string | Buffer;
   /** Do not throw on a non-zero exit. */
   allowAllExitCodes?: boolean;
   /** Kill the child (SIGKILL to its process group) after this many ms. */
@@ -16,6 +16,8 @@ export interface ExecResult {
   exitCode: number;
   stdout: string;
   stderr: string;
+  /** stdout as the bytes the child wrote, for output that need not be UTF-8 (raw git objects). */
+  stdoutBytes?: Buffer;
 }
 
 export class ExecError extends Error {
@@ -68,9 +70,11 @@ export function exec(file: string, args: readonly string[], opts: ExecOptions = 
     });
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
+      const stdoutBytes = Buffer.concat(out);
       const result: ExecResult = {
         exitCode: code ?? (signal ? 128 + signalNumber(signal) : 1),
-        stdout: Buffer.concat(out).toString('utf8'),
+        stdout: stdoutBytes.toString('utf8'),
+        stdoutBytes,
         stderr: Buffer.concat(err).toString('utf8'),
       };
       if (result.exitCode !== 0 && !opts.allowAllExitCodes) {

@@ -149,7 +149,9 @@ export class ActionWorld implements AsyncDisposable {
     });
   }
 
+  /** The `issues: labeled` payload of someone adding `label` now (the issue's updated_at moves, as on GitHub). */
   labeledPayload(label = 'gemini-run', actor = 'alice', issue = 1): unknown {
+    this.github.labelIssue(issue, label);
     const i = this.github.issue(issue);
     return {
       action: 'labeled',
@@ -159,6 +161,7 @@ export class ActionWorld implements AsyncDisposable {
         title: i?.title ?? 'x',
         body: i?.body ?? '',
         user: { login: 'alice', type: 'User' },
+        ...(i ? { updated_at: i.updatedAt } : {}),
       },
       repository: { full_name: `${OWNER}/${REPO}`, name: REPO, owner: { login: OWNER } },
       sender: { login: actor, type: 'User' },
@@ -169,9 +172,10 @@ export class ActionWorld implements AsyncDisposable {
     const actor = opts.actor ?? 'alice';
     const commentId = this.github.addComment({ issue: opts.issue, body, user: actor });
     const i = this.github.issue(opts.issue);
+    const created = this.github.comments(opts.issue).find((c) => c.id === commentId)?.createdAt;
     return {
       action: 'created',
-      comment: { id: commentId, body, user: { login: actor, type: 'User' } },
+      comment: { id: commentId, body, user: { login: actor, type: 'User' }, created_at: created },
       issue: {
         number: opts.issue,
         title: i?.title ?? 'x',

@@ -8,17 +8,33 @@ import {
 } from '../../src/action/pr-text.js';
 
 describe('session markers', () => {
-  it('round-trip, survive a "--" in a value, and come back newest first', () => {
-    const a = sessionMarker({
-      sessionId: 'aaa',
-      runId: '1',
-      artifact: 'gemini-run-1-1',
-      mode: 'interactive',
-    });
-    const b = sessionMarker({ sessionId: 'b--b', runId: '2', artifact: 'gemini-run-2-1', mode: 'headless' });
-    expect(b).not.toMatch(/b--b/); // "--" would end the HTML comment early
+  const A = '0b6f7a3e-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
+  const B = 'f1e2d3c4-b5a6-4978-8a9b-cdef01234567';
+  it('round-trip and come back newest first', () => {
+    const a = sessionMarker({ sessionId: A, runId: '1', artifact: 'gemini-run-1-1', mode: 'interactive' });
+    const b = sessionMarker({ sessionId: B, runId: '2', artifact: 'gemini-run-2-1', mode: 'headless' });
     const body = withEarlierRuns(`new\n\n${b}`, `<!-- gemini-run:summary -->\nold\n\n${a}`);
-    expect(parseSessionMarkers(body).map((r) => r.sessionId)).toEqual(['b--b', 'aaa']);
+    expect(parseSessionMarkers(body)).toEqual([
+      { sessionId: B, runId: '2', artifact: 'gemini-run-2-1', mode: 'headless' },
+      { sessionId: A, runId: '1', artifact: 'gemini-run-1-1', mode: 'interactive' },
+    ]);
+    // "--" would end the HTML comment early: never written raw.
+    expect(sessionMarker({ sessionId: 'x--y', runId: '1', artifact: 'a', mode: 'm' })).not.toMatch(/x--y/);
+  });
+
+  it('drops a record whose session id, run id or artifact name has the wrong shape', () => {
+    const record = (o: Record<string, string>) =>
+      sessionMarker({ sessionId: A, runId: '1', artifact: 'gemini-run-1-1', mode: 'headless', ...o });
+    for (const bad of [
+      record({ sessionId: '--help' }),
+      record({ sessionId: `${A} --yolo` }),
+      record({ runId: '1/../../2' }),
+      record({ artifact: '../../../etc' }),
+      record({ artifact: 'gemini-run-1-1/../../other-repo' }),
+    ]) {
+      expect(parseSessionMarkers(bad)).toEqual([]);
+    }
+    expect(parseSessionMarkers(record({}))).toHaveLength(1);
   });
 
   it('ignores hand-edited markers', () => {
@@ -55,5 +71,12 @@ describe('prTitle and advice', () => {
     for (const s of ['quota-exhausted', 'auth-failed', 'timed-out', 'crashed'] as const)
       expect(adviceFor(s)).not.toBe('');
     expect(adviceFor('finished')).toBe('');
+  });
+  it('mentions a pull request only when there is one, and names an unavailable model', () => {
+    expect(adviceFor('timed-out', { hasPull: true })).toMatch(/draft pull request/);
+    expect(adviceFor('timed-out', { hasPull: false })).not.toMatch(/pull request/);
+    const down = adviceFor('timed-out', { hasPull: false, modelUnavailable: true });
+    expect(down).toMatch(/model did not answer/);
+    expect(down).not.toMatch(/pull request|timeout/);
   });
 });

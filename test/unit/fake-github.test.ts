@@ -214,7 +214,7 @@ describe('FakeGitHub', () => {
     expect(ready.markPullRequestReadyForReview.pullRequest.isDraft).toBe(false);
     expect(fx.gh.pulls()[0]?.draft).toBe(false);
     fx.gh.assertNoUnexpected();
-    await expect(fx.client.graphql('query { viewer { login } }')).rejects.toThrow(
+    await expect(fx.client.graphql('query { viewer { name } }')).rejects.toThrow(
       /does not know this GraphQL/,
     );
     expect(() => fx.gh.assertNoUnexpected()).toThrow(/POST \/graphql/);
@@ -225,5 +225,28 @@ describe('FakeGitHub', () => {
     await expect(fx.client.rest.repos.get(repo)).rejects.toMatchObject({ status: 502 });
     await expect(fx.client.rest.repos.get(repo)).rejects.toMatchObject({ status: 502 });
     await expect(fx.client.rest.repos.get(repo)).resolves.toMatchObject({ status: 200 });
+  });
+  it('refuses bodies over 65,536 characters, PR creation when forbidden, and names the token identity', async () => {
+    const n = fx.gh.addIssue({ title: 'x' });
+    const long = 'x'.repeat(65_537);
+    const tooLong = await fx.client.rest.issues
+      .createComment({ ...repo, issue_number: n, body: long })
+      .catch((e: unknown) => e);
+    expect(tooLong).toMatchObject({ status: 422 });
+    expect(JSON.stringify((tooLong as { response: { data: unknown } }).response.data)).toContain(
+      'body is too long (maximum is 65536 characters)',
+    );
+    await fx.client.rest.issues.createComment({ ...repo, issue_number: n, body: 'x'.repeat(65_536) });
+    fx.gh.forbidPullCreation = true;
+    const forbidden = await fx.client.rest.pulls
+      .create({ ...repo, head: 'b', base: 'main', title: 't' })
+      .catch((e: unknown) => e);
+    expect(forbidden).toMatchObject({
+      status: 403,
+      message: expect.stringContaining('GitHub Actions is not permitted to create or approve pull requests'),
+    });
+    const viewer = await fx.client.graphql<{ viewer: { login: string } }>('query { viewer { login } }');
+    expect(viewer.viewer.login).toBe('github-actions[bot]');
+    fx.gh.assertNoUnexpected();
   });
 });

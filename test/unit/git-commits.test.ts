@@ -66,6 +66,17 @@ describe('commits on a real repository', () => {
     expect(await commitLeftovers(dir, 'again')).toBe(false);
   });
 
+  it('never runs a filter or include the agent configured when committing what it left', async () => {
+    const ran = join(dir, '..', `${dir.split('/').at(-1) ?? 'x'}-filter-ran`);
+    await git.run(['config', 'filter.evil.clean', `sh -c 'touch ${ran}; cat'`]);
+    await git.run(['config', 'filter.evil.process', `sh -c 'touch ${ran}'`]);
+    await writeFile(join(dir, '.gitattributes'), '* filter=evil\n');
+    await writeFile(join(dir, 'new.txt'), 'left over\n');
+    expect(await commitLeftovers(dir, 'Leftovers')).toBe(true);
+    await expect(stat(ran)).rejects.toThrow();
+    expect(await git.output(['show', 'HEAD:new.txt'])).toBe('left over');
+  });
+
   it('returns false on a clean tree and uses the repository identity by default', async () => {
     expect(await commitLeftovers(dir, 'nothing')).toBe(false);
     expect(await git.headSha()).toBe(base);

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Git } from '../../src/git/git.js';
-import { buildPushConfigEnv, httpOrigin, pushBranch } from '../../src/git/push.js';
+import { fetchBranch } from '../../src/git/fetch.js';
+import { buildPushConfigEnv, httpOrigin, listRemoteHeads, pushBranch } from '../../src/git/push.js';
 import { exec } from '../../src/util/exec.js';
 
 const TOKEN = 'ghs_PUSHtoken0987654321zyxwvutsrqponm';
@@ -126,6 +127,30 @@ describe('pushBranch against real remotes', () => {
     expect(await remoteSha('gemini/issue-1')).toBe(amended);
     await pushBranch({ worktree: work, remote: 'origin', branch: 'fresh', force: { expectedSha: null } });
     expect(await remoteSha('fresh')).toBe(amended);
+  });
+
+  it('says why a push was refused, lists the remote heads, and fetches without running the worktree hooks', async () => {
+    await git.run(['commit', '-q', '--allow-empty', '-m', 'two']);
+    await pushBranch({ worktree: work, remote: 'origin', branch: 'run' });
+    await git.run(['commit', '-q', '--amend', '--allow-empty', '-m', 'two, rewritten']);
+    await expect(pushBranch({ worktree: work, remote: 'origin', branch: 'run' })).rejects.toMatchObject({
+      name: 'PushRejectedError',
+      kind: 'moved',
+      branch: 'run',
+    });
+    const heads = await listRemoteHeads({ url: `file://${origin}` });
+    expect([...heads.keys()].sort()).toEqual(['main', 'run']);
+    expect(heads.get('main')).toBe(await remoteSha('main'));
+
+    const marker = join(root, 'hook-ran');
+    await writeFile(join(work, '.git', 'hooks', 'reference-transaction'), `#!/bin/sh\ntouch '${marker}'\n`);
+    await chmod(join(work, '.git', 'hooks', 'reference-transaction'), 0o755);
+    expect(await fetchBranch({ worktree: work, url: `file://${origin}`, branch: 'run' })).toBe(
+      await remoteSha('run'),
+    );
+    expect(await git.revParse('refs/remotes/origin/run')).toBe(await remoteSha('run'));
+    expect(await fetchBranch({ worktree: work, url: `file://${origin}`, branch: 'absent' })).toBeUndefined();
+    await expect(readFile(marker)).rejects.toThrow();
   });
 
   it('ignores what the agent planted in the repository config and hooks', async () => {

@@ -197,4 +197,44 @@ describe('scrubCommits on a real repository', () => {
     expect(text).toBe(`tree ${tree}\nparent ${signedClean}\nauthor ${ident}\ncommitter ${ident}\n\nSigned\n`);
     expect(await git.output(['rev-parse', 'main'])).toBe(base);
   });
+  it("leaves commits reachable from `keep` alone: a merged main and a person's trailer-bearing commit", async () => {
+    const base = await commit('Initial\n', 'README.md');
+    // Someone's commit on main, with a trailer that looks like attribution.
+    await git.run(['checkout', '-q', '-b', 'other']);
+    const human = await commit(`Human fix\n\n${TRAILER}\n`, 'human.txt');
+    await git.run(['checkout', '-q', 'main']);
+    const own = await commit(`Agent work\n\n${TRAILER}\n`, 'agent.txt');
+    await git.run(['merge', '-q', '--no-ff', '-m', `Merge other\n\n${TRAILER}\n`, 'other']);
+    const result = await scrubCommits(dir, base, scrub, { keep: [human] });
+    expect(result.rewritten).toBe(2); // the agent's commit and its merge
+    expect(await git.isAncestor(human, 'HEAD')).toBe(true);
+    expect(await raw(human)).toContain(TRAILER);
+    expect((await messages(`${base}..HEAD`)).sort()).toEqual([
+      'Agent work',
+      `Human fix\n\n${TRAILER}`,
+      'Merge other',
+    ]);
+    expect(await git.isAncestor(own, 'HEAD')).toBe(false);
+  });
+
+  it('keeps a message in another encoding byte for byte, and rewrites only its parent line', async () => {
+    const base = await commit('Initial\n', 'README.md');
+    await commit(`First\n\n${TRAILER}\n`, 'a.txt');
+    await git.run(['config', 'i18n.commitEncoding', 'ISO-8859-1']);
+    await writeFile(join(dir, 'b.txt'), 'b\n');
+    await git.run(['add', 'b.txt']);
+    // "Café" in ISO-8859-1: not valid UTF-8.
+    await git.run(['commit', '-q', '-F', '-'], {
+      input: Buffer.concat([Buffer.from('Caf'), Buffer.from([0xe9]), Buffer.from(`\n\n${TRAILER}\n`)]),
+    });
+    const latin = await git.headSha();
+    const before = (await git.run(['cat-file', 'commit', latin])).stdoutBytes as Buffer;
+    const result = await scrubCommits(dir, base, scrub);
+    expect(result.rewritten).toBe(2);
+    const after = (await git.run(['cat-file', 'commit', result.head])).stdoutBytes as Buffer;
+    const body = (b: Buffer) => b.subarray(b.indexOf('\n\n'));
+    expect(body(after).equals(body(before))).toBe(true);
+    expect(after.toString('latin1')).toContain('encoding ISO-8859-1');
+    expect(await messages(`${base}..HEAD~1`)).toEqual(['First']);
+  });
 });

@@ -4,7 +4,9 @@ import { TEST_REPO, useFakeGitHub } from '../harness/github-fixture.js';
 import {
   commentMarker,
   createComment,
+  findMarkedComment,
   reactToComment,
+  tokenIdentity,
   upsertMarkedComment,
 } from '../../src/github/comments.js';
 import { hasWriteAccess } from '../../src/github/permissions.js';
@@ -16,11 +18,12 @@ const fx = useFakeGitHub(TOKEN);
 
 describe('upsertMarkedComment', () => {
   const marker = commentMarker('summary');
+  const BOT = 'github-actions[bot]';
 
   it('creates the comment once and updates it in place afterwards', async () => {
     const n = fx.gh.addIssue({ title: 'x' });
-    const a = await upsertMarkedComment(fx.client, repo, n, marker, 'first run');
-    const b = await upsertMarkedComment(fx.client, repo, n, marker, 'second run');
+    const a = await upsertMarkedComment(fx.client, repo, n, marker, 'first run', BOT);
+    const b = await upsertMarkedComment(fx.client, repo, n, marker, 'second run', BOT);
     expect(a.created).toBe(true);
     expect(b).toMatchObject({ created: false, id: a.id });
     expect(fx.gh.comments(n).map((c) => c.body)).toEqual([`${marker}\nsecond run`]);
@@ -31,7 +34,7 @@ describe('upsertMarkedComment', () => {
     const n = fx.gh.addIssue({ title: 'busy' });
     for (let i = 0; i < 150; i++) fx.gh.addComment({ issue: n, body: `chatter ${i}` });
     const ours = fx.gh.addComment({ issue: n, body: `${marker}\nold summary`, user: 'github-actions[bot]' });
-    const r = await upsertMarkedComment(fx.client, repo, n, marker, 'new summary');
+    const r = await upsertMarkedComment(fx.client, repo, n, marker, 'new summary', BOT);
     expect(r).toMatchObject({ created: false, id: ours });
     expect(fx.gh.comments(n)).toHaveLength(151);
     expect(fx.gh.requests.filter((q) => q.method === 'GET').map((q) => q.query.page ?? '1')).toEqual([
@@ -44,13 +47,37 @@ describe('upsertMarkedComment', () => {
     const n = fx.gh.addIssue({ title: 'x' });
     fx.gh.addComment({ issue: n, body: `> ${marker}\n> quoted summary` });
     fx.gh.addComment({ issue: n, body: `${commentMarker('issue-status')}\nstatus` });
-    const r = await upsertMarkedComment(fx.client, repo, n, marker, 'summary');
+    const r = await upsertMarkedComment(fx.client, repo, n, marker, 'summary', BOT);
     expect(r.created).toBe(true);
     expect(fx.gh.comments(n)).toHaveLength(3);
   });
 
+  it("counts a marked comment only when the token's identity wrote it, and leaves anyone else's alone", async () => {
+    const n = fx.gh.addIssue({ title: 'x' });
+    const planted = fx.gh.addComment({ issue: n, body: `${marker}\nplanted`, user: 'mallory' });
+    expect(await tokenIdentity(fx.client)).toBe(BOT);
+    expect(await findMarkedComment(fx.client, repo, n, marker, BOT)).toBeUndefined();
+    const r = await upsertMarkedComment(fx.client, repo, n, marker, 'ours', BOT);
+    expect(r.created).toBe(true);
+    expect(fx.gh.comments(n).find((c) => c.id === planted)?.body).toBe(`${marker}\nplanted`);
+    expect(await findMarkedComment(fx.client, repo, n, marker, 'GitHub-Actions[bot]')).toMatchObject({
+      id: r.id,
+      body: `${marker}\nours`,
+    });
+    // Identity unknown: nothing is trusted, a new comment is written.
+    expect((await upsertMarkedComment(fx.client, repo, n, marker, 'again', undefined)).created).toBe(true);
+  });
+
+  it('caps a body over 65,536 characters and says so', async () => {
+    const n = fx.gh.addIssue({ title: 'x' });
+    await upsertMarkedComment(fx.client, repo, n, marker, 'y'.repeat(70_000), BOT);
+    const [c] = fx.gh.comments(n);
+    expect(c?.body.length).toBeLessThanOrEqual(65_536);
+    expect(c?.body).toMatch(/Cut here: this text was 70,0\d\d characters/);
+  });
+
   it('refuses a marker that would be visible', async () => {
-    await expect(upsertMarkedComment(fx.client, repo, 1, 'SUMMARY', 'x')).rejects.toThrow(
+    await expect(upsertMarkedComment(fx.client, repo, 1, 'SUMMARY', 'x', BOT)).rejects.toThrow(
       /hidden HTML comment/,
     );
     expect(() => commentMarker('bad kind -->')).toThrow();

@@ -6,7 +6,9 @@ import {
   DIALOG_TEXTS,
   decideWall,
   idleAfterLastTurn,
+  decideHeadlessEnd,
   matchDialog,
+  modelUnavailable,
   serverMessage,
   type WallInput,
 } from '../../src/run/walls.js';
@@ -213,6 +215,71 @@ describe('decideWall', () => {
     });
   });
 });
+
+describe('an unavailable model', () => {
+  const overloaded = apiError({
+    statusCode: 503,
+    message:
+      '{"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}',
+  });
+  const router: TelemetryEvent = {
+    kind: 'api-response',
+    at: 2,
+    model: 'gemini-2.5-flash-lite',
+    inputTokens: 1,
+    outputTokens: 1,
+    cachedTokens: 0,
+    totalTokens: 2,
+    durationMs: 1,
+    role: 'utility_router',
+  };
+  const answered: TelemetryEvent = { ...router, role: 'main' };
+  it('is named with the last status and text when every agent call failed, never finished', () => {
+    const events = [turn(), router, overloaded, overloaded, idle()];
+    expect(decideWall(input({ events }))).toEqual({
+      action: 'quit',
+      status: 'crashed',
+      message:
+        'the model was unavailable: 2 call(s) failed and none succeeded; the last answer was 503 "The model is overloaded. Please try again later."',
+    });
+    expect(decideHeadlessEnd({ ...headless, events })).toMatchObject({ status: 'crashed' });
+  });
+  it('keeps timed-out at the timeout, but says why', () => {
+    const d = decideWall(
+      input({ events: [turn(), overloaded, idle()], elapsedMs: 61_000, escapeSentAtMs: 60_000 }),
+    );
+    expect(d).toMatchObject({
+      action: 'quit',
+      status: 'timed-out',
+      message: expect.stringMatching(/^the model was unavailable: .*503/),
+    });
+    expect(decideHeadlessEnd({ ...headless, events: [turn(), overloaded], timedOut: true })).toMatchObject({
+      status: 'timed-out',
+      message: expect.stringMatching(/^the model was unavailable/),
+    });
+  });
+  it('a 429 that is not a daily quota ends quota-exhausted', () => {
+    const limited = apiError({ statusCode: 429, message: 'Resource exhausted' });
+    expect(modelUnavailable([turn(), limited], 'crashed')?.status).toBe('quota-exhausted');
+  });
+  it('is not claimed when the model answered after an error, or in an earlier turn only', () => {
+    expect(modelUnavailable([turn(), overloaded, answered], 'crashed')).toBeUndefined();
+    expect(modelUnavailable([turn(), overloaded, idle(), turn(4), answered], 'crashed')).toBeUndefined();
+    expect(decideWall(input({ events: [turn(), overloaded, answered, idle()] }))).toEqual({
+      action: 'quit',
+      status: 'finished',
+    });
+  });
+});
+
+const headless = {
+  events: [],
+  exitCode: 0,
+  timedOut: false,
+  streamTerminalQuota: false,
+  stderr: '',
+  sessionRetries: 0,
+};
 
 describe('screen texts', () => {
   it('serverMessage reads JSON, bracketed and plain errors', () => {

@@ -1,0 +1,38 @@
+import { emptyTranscript } from '../gemini/transcript.js';
+import { summarizeUsage } from '../gemini/telemetry.js';
+import { filesChanged, listCommits } from '../git/commits.js';
+import { Git } from '../git/git.js';
+import type { RunMode, RunResult } from '../run/types.js';
+
+/**
+ * The result of a run whose engine threw after the agent may have worked: `crashed`, with whatever the agent
+ * committed, so the publish and report phases still push it and tell the issue.
+ */
+export async function crashedResult(o: {
+  worktree: string;
+  baseSha: string;
+  mode: RunMode;
+  message: string;
+  startedAt: Date;
+}): Promise<RunResult> {
+  const git = Git.forUntrusted(o.worktree);
+  const head = (await git.tryRevParse('HEAD')) ?? o.baseSha;
+  const commits = await listCommits(o.worktree, o.baseSha, head).catch(() => []);
+  return {
+    status: 'crashed',
+    message: o.message,
+    mode: o.mode,
+    sessionId: '',
+    transcript: emptyTranscript(),
+    usage: summarizeUsage([]),
+    exitCode: null,
+    startedAt: o.startedAt.toISOString(),
+    durationMs: Date.now() - o.startedAt.getTime(),
+    geminiLifetimeMs: 0,
+    baseSha: o.baseSha,
+    headSha: head,
+    commits: commits.map((c) => ({ sha: c.sha, subject: c.subject })),
+    filesChanged: await filesChanged(o.worktree, o.baseSha, head).catch(() => []),
+    leftoverCommitted: false,
+  };
+}

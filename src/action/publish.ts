@@ -1,0 +1,265 @@
+/**
+ * The publish phase: the run's commits onto the remote and into a pull request, without destroying anyone's work
+ * and without losing the agent's. Never throws for a refused push or PR call: each becomes a `problem` in plain
+ * words (what happened, what to do) and the work stays reachable (another branch, or a git bundle).
+ */
+import { join } from 'node:path';
+import { createBundle } from '../git/bundle.js';
+import { filesChanged, listCommits, type CommitInfo } from '../git/commits.js';
+import { scrubCommits } from '../git/scrub.js';
+import { Git } from '../git/git.js';
+import { PushRejectedError, pushBranch } from '../git/push.js';
+import type { GitHubClient } from '../github/client.js';
+import { createOrUpdatePull, type PullInfo, type PullSpec } from '../github/pulls.js';
+import { getErrorMessage, oneLine } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import type { BranchPlan } from './branch.js';
+import type { RepoRef } from './context.js';
+
+/** A publishing failure, for the issue comment (what, todo) and the step's one-line failure (headline). */
+export interface PublishProblem {
+  headline: string;
+  what: string;
+  todo: string;
+}
+
+export interface PublishOutcome {
+  /** The branch that holds the commits on the remote (the run branch, or the one they went to instead). */
+  pushedTo?: string;
+  /** The commits went to another branch than the run's, and why. */
+  diverted?: { branch: string; why: 'rewrote' | 'moved' };
+  pull?: PullInfo;
+  /** Where a person can open the pull request by hand. */
+  compareUrl?: string;
+  /** A git bundle of the commits (for the artifact) when they could not be pushed. */
+  bundle?: string;
+  problem?: PublishProblem;
+}
+
+export interface PublishInput {
+  client: GitHubClient;
+  repo: RepoRef;
+  serverUrl: string;
+  worktree: string;
+  originUrl: string;
+  token: string;
+  plan: BranchPlan;
+  /** The run branch's remote tip when the run started (null: it did not exist). */
+  startTip: string | null;
+  /** Commits the bundle may leave out (the run's base, the remote tips): the receiver has them. */
+  known: readonly string[];
+  /** A branch name for work that cannot go onto the run branch. */
+  divertBranch: string;
+  /** Where a bundle is written. */
+  outDir: string;
+  artifactName: string;
+  /** The pull request to open when the run branch has none; built only when needed. */
+  pullSpec: () => Omit<PullSpec, 'head' | 'base'>;
+  log: Logger;
+}
+
+/**
+ * Before publishing: scrubs attribution from the run's own commits (never from commits `known` reaches), and lists
+ * them. A scrub that fails leaves the commits as they are (a warning), never the run without its work.
+ */
+export async function settleCommits(o: {
+  worktree: string;
+  baseSha: string;
+  known: readonly string[];
+  scrub: ((msg: string) => string) | undefined;
+  log: Logger;
+}): Promise<{ head: string; commits: CommitInfo[]; filesChanged: string[] }> {
+  const { worktree, baseSha, log } = o;
+  const scrub = o.scrub;
+  if (scrub) {
+    await log
+      .group('Scrubbing attribution from commits', async () => {
+        const { rewritten } = await scrubCommits(worktree, baseSha, scrub, { keep: o.known });
+        log.info(`${rewritten} commit message(s) rewritten`);
+      })
+      .catch((e: unknown) =>
+        log.warning(`Could not scrub attribution; the commits are kept as they are: ${getErrorMessage(e)}`),
+      );
+  }
+  const head = await Git.forUntrusted(worktree).headSha();
+  // The run's own commits: not those a merge brought in from branches that already existed.
+  const commits = await listCommits(worktree, baseSha, head, o.known);
+  return { head, commits, filesChanged: await filesChanged(worktree, baseSha, head) };
+}
+
+export function compareUrl(serverUrl: string, repo: RepoRef, base: string, head: string): string {
+  const ref = (b: string) => b.split('/').map(encodeURIComponent).join('/');
+  return `${serverUrl}/${repo.owner}/${repo.repo}/compare/${ref(base)}...${ref(head)}?expand=1`;
+}
+
+/** The one line of GitHub's answer to a failed call: status and message, no stack, no headers. */
+export function describeApiError(error: unknown): string {
+  const e = error as { status?: unknown; response?: { data?: { message?: unknown } } };
+  const message =
+    typeof e.response?.data?.message === 'string' ? e.response.data.message : getErrorMessage(error);
+  return oneLine(typeof e.status === 'number' ? `${e.status} ${message}` : message);
+}
+
+/**
+ * Pushes the commits and opens the pull request. Never throws: a failure it did not foresee still ends with the
+ * commits in a bundle and a problem for the issue.
+ */
+export async function publishWork(o: PublishInput): Promise<PublishOutcome> {
+  try {
+    return await pushAndOpen(o);
+  } catch (error) {
+    const failure = error instanceof Error ? error : new Error(getErrorMessage(error));
+    o.log.warning(`Publishing failed: ${oneLine(failure.message)}`);
+    return bundleInstead(o, failure);
+  }
+}
+
+async function pushAndOpen(o: PublishInput): Promise<PublishOutcome> {
+  const { plan, log } = o;
+  const git = Git.forUntrusted(o.worktree);
+  const head = await git.headSha();
+  // The run branch only moves forward: work that no longer contains its tip goes elsewhere.
+  const rewrote = o.startTip !== null && !(await git.isAncestor(o.startTip, head));
+  let target = rewrote ? o.divertBranch : plan.branch;
+  let why: 'rewrote' | 'moved' | undefined = rewrote ? 'rewrote' : undefined;
+  if (rewrote) {
+    log.warning(
+      `The agent rewrote the history of ${plan.branch} (its tip ${o.startTip?.slice(0, 12)} is no longer in HEAD): pushing to ${o.divertBranch} instead.`,
+    );
+  }
+
+  const push = (branch: string) =>
+    log.group(`Pushing to ${branch}`, () =>
+      pushBranch({
+        worktree: o.worktree,
+        remote: o.originUrl,
+        url: o.originUrl,
+        branch,
+        token: o.token,
+        // A diverted branch must be new; the run branch is pushed without force (fast-forward only).
+        ...(branch === plan.branch ? {} : { force: { expectedSha: null } }),
+      }),
+    );
+
+  let failure: PushRejectedError | Error | undefined;
+  try {
+    await push(target);
+  } catch (error) {
+    if (error instanceof PushRejectedError && error.kind === 'moved' && target === plan.branch) {
+      log.warning(`${plan.branch} moved on the remote during the run: pushing to ${o.divertBranch} instead.`);
+      target = o.divertBranch;
+      why = 'moved';
+      try {
+        await push(target);
+      } catch (again) {
+        failure = again instanceof Error ? again : new Error(getErrorMessage(again));
+      }
+    } else {
+      failure = error instanceof Error ? error : new Error(getErrorMessage(error));
+    }
+  }
+
+  if (failure) return bundleInstead(o, failure);
+
+  const outcome: PublishOutcome = { pushedTo: target };
+  if (why) {
+    outcome.diverted = { branch: target, why };
+    outcome.compareUrl = compareUrl(o.serverUrl, o.repo, why === 'moved' ? plan.branch : plan.base, target);
+    outcome.problem = divertProblem(plan.branch, target, why, outcome.compareUrl);
+    return outcome;
+  }
+  if (plan.existingPull) {
+    outcome.pull = plan.existingPull;
+    return outcome;
+  }
+  try {
+    outcome.pull = await log.group('Opening the pull request', async () => {
+      const { pull, created } = await createOrUpdatePull(o.client, o.repo, {
+        head: plan.branch,
+        base: plan.base,
+        ...o.pullSpec(),
+      });
+      log.info(`${created ? 'Opened' : 'Updated'} pull request #${pull.number}: ${pull.htmlUrl}`);
+      return pull;
+    });
+  } catch (error) {
+    const url = compareUrl(o.serverUrl, o.repo, plan.base, plan.branch);
+    outcome.compareUrl = url;
+    outcome.problem = pullProblem(plan.branch, error, url);
+    log.warning(outcome.problem.what);
+  }
+  return outcome;
+}
+
+async function bundleInstead(o: PublishInput, failure: Error): Promise<PublishOutcome> {
+  const file = join(o.outDir, 'gemini-run.bundle');
+  let bundle: string | undefined;
+  try {
+    await createBundle(o.worktree, file, o.known);
+    bundle = file;
+  } catch (e) {
+    o.log.warning(`Could not write the commits to a git bundle either: ${getErrorMessage(e)}`);
+  }
+  const problem = pushProblem(o.plan.branch, failure, bundle ? o.artifactName : undefined);
+  o.log.warning(problem.what);
+  return { ...(bundle ? { bundle } : {}), problem };
+}
+
+/** Exported for tests. */
+export function pushProblem(branch: string, failure: Error, artifact: string | undefined): PublishProblem {
+  const kind = failure instanceof PushRejectedError ? failure.kind : 'other';
+  const detail = failure instanceof PushRejectedError ? failure.detail : oneLine(failure.message);
+  const keep = artifact
+    ? `The commits are not lost: they are in the artifact \`${artifact}\` as \`gemini-run.bundle\`; fetch them with \`git fetch gemini-run.bundle HEAD:${branch}\` and push them yourself`
+    : 'The commits could not be saved anywhere else; re-run';
+  if (kind === 'workflows') {
+    return {
+      headline: `the push to ${branch} was refused: the agent changed a workflow file and the token lacks the 'workflows' permission`,
+      what: `GitHub refused the push to \`${branch}\`: the agent changed a file in \`.github/workflows/\`, and the token the action uses lacks the \`workflows\` permission (${detail}).`,
+      todo: `${keep}, or re-run with a token that has the \`workflows\` permission (a GitHub App or a fine-grained token with "Workflows: write").`,
+    };
+  }
+  return {
+    headline: `the push to ${branch} failed: ${detail}`,
+    what: `The push to \`${branch}\` failed: ${detail}.`,
+    todo: `${keep}, or re-run once the cause is fixed.`,
+  };
+}
+
+/** Exported for tests. */
+export function pullProblem(branch: string, error: unknown, url: string): PublishProblem {
+  const detail = describeApiError(error);
+  if (/not permitted to create or approve pull requests/i.test(detail)) {
+    return {
+      headline: 'GitHub Actions is not permitted to create pull requests in this repository',
+      what: `The work is on the branch \`${branch}\`, but GitHub refused to open the pull request: GitHub Actions is not permitted to create or approve pull requests in this repository.`,
+      todo: `Open it yourself: ${url}. To let later runs open it, an admin can enable "Allow GitHub Actions to create and approve pull requests" in Settings → Actions → General (of the repository or its organisation).`,
+    };
+  }
+  return {
+    headline: `opening the pull request failed: ${detail}`,
+    what: `The work is on the branch \`${branch}\`, but opening the pull request failed: ${detail}.`,
+    todo: `Open it yourself: ${url}, or re-run.`,
+  };
+}
+
+/** Exported for tests. */
+export function divertProblem(
+  branch: string,
+  diverted: string,
+  why: 'rewrote' | 'moved',
+  url: string,
+): PublishProblem {
+  if (why === 'rewrote') {
+    return {
+      headline: `the agent rewrote the history of ${branch}; its work is on ${diverted}`,
+      what: `The agent rewrote the history of \`${branch}\` (a reset or rebase), and that branch only moves forward, so nobody's commits are lost: the agent's work was pushed to the new branch \`${diverted}\`, and \`${branch}\` was left as it was.`,
+      todo: `Compare and keep what you want: ${url}.`,
+    };
+  }
+  return {
+    headline: `${branch} moved during the run; the agent's work is on ${diverted}`,
+    what: `Someone pushed to \`${branch}\` while the agent worked, so the agent's work was pushed to the new branch \`${diverted}\` instead of overwriting theirs.`,
+    todo: `Merge \`${diverted}\` into \`${branch}\` (${url}), or re-run on the updated branch.`,
+  };
+}
