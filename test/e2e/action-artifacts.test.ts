@@ -74,7 +74,7 @@ describe.each(['interactive', 'headless'] as const)('follow-ups through workflow
       env: hosted(RUN1),
     });
     expect(first.main.outputs['pr-number'], first.main.stdout).toBe('2');
-    expect(first.main.stdout).toContain(`Saved the transcript: artifact ${ARTIFACT} (id `);
+    expect(first.main.stdout).toContain(`Saved the artifact: artifact ${ARTIFACT} (id `);
     return first;
   }
 
@@ -193,7 +193,7 @@ describe('the runtime token', () => {
     expect(r.main.exitCode, r.main.stdout).toBe(0);
     expect(r.main.outputs.status).toBe('finished');
     expect(r.main.stdout).toMatch(
-      /::warning::Could not upload the transcript artifact: Failed to CreateArtifact: Received non-retryable error: Failed request: \(401\) Unauthorized: /,
+      /::warning::Could not upload the artifact: Failed to CreateArtifact: Received non-retryable error: Failed request: \(401\) Unauthorized: /,
     );
     expect(services.artifactZip(RUN1, ARTIFACT)).toBeUndefined();
   });
