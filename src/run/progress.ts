@@ -2,6 +2,7 @@
  * Live progress: each tool call and model response as a log line when it happens, and a heartbeat with
  * elapsed time, turns and tokens. Both modes feed it RunEvents; telemetry events are translated here.
  */
+import { StringDecoder } from 'node:string_decoder';
 import { open } from 'node:fs/promises';
 import type { TelemetryEvent } from '../gemini/telemetry.js';
 import { normalizeToolName } from '../gemini/tools.js';
@@ -156,6 +157,8 @@ export class TranscriptToolTail {
   private file: string | undefined;
   private offset = 0;
   private partial = '';
+  /** Holds a UTF-8 sequence cut by a read boundary until its last bytes arrive (a tool argument in any script). */
+  private decoder = new StringDecoder('utf8');
   private readonly seen = new Set<string>();
 
   constructor(private readonly locate: () => Promise<string | undefined>) {}
@@ -170,12 +173,18 @@ export class TranscriptToolTail {
       const fh = await open(this.file, 'r');
       try {
         const size = (await fh.stat()).size;
+        if (size < this.offset) {
+          // Replaced or truncated: start over (ids already reported stay reported).
+          this.offset = 0;
+          this.partial = '';
+          this.decoder = new StringDecoder('utf8');
+        }
         if (size <= this.offset) return [];
         const want = Math.min(size - this.offset, MAX_TAIL_READ);
         const buf = Buffer.alloc(want);
         const { bytesRead } = await fh.read(buf, 0, want, this.offset);
         this.offset += bytesRead;
-        text = this.partial + buf.subarray(0, bytesRead).toString('utf8');
+        text = this.partial + this.decoder.write(buf.subarray(0, bytesRead));
       } finally {
         await fh.close();
       }

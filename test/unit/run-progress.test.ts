@@ -229,4 +229,31 @@ describe('TranscriptToolTail', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('keeps a multi-byte character whole when a read ends inside it', async () => {
+    const { mkdtemp, writeFile, appendFile, rm } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { TranscriptToolTail } = await import('../../src/run/progress.js');
+    const dir = await mkdtemp(join(tmpdir(), 'tail-utf8-'));
+    try {
+      const file = join(dir, 'session.jsonl');
+      const call = { id: 't1', name: 'write_file', args: { file_path: 'résumé-日本.md' } };
+      const bytes = Buffer.from(
+        `{"id":"m1","type":"gemini","content":"","toolCalls":[${JSON.stringify(call)}]}\n`,
+        'utf8',
+      );
+      // Cut inside the two-byte é: the first read sees only its lead byte.
+      const cut = bytes.indexOf(Buffer.from('é', 'utf8')) + 1;
+      await writeFile(file, bytes.subarray(0, cut));
+      const tail = new TranscriptToolTail(async () => file);
+      expect(await tail.poll()).toEqual([]);
+      await appendFile(file, bytes.subarray(cut));
+      expect(await tail.poll()).toEqual([
+        { type: 'tool-started', id: 't1', name: 'write_file', kind: 'write', detail: 'résumé-日本.md' },
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
