@@ -42120,6 +42120,15 @@ async function access_openTree(tree, spec) {
     // -P: never follow a symlink out of the tree (a reused workspace may hold one an earlier agent planted).
     await setfacl(['-R', '-P', '-m', spec, tree]);
 }
+async function agentCanTraverse(user, privilege, dir) {
+    if (privilege === 'root')
+        return false;
+    const r = await exec('sudo', ['-n', '-u', user.name, '--', 'test', '-x', dir], {
+        allowAllExitCodes: true,
+        timeoutMs: 10_000,
+    }).catch(() => undefined);
+    return r?.exitCode === 0;
+}
 /** Removes the agent's ACL entries from a tree (best effort: files the action cannot change keep theirs). */
 async function removeAgentEntries(tree, user) {
     await setfacl(['-R', '-P', '-x', `u:${user.uid},d:u:${user.uid}`, tree], true);
@@ -42152,7 +42161,8 @@ async function access_grantAgentAccess(o) {
                 seen.add(dir);
                 const st = await lstat(dir);
                 const d = traverseDecision(st, selfUid);
-                if (d === 'blocked') {
+                // The mode bits do not show ACL entries someone else gave: the agent's own try is the answer.
+                if (d === 'blocked' && !(await agentCanTraverse(o.user, o.privilege, dir))) {
                     throw new UserError(`The agent user cannot reach ${path}: ${dir} is closed to other users and not ours to open. Move the workspace, or set 'isolation: none' (unsafe).`);
                 }
                 if (d === 'grant') {

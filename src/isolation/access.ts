@@ -69,6 +69,15 @@ export async function openTree(tree: string, spec: string): Promise<void> {
   await setfacl(['-R', '-P', '-m', spec, tree]);
 }
 
+async function agentCanTraverse(user: AgentUser, privilege: Able, dir: string): Promise<boolean> {
+  if (privilege === 'root') return false;
+  const r = await exec('sudo', ['-n', '-u', user.name, '--', 'test', '-x', dir], {
+    allowAllExitCodes: true,
+    timeoutMs: 10_000,
+  }).catch(() => undefined);
+  return r?.exitCode === 0;
+}
+
 /** Removes the agent's ACL entries from a tree (best effort: files the action cannot change keep theirs). */
 export async function removeAgentEntries(tree: string, user: AgentUser): Promise<void> {
   await setfacl(['-R', '-P', '-x', `u:${user.uid},d:u:${user.uid}`, tree], true);
@@ -108,7 +117,8 @@ export async function grantAgentAccess(o: {
         seen.add(dir);
         const st = await lstat(dir);
         const d = traverseDecision(st, selfUid);
-        if (d === 'blocked') {
+        // The mode bits do not show ACL entries someone else gave: the agent's own try is the answer.
+        if (d === 'blocked' && !(await agentCanTraverse(o.user, o.privilege, dir))) {
           throw new UserError(
             `The agent user cannot reach ${path}: ${dir} is closed to other users and not ours to open. Move the workspace, or set 'isolation: none' (unsafe).`,
           );

@@ -16,7 +16,8 @@ import { setupAgentHost } from '../../src/isolation/host-setup.js';
 import { pidsOfUid } from '../../src/isolation/procs.js';
 import { sandboxStateSchema } from '../../src/isolation/sandbox.js';
 import { exec } from '../../src/util/exec.js';
-import { ActionWorld } from '../harness/action-job.js';
+import { ActionWorld, ROOT } from '../harness/action-job.js';
+import { letReach } from '../harness/reach.js';
 
 // Made up per test run, so that no file on the host (a compile cache of this very test, say) already holds them.
 const GITHUB_TOKEN = `ghs_${randomBytes(18).toString('hex')}`;
@@ -56,6 +57,11 @@ const attacker: Script = {
 };
 
 const root = process.getuid?.() === 0;
+/** Traverse entries that let the runner users reach this checkout; taken back after the file. */
+const releases: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const release of releases.splice(0)) await release();
+});
 type Host = 'root' | 'hosted' | 'self-hosted' | 'plain';
 
 async function ensureUser(name: string): Promise<{ uid: number; gid: number; home: string }> {
@@ -89,6 +95,9 @@ async function worldFor(
   await world.checkout();
   if (host === 'root') return { world };
   const asUser = await runnerUser(host);
+  // The agent users are started through sudo, which gives them their groups (gemini-agents among them).
+  await exec('groupadd', ['--system', '-f', 'gemini-agents']);
+  releases.push(await letReach([`u:${asUser.uid}`, 'g:gemini-agents'], ROOT));
   const owner = `${asUser.uid}:${asUser.gid}`;
   for (const dir of [world.tmp, dirname(world.repo.dir), dirname(world.repo.originDir)]) {
     await exec('chown', ['-R', owner, dir]);

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGemini } from '../../src/fake/gemini-api.js';
 import { exec } from '../../src/util/exec.js';
 import { ROOT } from '../harness/action-job.js';
+import { letReach } from '../harness/reach.js';
 import { createWorkRepo, type WorkRepo } from '../harness/repo.js';
 
 function cli(
