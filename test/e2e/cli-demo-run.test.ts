@@ -70,10 +70,11 @@ describe('gemini-run demo', () => {
       }
       const uid = Number((await exec('id', ['-u', name])).stdout.trim());
       const gid = Number((await exec('id', ['-g', name])).stdout.trim());
+      const release = await letReach([`u:${uid}`], ROOT);
       const plain = await cli(['demo', '--mode', 'headless'], { ...baseEnv(), HOME: `/home/${name}` }, '/', {
         uid,
         gid,
-      });
+      }).finally(release);
       expect(plain.code, plain.out + plain.err).toBe(0);
       expect(plain.out + plain.err).toContain('The agent runs as you, not as its own user');
       expect(plain.out).toMatch(/status: finished {2}commits: 1/);
