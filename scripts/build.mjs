@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync, chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { sourceHash } from './source-hash.mjs';
 
 const entries = [
   ['src/action/index.ts', 'index.js'],
@@ -45,3 +46,4 @@ const cli = join('dist', 'cli.js');
 const body = readFileSync(cli, 'utf8');
 if (!body.startsWith('#!')) writeFileSync(cli, `#!/usr/bin/env node\n${body}`);
 chmodSync(cli, 0o755);
+writeFileSync(join('dist', 'source-hash.txt'), `${sourceHash('.')}\n`);

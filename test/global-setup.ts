@@ -1,0 +1,21 @@
+/**
+ * Refuses to run the suite on a dist/ built from other sources: the end-to-end tests run dist/*.js as a runner
+ * does, and a stale bundle would let them pass (or fail) for code that is not in src/.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export default async function setup(): Promise<void> {
+  const root = resolve(import.meta.dirname, '..');
+  const script = join(root, 'scripts', 'source-hash.mjs');
+  const { sourceHash } = (await import(script)) as { sourceHash: (root: string) => string };
+  let built = '';
+  try {
+    built = readFileSync(join(root, 'dist', 'source-hash.txt'), 'utf8').trim();
+  } catch {
+    // no dist/ yet: same answer as a stale one
+  }
+  if (built !== sourceHash(root)) {
+    throw new Error("dist/ is not built from the current sources: run 'npm run build' first.");
+  }
+}
