@@ -119,7 +119,10 @@ describe.skipIf(!root)('Vertex AI behind the model proxy (as root)', () => {
           Promise.all(
             pids.map(async (pid) => {
               const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-              if (!cmd.includes('gemini')) return;
+              // Only gemini's own node process: the launch wrapper (setpriv/env) is briefly the agent's too, with
+              // the pane's environment, before it execs node.
+              const argv0 = cmd.split('\0')[0] ?? '';
+              if (!/(^|\/)node$/.test(argv0) || !cmd.includes('gemini')) return;
               const env = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '');
               if (env) environs.push(env.split('\0').join('\n'));
             }),
