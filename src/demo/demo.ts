@@ -18,7 +18,7 @@ import { FakeGemini } from '../fake/gemini-api.js';
 import { FakeGitHub, branchesFromGit, type FakePull } from '../fake/github-api.js';
 import { cleanupRun } from '../run/cleanup.js';
 import { guardProcessExit } from '../tmux/tmux.js';
-import type { RunMode } from '../run/types.js';
+import type { RunMode } from '../domain/types.js';
 import { exec } from '../util/exec.js';
 import type { Logger } from '../util/log.js';
 import { findPinnedGemini } from '../gemini/install.js';

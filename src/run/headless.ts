@@ -11,23 +11,17 @@ import { buildHeadlessSpec, launchArgv } from '../gemini/spawn.js';
 import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
 import { guardProcessExit } from '../tmux/tmux.js';
 import { getErrorMessage } from '../util/errors.js';
-import { prepareSpawn, type SpawnContext, type SpawnOutcome } from './engine.js';
+import { prepareSpawn, runAttempts, type Attempt, type SpawnContext, type SpawnOutcome } from './attempt.js';
 import { telemetryToRunEvents } from './progress.js';
-import type { TranscriptToolCall } from './types.js';
+import type { TranscriptToolCall } from '../domain/types.js';
 import { decideHeadlessEnd } from './walls.js';
 
 const KILL_AFTER_TERM_MS = 5_000;
 const STDERR_TAIL_BYTES = 64 * 1024;
 
-export async function runHeadless(ctx: SpawnContext): Promise<SpawnOutcome> {
-  for (let attempt = 0; ; attempt++) {
-    const r = await spawnOnce(ctx, attempt);
-    if (r.kind === 'done') return r.outcome;
-    ctx.opts.log.warning(`gemini refused the session id (${r.message}); retrying once with a fresh id`);
-  }
+export function runHeadless(ctx: SpawnContext): Promise<SpawnOutcome> {
+  return runAttempts(ctx, spawnOnce);
 }
-
-type Attempt = { kind: 'done'; outcome: SpawnOutcome } | { kind: 'retry'; message: string };
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (!pid) return;
