@@ -17,7 +17,7 @@ import { localTranscriptStore } from '../action/transcript-store.js';
 import { FakeGemini } from '../fake/gemini-api.js';
 import { FakeGitHub, branchesFromGit, type FakePull } from '../fake/github-api.js';
 import { cleanupRun } from '../run/cleanup.js';
-import { guardProcessExit } from '../tmux/tmux.js';
+import { guardProcessExit } from '../util/process.js';
 import type { RunMode } from '../domain/types.js';
 import { exec } from '../util/exec.js';
 import type { Logger } from '../util/log.js';

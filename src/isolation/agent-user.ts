@@ -10,9 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, lstat, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { processStartTime } from '../tmux/tmux.js';
 import { UserError } from '../util/errors.js';
 import { exec } from '../util/exec.js';
+import { processStartTime } from '../util/process.js';
 import { pidsOfUid } from './procs.js';
 
 /** A privilege that can start processes as another user (see privilege.ts for what each means). */

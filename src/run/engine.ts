@@ -27,9 +27,9 @@ import {
 } from '../gemini/transcript.js';
 import { commitLeftovers, filesChanged, listCommits } from '../git/commits.js';
 import { Git } from '../git/git.js';
-import { guardProcessExit } from '../tmux/tmux.js';
 import { UserError, getErrorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
+import { guardProcessExit } from '../util/process.js';
 import type { SpawnContext, SpawnOutcome } from './attempt.js';
 import { runHeadless } from './headless.js';
 import { runInteractive } from './interactive.js';

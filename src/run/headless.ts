@@ -9,8 +9,8 @@ import { spawn } from 'node:child_process';
 import { StreamJsonTranslator } from '../gemini/headless.js';
 import { buildHeadlessSpec, launchArgv } from '../gemini/spawn.js';
 import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
-import { guardProcessExit } from '../tmux/tmux.js';
 import { getErrorMessage } from '../util/errors.js';
+import { guardProcessExit, killProcessGroup } from '../util/process.js';
 import { prepareSpawn, runAttempts, type Attempt, type SpawnContext, type SpawnOutcome } from './attempt.js';
 import { telemetryToRunEvents } from './progress.js';
 import type { TranscriptToolCall } from '../domain/types.js';
@@ -21,15 +21,6 @@ const STDERR_TAIL_BYTES = 64 * 1024;
 
 export function runHeadless(ctx: SpawnContext): Promise<SpawnOutcome> {
   return runAttempts(ctx, spawnOnce);
-}
-
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // gone
-  }
 }
 
 async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
@@ -92,7 +83,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     detached: true,
   });
   // A cancelled job (SIGTERM to us) must not leave gemini running.
-  const releaseGuard = guardProcessExit(() => killGroup(child.pid, 'SIGKILL'));
+  const releaseGuard = guardProcessExit(() => killProcessGroup(child.pid, 'SIGKILL'));
   // The stream's `init` announces the session (as 'started'); nothing to emit here.
   let stderr = '';
   child.stdout.setEncoding('utf8');
@@ -111,8 +102,8 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     log.warning(
       `timeout after ${Math.round(opts.timeoutMs / 1000)} s: stopping gemini (SIGTERM, then SIGKILL)`,
     );
-    killGroup(child.pid, 'SIGTERM');
-    killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_AFTER_TERM_MS);
+    killProcessGroup(child.pid, 'SIGTERM');
+    killTimer = setTimeout(() => killProcessGroup(child.pid, 'SIGKILL'), KILL_AFTER_TERM_MS);
   }, opts.timeoutMs);
 
   let exit: { code: number | null; signal: NodeJS.Signals | null };
@@ -125,7 +116,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     clearTimeout(timeout);
     if (killTimer) clearTimeout(killTimer);
     // Anything it left in its group (a tool's background process) goes with it.
-    killGroup(child.pid, 'SIGKILL');
+    killProcessGroup(child.pid, 'SIGKILL');
     releaseGuard();
     stopFollowing.abort();
     await follower;
