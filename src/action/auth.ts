@@ -1,15 +1,9 @@
 import { join } from 'node:path';
-import { homedir } from 'node:os';
 import { parseOAuthCreds } from '../gemini/creds.js';
-import { readHostCreds } from '../gemini/home.js';
-import type { AuthConfig, OAuthCreds } from '../run/types.js';
+import { hostHomeFrom, readHostCreds } from '../gemini/home.js';
+import type { AuthConfig, OAuthCreds } from '../domain/types.js';
 import { UserError } from '../util/errors.js';
 import type { ActionInputs } from './inputs.js';
-
-/** Where an operator's `gemini-run login` left creds on a self-hosted runner host. */
-export function hostHomeFrom(env: NodeJS.ProcessEnv): string {
-  return env.GEMINI_RUN_HOST_HOME || env.GEMINI_CLI_HOME || env.HOME || homedir();
-}
 
 /**
  * Exactly one of OAuth creds, API key or Vertex AI; OAuth creds may instead come from the runner host.

@@ -2,7 +2,8 @@ import { emptyTranscript } from '../gemini/transcript.js';
 import { summarizeUsage } from '../gemini/telemetry.js';
 import { filesChanged, listCommits } from '../git/commits.js';
 import { Git } from '../git/git.js';
-import type { RunMode, RunResult } from '../run/types.js';
+import type { RunMode } from '../domain/types.js';
+import type { RunResult } from '../run/types.js';
 
 /**
  * The result of a run whose engine threw after the agent may have worked: `crashed`, with whatever the agent

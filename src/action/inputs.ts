@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import { z } from 'zod';
-import { APPROVAL_MODES, RUN_MODES, type ApprovalMode, type RunMode } from '../run/types.js';
+import { APPROVAL_MODES, RUN_MODES, type ApprovalMode, type RunMode } from '../domain/types.js';
 import type { IsolationMode } from '../isolation/sandbox.js';
 import { UserError } from '../util/errors.js';
 

@@ -12,7 +12,7 @@ import type { ModelEndpoint } from '../gemini/spawn.js';
 import { launchModelProxy } from '../proxy/launch.js';
 import { OAuthTokenSource } from '../proxy/oauth-token.js';
 import { prepareVertexToken, type AccessTokenSource } from '../proxy/vertex-token.js';
-import type { AuthConfig, OAuthCreds } from '../run/types.js';
+import type { AuthConfig, OAuthCreds } from '../domain/types.js';
 import type { Logger } from '../util/log.js';
 
 export const DEFAULT_GEMINI_API = 'https://generativelanguage.googleapis.com';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { ActionStatus, RunResult, Task } from '../run/types.js';
+import type { Task } from '../domain/types.js';
+import type { ActionStatus, RunResult } from '../run/types.js';
 
 /** Hidden markers that identify our comments (the event parser drops comments that carry them from tasks). */
 export const SUMMARY_MARKER = '<!-- gemini-run:summary -->';

@@ -1,7 +1,7 @@
 import { commentMarker, createComment, findMarkedComment } from '../github/comments.js';
 import type { GitHubClient } from '../github/client.js';
 import type { PullInfo } from '../github/pulls.js';
-import type { ResumeSource } from '../run/types.js';
+import type { ResumeSource } from '../domain/types.js';
 import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { RepoRef } from './context.js';

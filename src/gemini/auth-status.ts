@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import type { OAuthCreds } from '../run/types.js';
+import type { OAuthCreds } from '../domain/types.js';
 import { getErrorMessage } from '../util/errors.js';
 import { parseOAuthCreds } from './creds.js';
 import {

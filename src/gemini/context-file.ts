@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { Task } from '../run/types.js';
+import type { Task } from '../domain/types.js';
 import { UserError } from '../util/errors.js';
 import { exec } from '../util/exec.js';
 

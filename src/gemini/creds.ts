@@ -4,7 +4,7 @@
  * quotes the input, because the input is a credential.
  */
 import { z } from 'zod';
-import type { OAuthCreds } from '../run/types.js';
+import type { OAuthCreds } from '../domain/types.js';
 import { UserError } from '../util/errors.js';
 
 /** Extra keys survive (`looseObject`): the CLI writes back whatever the token endpoint returned. */

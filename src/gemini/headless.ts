@@ -14,7 +14,7 @@
  * mistaken for the result. `transcriptText` keeps everything.
  */
 import { z } from 'zod';
-import type { ModelUsage, RunEvent, Usage } from '../run/types.js';
+import type { ModelUsage, RunEvent, Usage } from '../domain/types.js';
 import { classifyApiError } from './telemetry.js';
 import { normalizeToolName } from './tools.js';
 

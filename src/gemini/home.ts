@@ -4,9 +4,10 @@
  * of concurrent runs. Creds are seeded per auth kind; a runner-host source gets refreshed creds back.
  */
 import { promises as fs } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { AuthConfig, OAuthCreds } from '../run/types.js';
+import type { AuthConfig, OAuthCreds } from '../domain/types.js';
 import { UserError } from '../util/errors.js';
 import { parseOAuthCreds, type ParseCredsOptions } from './creds.js';
 import { OWNED_SETTINGS, RUN_HOME_SETTINGS, mergeSettings, writeAtomic } from './settings.js';
@@ -60,6 +61,11 @@ export const accountsSchema = z.looseObject({
   active: z.string().nullable().optional(),
   old: z.array(z.string()).optional(),
 });
+
+/** Where an operator's `gemini-run login` left creds on a self-hosted runner host (the action and the CLI agree). */
+export function hostHomeFrom(env: NodeJS.ProcessEnv): string {
+  return env.GEMINI_RUN_HOST_HOME || env.GEMINI_CLI_HOME || env.HOME || homedir();
+}
 
 /**
  * The creds an operator left on a runner host with `gemini-run login` (`<hostHome>/.gemini`). Undefined when

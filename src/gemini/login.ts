@@ -12,7 +12,7 @@ import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTmuxDriver, type TmuxDriver } from '../tmux/tmux.js';
+import { TmuxDriver } from '../tmux/tmux.js';
 import { UserError } from '../util/errors.js';
 import { readActiveAccount } from './auth-status.js';
 import { OAUTH_CREDS_FILE, homeAt } from './home.js';
@@ -297,7 +297,7 @@ export async function loginWithCode(o: LoginOptions): Promise<LoginResult> {
   let ok = false;
   try {
     const { command, args } = await geminiCommand(o.geminiPath);
-    driver = await createTmuxDriver({
+    driver = await TmuxDriver.create({
       id: `login-${process.pid}-${randomBytes(3).toString('hex')}`,
       runDir,
       tmuxPath: o.tmuxPath,

@@ -2,7 +2,7 @@
  * Everything the run engine needs to know about Gemini CLI 0.42.0, gathered in one object per mode. The
  * conformance suite (test/unit/conformance.test.ts) checks the same invariants for every registered provider.
  */
-import type { RunMode } from '../run/types.js';
+import type { RunMode } from '../domain/types.js';
 import { logout, readAuthStatus } from './auth-status.js';
 import {
   ATTRIBUTION_FLAGS,

@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { AuthKind } from '../run/types.js';
+import type { AuthKind } from '../domain/types.js';
 import { UserError } from '../util/errors.js';
 
 /** The context files the CLI loads, all of them, in this order: our per-run file first, repo files still work. */

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { totalmem } from 'node:os';
-import type { ApprovalMode, AuthConfig } from '../run/types.js';
+import type { ApprovalMode, AuthConfig } from '../domain/types.js';
 import { CONTEXT_FILE_NAME } from './context-file.js';
 import type { GeminiHome } from './home.js';
 

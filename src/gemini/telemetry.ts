@@ -11,7 +11,7 @@
 import { open, stat, watch, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Usage, ModelUsage } from '../run/types.js';
+import type { Usage, ModelUsage } from '../domain/types.js';
 
 export type TelemetryEvent =
   | { kind: 'turn-started'; at: number; promptId?: string }

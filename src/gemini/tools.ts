@@ -3,7 +3,7 @@
  * (bundle `tools/definitions`), plus its legacy alias `search_file_content` and the display names the
  * TUI shows, since a transcript record may carry either.
  */
-import type { ToolKind } from '../run/types.js';
+import type { ToolKind } from '../domain/types.js';
 
 const CANONICAL: Record<string, ToolKind> = {
   read_file: 'read',

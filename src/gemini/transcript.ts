@@ -21,7 +21,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { FoldedTranscript, TranscriptMessage, TranscriptToolCall } from '../run/types.js';
+import type { FoldedTranscript, TranscriptMessage, TranscriptToolCall } from '../domain/types.js';
 import { normalizeToolName } from './tools.js';
 
 const toolCallSchema = z

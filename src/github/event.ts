@@ -6,7 +6,7 @@
  * comments that existed, unedited, at that moment: anyone can edit an issue or comment once the run is queued.
  */
 import { z } from 'zod';
-import type { Task } from '../run/types.js';
+import type { Task } from '../domain/types.js';
 import { UserError } from '../util/errors.js';
 import { isBotUser, type GitHubClient, type RepoRef } from './client.js';
 import { hasOwnMarker } from './comments.js';

@@ -10,11 +10,13 @@ import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, lstat, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { processStartTime } from '../tmux/tmux.js';
 import { UserError } from '../util/errors.js';
 import { exec } from '../util/exec.js';
-import type { Privilege } from './privilege.js';
+import { processStartTime } from '../util/process.js';
 import { pidsOfUid } from './procs.js';
+
+/** A privilege that can start processes as another user (see privilege.ts for what each means). */
+export type SwitchingPrivilege = 'root' | 'sudo' | 'agent-sudo';
 
 export const AGENT_USER_PREFIX = 'gemini-agent-';
 export const AGENT_GROUP = 'gemini-agents';
@@ -160,7 +162,7 @@ export interface ClaimedAgent {
  * rather than trusted). Creates pool users on demand when the privilege allows it.
  */
 export async function claimAgentUser(o: {
-  privilege: Exclude<Privilege, 'none'>;
+  privilege: SwitchingPrivilege;
   lockDir?: string;
   size?: number;
 }): Promise<ClaimedAgent> {
@@ -199,7 +201,7 @@ export async function claimAgentUser(o: {
 }
 
 /** The argv prefix that runs a command as `user`: root switches itself; everyone else goes through sudo. */
-export function runAsPrefix(user: AgentUser, privilege: Exclude<Privilege, 'none'>): string[] {
+export function runAsPrefix(user: AgentUser, privilege: SwitchingPrivilege): string[] {
   // no_new_privs: set-user-ID programs (sudo, su, a planted binary) cannot raise the agent back up.
   return privilege === 'root'
     ? ['setpriv', `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--no-new-privs', '--']
@@ -207,7 +209,7 @@ export function runAsPrefix(user: AgentUser, privilege: Exclude<Privilege, 'none
 }
 
 /** Argv that sends SIGKILL to every process of the user (kill(-1) as that user: the kernel walks them all). */
-export function reapArgv(user: AgentUser, privilege: Exclude<Privilege, 'none'>): string[] {
+export function reapArgv(user: AgentUser, privilege: SwitchingPrivilege): string[] {
   // The shell's own kill: procps' kill binary will not take -1 after a signal option.
   const kill = ['sh', '-c', 'kill -KILL -1'];
   return privilege === 'root'
@@ -219,10 +221,7 @@ export function reapArgv(user: AgentUser, privilege: Exclude<Privilege, 'none'>)
  * Ends every process of the agent user and waits (bounded) until /proc shows none. Returns the survivors, which
  * should be none: a fork bomb racing kill(-1) is met by repeating it.
  */
-export async function reapAgentUser(
-  user: AgentUser,
-  privilege: Exclude<Privilege, 'none'>,
-): Promise<number[]> {
+export async function reapAgentUser(user: AgentUser, privilege: SwitchingPrivilege): Promise<number[]> {
   const [file, ...args] = reapArgv(user, privilege);
   for (let i = 0; i < 40; i++) {
     if ((await pidsOfUid(user.uid)).length === 0) return [];
@@ -233,7 +232,7 @@ export async function reapAgentUser(
 }
 
 /** The same, synchronously and unverified: for exit and signal handlers only. */
-export function reapAgentUserSync(user: AgentUser, privilege: Exclude<Privilege, 'none'>): void {
+export function reapAgentUserSync(user: AgentUser, privilege: SwitchingPrivilege): void {
   const [file, ...args] = reapArgv(user, privilege);
   spawnSync(file as string, args, { stdio: 'ignore', timeout: 5000 });
 }

@@ -7,9 +7,9 @@
  * - `none`: no way to switch users; the run refuses unless the workflow opts out with `isolation: none`.
  */
 import { exec } from '../util/exec.js';
-import { existingAgentUsers } from './agent-user.js';
+import { existingAgentUsers, type SwitchingPrivilege } from './agent-user.js';
 
-export type Privilege = 'root' | 'sudo' | 'agent-sudo' | 'none';
+export type Privilege = SwitchingPrivilege | 'none';
 
 async function succeeds(file: string, args: string[]): Promise<boolean> {
   const r = await exec(file, args, { allowAllExitCodes: true, timeoutMs: 10_000, input: '' }).catch(

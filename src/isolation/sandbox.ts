@@ -4,7 +4,7 @@
  * the CLI) owns its lifetime; the engine only runs the agent in it.
  */
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { processStartTime } from '../tmux/tmux.js';
+import { processStartTime } from '../util/process.js';
 import { join } from 'node:path';
 import { getErrorMessage, UserError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';

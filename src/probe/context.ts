@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, readFile, readdir, readlink, realpath, rm, writeFile } 
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { OWNED_SETTINGS, RUN_HOME_SETTINGS } from '../gemini/settings.js';
-import { createTmuxDriver, type TmuxDriver } from '../tmux/tmux.js';
+import { TmuxDriver } from '../tmux/tmux.js';
+import { signalProcess } from '../util/process.js';
 import { exec, type ExecResult } from '../util/exec.js';
 import { startProbeFake, type ProbeFake, type ProbeStep } from './fake.js';
 import { parseOtelEvents, type OtelLogEvent } from './otel.js';
@@ -200,7 +201,7 @@ export class ProbeContext {
     const { command, args: argv } = this.command(args);
     const runDir = join(this.root, `pane-${this.drivers.length}`);
     await mkdir(runDir, { recursive: true });
-    const driver = await createTmuxDriver({
+    const driver = await TmuxDriver.create({
       id: `probe-${randomUUID().slice(0, 12)}`,
       runDir,
       pane: { command, args: argv, env: this.env(o.env), cwd: o.cwd ?? this.worktree },
@@ -313,11 +314,7 @@ export class ProbeContext {
     // probe starts runs in a directory under root, which is how we find them (Linux /proc; elsewhere a no-op).
     const stray = await processesUnder(this.root);
     for (const pid of stray) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+      signalProcess(pid, 'SIGKILL');
     }
     // SIGKILL is asynchronous: removing the dir while one is still dying lets it recreate files there.
     for (let i = 0; i < 40 && (await processesUnder(this.root)).length > 0; i++) await sleep(50);

@@ -5,7 +5,7 @@
  * google-auth-library does for the CLI: the CLI's own installed-app client, Google's token endpoint.
  */
 import { z } from 'zod';
-import type { OAuthCreds } from '../run/types.js';
+import type { OAuthCreds } from '../domain/types.js';
 import { UserError } from '../util/errors.js';
 import { createUpstream } from './upstream.js';
 

@@ -4,6 +4,7 @@ import { removeContextFile } from '../gemini/context-file.js';
 import { SOCKETS_FILE } from '../tmux/tmux.js';
 import { exec } from '../util/exec.js';
 import type { Logger } from '../util/log.js';
+import { killProcessGroup, signalProcess } from '../util/process.js';
 
 /**
  * Cleanup after a run that may have died half-way (the post step, a self-hosted runner's next job). Idempotent:
@@ -28,15 +29,7 @@ export async function cleanupRun(o: {
         .map(Number)
         .filter((n) => n > 1)) {
         // The pane's process group: gemini in a dialog survives its tmux server otherwise.
-        try {
-          process.kill(-pid, 'SIGKILL');
-        } catch {
-          try {
-            process.kill(pid, 'SIGKILL');
-          } catch {
-            // already gone
-          }
-        }
+        if (!killProcessGroup(pid, 'SIGKILL')) signalProcess(pid, 'SIGKILL');
       }
       await exec(tmux, ['-L', socket, 'kill-server'], { allowAllExitCodes: true }).catch(() => undefined);
       o.log.info(`Stopped tmux server ${socket}`);

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { access, copyFile, mkdir, readdir, rm } from 'node:fs/promises';
+import { access, copyFile, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   detectConventions,
@@ -16,136 +16,27 @@ import {
   renderContextFile,
   writeContextFile,
 } from '../gemini/context-file.js';
-import { createIsolatedHome, type GeminiHome } from '../gemini/home.js';
-import { buildEnv, newSessionId, type ModelEndpoint, type SpecOptions } from '../gemini/spawn.js';
-import { summarizeUsage, type TelemetryEvent } from '../gemini/telemetry.js';
+import { createIsolatedHome } from '../gemini/home.js';
+import { buildEnv } from '../gemini/spawn.js';
+import { summarizeUsage } from '../gemini/telemetry.js';
 import {
   emptyTranscript,
   foldTranscriptFile,
   locateTranscript,
   restoreTranscript,
 } from '../gemini/transcript.js';
-import { commitLeftovers, filesChanged, listCommits, type GitIdentity } from '../git/commits.js';
+import { commitLeftovers, filesChanged, listCommits } from '../git/commits.js';
 import { Git } from '../git/git.js';
-import type { AgentSandbox } from '../isolation/sandbox.js';
-import { guardProcessExit } from '../tmux/tmux.js';
 import { UserError, getErrorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
+import { guardProcessExit } from '../util/process.js';
+import type { SpawnContext, SpawnOutcome } from './attempt.js';
 import { runHeadless } from './headless.js';
 import { runInteractive } from './interactive.js';
 import { Progress } from './progress.js';
-import type {
-  ApprovalMode,
-  AuthConfig,
-  EngineStatus,
-  FoldedTranscript,
-  ResumeSource,
-  RunEvent,
-  RunMode,
-  RunResult,
-  Task,
-  TranscriptToolCall,
-  Usage,
-} from './types.js';
-
-export interface RunOptions {
-  /** The checked-out repository the agent works in (its commits stay there). */
-  worktree: string;
-  task: Task;
-  auth: AuthConfig;
-  geminiPath: string;
-  /** undefined = Auto. */
-  model?: string;
-  approvalMode: ApprovalMode;
-  mode: RunMode;
-  /** Bound on the agent's work, from the spawn. */
-  timeoutMs: number;
-  /** A private directory for this run: the Gemini home, TMPDIR, telemetry, the pane script. */
-  runDir: string;
-  /** Where allow-listed variables (PATH, proxies, ...) are copied from. Never passed through whole. */
-  sourceEnv: NodeJS.ProcessEnv;
-  resume?: ResumeSource;
-  skillsDir?: string;
-  gitIdentity?: GitIdentity;
-  log: Logger;
-  onEvent?(e: RunEvent): void;
-  /** Heartbeat period; default 30000; 0 turns it off. */
-  heartbeatMs?: number;
-  /** How long to wait for gemini to exit after /quit before killing it; default 10000. */
-  graceMs?: number;
-  /** How long to wait for the idle edge after the timeout's Escape; default 15000. */
-  escapeGraceMs?: number;
-  tmuxPath?: string;
-  /** Message of the engine's commit of uncommitted work. */
-  leftoverMessage?: string;
-  /**
-   * The agent's own user and directory. When given, gemini and everything it starts run as that user, its home,
-   * TMPDIR and telemetry live in the sandbox's directory, and every process of the user ends before the engine
-   * touches the worktree again. Without it the agent runs as this process's user (`isolation: none`).
-   */
-  sandbox?: AgentSandbox;
-  /** The loopback model proxy that holds the credential; gemini gets its URL and a placeholder. */
-  modelEndpoint?: ModelEndpoint;
-}
-
-/** What one mode runner hands back to the engine. */
-export interface SpawnOutcome {
-  status: EngineStatus;
-  message?: string;
-  sessionId: string;
-  exitCode: number | null;
-  lastScreen?: string[];
-  geminiLifetimeMs: number;
-  /** Telemetry of the last spawn (the run's usage comes from it). */
-  events: TelemetryEvent[];
-  /** Headless: the stream's own totals and answer, used when telemetry or the transcript lack them. */
-  usage?: Usage;
-  answer?: string;
-  toolCalls?: TranscriptToolCall[];
-}
-
-/** What the engine gives a mode runner. */
-export interface SpawnContext {
-  opts: RunOptions;
-  home: GeminiHome;
-  runId: string;
-  progress: Progress;
-  /** The environment of one spawn, with its own telemetry file. */
-  envFor(telemetryFile: string): Record<string, string>;
-  /** The rendered task (headless sends it on stdin). */
-  taskText: string;
-  /** Where gemini's own files go: the sandbox's directory, or the run dir without isolation. */
-  agentRoot: string;
-}
-
-/** What both mode runners start each spawn attempt with: a fresh telemetry file and the session to use. */
-export async function prepareSpawn(
-  ctx: SpawnContext,
-  attempt: number,
-): Promise<{
-  telemetryFile: string;
-  sessionId: string;
-  spec: SpecOptions;
-}> {
-  const { opts } = ctx;
-  // A retry (session-id collision) gets its own file, so the first attempt's edges cannot end the second.
-  const telemetryFile = join(ctx.agentRoot, attempt === 0 ? 'telemetry.json' : `telemetry-${attempt}.json`);
-  await rm(telemetryFile, { force: true });
-  const sessionId = opts.resume ? opts.resume.sessionId : newSessionId();
-  return {
-    telemetryFile,
-    sessionId,
-    spec: {
-      geminiPath: opts.geminiPath,
-      worktree: opts.worktree,
-      ...(opts.resume ? { resumeSessionId: sessionId } : { sessionId }),
-      ...(opts.model !== undefined ? { model: opts.model } : {}),
-      approvalMode: opts.approvalMode,
-      env: ctx.envFor(telemetryFile),
-      ...(opts.sandbox ? { runAs: opts.sandbox.runAs } : {}),
-    },
-  };
-}
+import type { FoldedTranscript } from '../domain/types.js';
+import type { RunOptions } from './options.js';
+import type { RunResult } from './types.js';
 
 /**
  * Files the environment names that the agent's user may not be able to read (they are the runner's): an

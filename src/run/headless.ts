@@ -9,33 +9,18 @@ import { spawn } from 'node:child_process';
 import { StreamJsonTranslator } from '../gemini/headless.js';
 import { buildHeadlessSpec, launchArgv } from '../gemini/spawn.js';
 import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
-import { guardProcessExit } from '../tmux/tmux.js';
 import { getErrorMessage } from '../util/errors.js';
-import { prepareSpawn, type SpawnContext, type SpawnOutcome } from './engine.js';
+import { guardProcessExit, killProcessGroup } from '../util/process.js';
+import { prepareSpawn, runAttempts, type Attempt, type SpawnContext, type SpawnOutcome } from './attempt.js';
 import { telemetryToRunEvents } from './progress.js';
-import type { TranscriptToolCall } from './types.js';
+import type { TranscriptToolCall } from '../domain/types.js';
 import { decideHeadlessEnd } from './walls.js';
 
 const KILL_AFTER_TERM_MS = 5_000;
 const STDERR_TAIL_BYTES = 64 * 1024;
 
-export async function runHeadless(ctx: SpawnContext): Promise<SpawnOutcome> {
-  for (let attempt = 0; ; attempt++) {
-    const r = await spawnOnce(ctx, attempt);
-    if (r.kind === 'done') return r.outcome;
-    ctx.opts.log.warning(`gemini refused the session id (${r.message}); retrying once with a fresh id`);
-  }
-}
-
-type Attempt = { kind: 'done'; outcome: SpawnOutcome } | { kind: 'retry'; message: string };
-
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // gone
-  }
+export function runHeadless(ctx: SpawnContext): Promise<SpawnOutcome> {
+  return runAttempts(ctx, spawnOnce);
 }
 
 async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
@@ -98,7 +83,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     detached: true,
   });
   // A cancelled job (SIGTERM to us) must not leave gemini running.
-  const releaseGuard = guardProcessExit(() => killGroup(child.pid, 'SIGKILL'));
+  const releaseGuard = guardProcessExit(() => killProcessGroup(child.pid, 'SIGKILL'));
   // The stream's `init` announces the session (as 'started'); nothing to emit here.
   let stderr = '';
   child.stdout.setEncoding('utf8');
@@ -117,8 +102,8 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     log.warning(
       `timeout after ${Math.round(opts.timeoutMs / 1000)} s: stopping gemini (SIGTERM, then SIGKILL)`,
     );
-    killGroup(child.pid, 'SIGTERM');
-    killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_AFTER_TERM_MS);
+    killProcessGroup(child.pid, 'SIGTERM');
+    killTimer = setTimeout(() => killProcessGroup(child.pid, 'SIGKILL'), KILL_AFTER_TERM_MS);
   }, opts.timeoutMs);
 
   let exit: { code: number | null; signal: NodeJS.Signals | null };
@@ -131,7 +116,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     clearTimeout(timeout);
     if (killTimer) clearTimeout(killTimer);
     // Anything it left in its group (a tool's background process) goes with it.
-    killGroup(child.pid, 'SIGKILL');
+    killProcessGroup(child.pid, 'SIGKILL');
     releaseGuard();
     stopFollowing.abort();
     await follower;

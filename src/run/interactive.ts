@@ -7,7 +7,7 @@ import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
 import { locateTranscript } from '../gemini/transcript.js';
 import { TmuxDriver } from '../tmux/tmux.js';
 import { getErrorMessage } from '../util/errors.js';
-import { prepareSpawn, type SpawnContext, type SpawnOutcome } from './engine.js';
+import { prepareSpawn, runAttempts, type Attempt, type SpawnContext, type SpawnOutcome } from './attempt.js';
 import { TranscriptToolTail, telemetryToRunEvents } from './progress.js';
 import { decideWall, stripBox } from './walls.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,15 +19,9 @@ const CAPTURE_EVERY_TICKS = 5;
 const SETTLE_AFTER_DEATH_MS = 300;
 const SCREEN_WALL_SETTLE_MS = 500;
 
-export async function runInteractive(ctx: SpawnContext): Promise<SpawnOutcome> {
-  for (let attempt = 0; ; attempt++) {
-    const r = await spawnOnce(ctx, attempt);
-    if (r.kind === 'done') return r.outcome;
-    ctx.opts.log.warning(`gemini refused the session id (${r.message}); retrying once with a fresh id`);
-  }
+export function runInteractive(ctx: SpawnContext): Promise<SpawnOutcome> {
+  return runAttempts(ctx, spawnOnce);
 }
-
-type Attempt = { kind: 'done'; outcome: SpawnOutcome } | { kind: 'retry'; message: string };
 
 async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
   const { opts, progress } = ctx;

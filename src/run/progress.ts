@@ -8,7 +8,7 @@ import type { TelemetryEvent } from '../gemini/telemetry.js';
 import { normalizeToolName } from '../gemini/tools.js';
 import type { Logger } from '../util/log.js';
 import { formatDuration } from './report.js';
-import type { RunEvent } from './types.js';
+import type { RunEvent } from '../domain/types.js';
 
 /** Telemetry → the mode-independent RunEvent vocabulary (config/startup carry nothing for progress). */
 export function telemetryToRunEvents(ev: TelemetryEvent): RunEvent[] {

@@ -3,7 +3,8 @@
  * run produced (status, usage, tool calls, commits, the model's final answer) plus, when given, the task's
  * title — never the context file, the fixed instruction or anything else the user did not write.
  */
-import type { EngineStatus, RunResult, Task, ToolKind } from './types.js';
+import type { Task, ToolKind } from '../domain/types.js';
+import type { EngineStatus, RunResult } from './types.js';
 
 export interface SummaryOptions {
   task?: Task;

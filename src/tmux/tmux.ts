@@ -1,15 +1,23 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { appendFile, chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { exec, type ExecResult } from '../util/exec.js';
+import {
+  descendantsOf,
+  guardProcessExit,
+  isProcessAlive,
+  killProcessGroup,
+  processStartTime,
+  signalProcess,
+} from '../util/process.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** What runs in the pane. Structurally the adapter's SpawnSpec, so the driver does not depend on the adapter. */
 /** File in a run dir listing the tmux sockets the run started, one per line; the post step's cleanup reads it. */
 export const SOCKETS_FILE = 'tmux-sockets';
 
+/** What runs in the pane. Structurally the adapter's SpawnSpec, so the driver does not depend on the adapter. */
 export interface PaneCommand {
   command: string;
   args: string[];
@@ -110,126 +118,17 @@ export function renderPaneScript(pane: PaneCommand, exitFile: string): string {
   ].join('\n');
 }
 
-/** Parses `ps -A -o pid=,ppid=` into the descendants of root (root included when alive). Exported for tests. */
-export function descendantsOf(root: number, psOutput: string): number[] {
-  const children = new Map<number, number[]>();
-  const alive = new Set<number>();
-  for (const line of psOutput.split('\n')) {
-    const m = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
-    if (!m) continue;
-    const pid = Number(m[1]);
-    const ppid = Number(m[2]);
-    alive.add(pid);
-    const list = children.get(ppid) ?? [];
-    list.push(pid);
-    children.set(ppid, list);
-  }
-  const out: number[] = [];
-  const queue = alive.has(root) ? [root] : [];
-  if (!alive.has(root)) queue.push(...(children.get(root) ?? []));
-  const seen = new Set<number>();
-  while (queue.length > 0) {
-    const pid = queue.shift() as number;
-    if (seen.has(pid)) continue;
-    seen.add(pid);
-    out.push(pid);
-    queue.push(...(children.get(pid) ?? []));
-  }
-  return out;
-}
-
-/** Alive and not a zombie (containers whose init does not reap leave zombies around forever). */
-export function isProcessAlive(pid: number): boolean {
-  // A zombie is dead for our purposes: it holds no connection and runs nothing; its parent just has not reaped it.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    // no /proc (macOS) or already gone: ask the kernel
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists but is not ours — still alive.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function trySignal(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-/**
- * A process's start time (clock ticks since boot, /proc/<pid>/stat field 22): with the pid it names one process
- * for good. pid_max is 32768 here and a long test suite wraps it, so a bare remembered pid may by now belong to
- * someone else's process — another run's gemini. Undefined when the process is gone (or there is no /proc).
- */
-export function processStartTime(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
-const FATAL_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
-/** The cleanups of every live run in this process, behind one listener per event (many runs, no listener leak). */
-const exitCleanups = new Set<() => void>();
-
-function runExitCleanups(): void {
-  for (const cleanup of [...exitCleanups]) {
-    exitCleanups.delete(cleanup);
-    try {
-      cleanup();
-    } catch {
-      // best effort: the process is going away
-    }
-  }
-}
-
-function onFatalSignal(signal: NodeJS.Signals): void {
-  runExitCleanups();
-  uninstallExitListeners();
-  // Re-raise so the process ends the way it would have without us, unless someone else handles the signal.
-  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-}
-
-function installExitListeners(): void {
-  process.on('exit', runExitCleanups);
-  for (const s of FATAL_SIGNALS) process.on(s, onFatalSignal);
-}
-
-function uninstallExitListeners(): void {
-  process.removeListener('exit', runExitCleanups);
-  for (const s of FATAL_SIGNALS) process.removeListener(s, onFatalSignal);
-}
-
-/**
- * Runs `cleanup` (synchronous) if this process exits or is signalled before the returned release function is
- * called: a cancelled job must not leave a gemini behind.
- */
-export function guardProcessExit(cleanup: () => void): () => void {
-  let done = false;
-  const once = (): void => {
-    if (done) return;
-    done = true;
-    cleanup();
-  };
-  if (exitCleanups.size === 0) installExitListeners();
-  exitCleanups.add(once);
-  return () => {
-    done = true;
-    exitCleanups.delete(once);
-    if (exitCleanups.size === 0) uninstallExitListeners();
-  };
+/** What a started server hands its driver. */
+interface DriverParts {
+  tmuxPath: string;
+  socket: string;
+  paneId: string;
+  panePid: number | undefined;
+  scriptFile: string;
+  exitFile: string;
+  env: NodeJS.ProcessEnv;
+  enterDelayMs: number;
+  socketPath: string;
 }
 
 class TmuxDriverImpl implements TmuxDriver {
@@ -237,25 +136,29 @@ class TmuxDriverImpl implements TmuxDriver {
   readonly exitFile: string;
   private stopped = false;
   private readonly releaseGuard: () => void;
-  /** Every pid ever seen in the pane, so a stop can verify even after the server is gone. */
   /** The processes of this pane we have seen: pid → start time, so a reused pid is never signalled. */
   private readonly known = new Map<number, string | undefined>();
 
-  constructor(
-    private readonly tmuxPath: string,
-    socket: string,
-    private readonly paneId: string,
-    private readonly panePid: number | undefined,
-    private readonly scriptFile: string,
-    exitFile: string,
-    private readonly env: NodeJS.ProcessEnv,
-    private readonly enterDelayMs: number,
-    /** tmux 3.3 leaves the socket file behind after kill-server; a self-hosted runner would collect them. */
-    private readonly socketPath: string,
-  ) {
-    this.socket = socket;
-    this.exitFile = exitFile;
-    if (panePid) this.track(panePid);
+  private readonly tmuxPath: string;
+  private readonly paneId: string;
+  private readonly panePid: number | undefined;
+  private readonly scriptFile: string;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly enterDelayMs: number;
+  /** tmux 3.3 leaves the socket file behind after kill-server; a self-hosted runner would collect them. */
+  private readonly socketPath: string;
+
+  constructor(o: DriverParts) {
+    this.tmuxPath = o.tmuxPath;
+    this.socket = o.socket;
+    this.paneId = o.paneId;
+    this.panePid = o.panePid;
+    this.scriptFile = o.scriptFile;
+    this.exitFile = o.exitFile;
+    this.env = o.env;
+    this.enterDelayMs = o.enterDelayMs;
+    this.socketPath = o.socketPath;
+    if (this.panePid) this.track(this.panePid);
     this.releaseGuard = guardProcessExit(() => this.stopSync());
   }
 
@@ -346,15 +249,15 @@ class TmuxDriverImpl implements TmuxDriver {
   async killPane(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const pids = await this.panePids();
     // The pane's program is a session leader started by tmux, so its pid is its process group.
-    if (this.panePid && this.isOurs(this.panePid)) trySignal(-this.panePid, signal);
-    for (const pid of pids) if (this.isOurs(pid)) trySignal(pid, signal);
+    if (this.panePid && this.isOurs(this.panePid)) killProcessGroup(this.panePid, signal);
+    for (const pid of pids) if (this.isOurs(pid)) signalProcess(pid, signal);
   }
 
   stopSync(): void {
     if (this.stopped) return;
     this.stopped = true;
-    if (this.panePid && this.isOurs(this.panePid)) trySignal(-this.panePid, 'SIGKILL');
-    for (const pid of this.ours()) trySignal(pid, 'SIGKILL');
+    if (this.panePid && this.isOurs(this.panePid)) killProcessGroup(this.panePid, 'SIGKILL');
+    for (const pid of this.ours()) signalProcess(pid, 'SIGKILL');
     spawnSync(this.tmuxPath, ['-L', this.socket, 'kill-server'], {
       env: this.env,
       stdio: 'ignore',
@@ -375,7 +278,7 @@ class TmuxDriverImpl implements TmuxDriver {
         await this.killPane('SIGTERM');
         for (let i = 0; i < 10 && this.ours().length > 0; i++) await sleep(50);
         await this.killPane('SIGKILL');
-        for (const pid of this.ours()) trySignal(pid, 'SIGKILL');
+        for (const pid of this.ours()) signalProcess(pid, 'SIGKILL');
       }
       await this.tmux(['kill-server']);
       await rm(this.scriptFile, { force: true });
@@ -411,7 +314,7 @@ function tmuxEnv(): NodeJS.ProcessEnv {
 }
 
 /** Starts a tmux server on the run's own socket with the program in its single pane. */
-export async function createTmuxDriver(o: TmuxCreateOptions): Promise<TmuxDriver> {
+async function createTmuxDriver(o: TmuxCreateOptions): Promise<TmuxDriver> {
   const tmuxPath = o.tmuxPath ?? 'tmux';
   const socket = socketName(o.id);
   const scriptFile = join(o.runDir, 'pane.sh');
@@ -469,17 +372,17 @@ export async function createTmuxDriver(o: TmuxCreateOptions): Promise<TmuxDriver
     await rm(scriptFile, { force: true });
     throw new Error(`could not start tmux on socket ${socket}: ${r.stderr.trim() || r.stdout.trim()}`);
   }
-  return new TmuxDriverImpl(
+  return new TmuxDriverImpl({
     tmuxPath,
     socket,
-    m[1] as string,
-    Number(m[2]),
+    paneId: m[1] as string,
+    panePid: Number(m[2]),
     scriptFile,
     exitFile,
     env,
-    o.enterDelayMs ?? 300,
-    m[3] as string,
-  );
+    enterDelayMs: o.enterDelayMs ?? 300,
+    socketPath: m[3] as string,
+  });
 }
 
 /** Whether a server is listening on the run's socket (for tests and leak checks). */

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { killProcessGroup } from './process.js';
 
 export interface ExecOptions {
   cwd?: string;
@@ -57,11 +58,7 @@ export function exec(file: string, args: readonly string[], opts: ExecOptions = 
     let timer: NodeJS.Timeout | undefined;
     if (opts.timeoutMs !== undefined) {
       timer = setTimeout(() => {
-        try {
-          if (child.pid) process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          child.kill('SIGKILL');
-        }
+        if (!killProcessGroup(child.pid, 'SIGKILL')) child.kill('SIGKILL');
       }, opts.timeoutMs);
     }
     child.on('error', (e) => {

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { homeAt } from '../../src/gemini/home.js';
 import { providers, type KeyStep } from '../../src/gemini/provider.js';
-import type { AuthConfig } from '../../src/run/types.js';
+import type { AuthConfig } from '../../src/domain/types.js';
 import { exec } from '../../src/util/exec.js';
 
 const SENTINEL = 'SENTINEL-TASK-TEXT-b7e1';

@@ -12,7 +12,7 @@ import {
   renderContextFile,
   writeContextFile,
 } from '../../src/gemini/context-file.js';
-import type { Task } from '../../src/run/types.js';
+import type { Task } from '../../src/domain/types.js';
 import { exec } from '../../src/util/exec.js';
 
 const task: Task = {

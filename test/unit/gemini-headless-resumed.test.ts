@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { StreamJsonTranslator } from '../../src/gemini/headless.js';
 import { foldTranscript } from '../../src/gemini/transcript.js';
-import type { RunEvent } from '../../src/run/types.js';
+import type { RunEvent } from '../../src/domain/types.js';
 
 const dir = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

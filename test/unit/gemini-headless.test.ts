@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { StreamJsonTranslator } from '../../src/gemini/headless.js';
-import type { RunEvent } from '../../src/run/types.js';
+import type { RunEvent } from '../../src/domain/types.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const probe = (name: string): string => path.join(root, 'fixtures/synthetic/headless-probe', name);

@@ -11,7 +11,7 @@ import {
   writeBackCreds,
 } from '../../src/gemini/home.js';
 import { readSettings } from '../../src/gemini/settings.js';
-import type { AuthConfig, OAuthCreds } from '../../src/run/types.js';
+import type { AuthConfig, OAuthCreds } from '../../src/domain/types.js';
 import { UserError } from '../../src/util/errors.js';
 
 const HOUR = 3600_000;

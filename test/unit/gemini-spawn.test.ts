@@ -16,7 +16,7 @@ import {
   heapLimitMb,
   newSessionId,
 } from '../../src/gemini/spawn.js';
-import type { AuthConfig } from '../../src/run/types.js';
+import type { AuthConfig } from '../../src/domain/types.js';
 
 const GEMINI = resolve('node_modules/.bin/gemini');
 const home = homeAt('/runs/1/home');

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FoldedTranscript } from '../../src/run/types.js';
+import type { FoldedTranscript } from '../../src/domain/types.js';
 import {
   foldTranscript,
   foldTranscriptFile,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Progress, describeEvent, telemetryToRunEvents } from '../../src/run/progress.js';
-import type { RunEvent } from '../../src/run/types.js';
+import type { RunEvent } from '../../src/domain/types.js';
 import { decideHeadlessEnd, type HeadlessEndInput } from '../../src/run/walls.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 

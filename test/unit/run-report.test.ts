@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, redactSecrets, renderSummary, toolRows } from '../../src/run/report.js';
-import type { RunResult, Task } from '../../src/run/types.js';
+import type { Task } from '../../src/domain/types.js';
+import type { RunResult } from '../../src/run/types.js';
 
 function result(o: Partial<RunResult> = {}): RunResult {
   return {

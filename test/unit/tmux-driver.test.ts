@@ -5,15 +5,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/util/errors.js';
 import {
-  createTmuxDriver,
-  descendantsOf,
-  isProcessAlive,
+  TmuxDriver,
   renderPaneScript,
   shQuote,
   tmuxServerAlive,
   type PaneCommand,
-  type TmuxDriver,
 } from '../../src/tmux/tmux.js';
+import { descendantsOf, isProcessAlive, processStartTime } from '../../src/util/process.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -78,7 +76,7 @@ describe('TmuxDriver (real tmux)', () => {
   ): Promise<TmuxDriver> {
     const dir = await mkdtemp(join(tmpdir(), 'tmux-drv-'));
     dirs.push(dir);
-    const d = await createTmuxDriver({
+    const d = await TmuxDriver.create({
       id: `t${process.pid}-${Date.now()}-${n++}`,
       runDir: dir,
       pane: { env: {}, cwd: dir, ...pane },
@@ -96,7 +94,7 @@ describe('TmuxDriver (real tmux)', () => {
   it('a missing tmux is a one-line user error', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tmux-drv-'));
     dirs.push(dir);
-    const p = createTmuxDriver({
+    const p = TmuxDriver.create({
       id: 'missing',
       runDir: dir,
       pane: { command: 'true', args: [], env: {}, cwd: dir },
@@ -217,8 +215,8 @@ describe('TmuxDriver (real tmux)', () => {
     await writeFile(
       script,
       [
-        `import { createTmuxDriver } from ${JSON.stringify(tmuxModule)};`,
-        `const d = await createTmuxDriver({ id: 'owner-${process.pid}-${Date.now()}', runDir: ${JSON.stringify(dir)},`,
+        `import { TmuxDriver } from ${JSON.stringify(tmuxModule)};`,
+        `const d = await TmuxDriver.create({ id: 'owner-${process.pid}-${Date.now()}', runDir: ${JSON.stringify(dir)},`,
         `  pane: { command: 'sleep', args: ['60'], env: {}, cwd: ${JSON.stringify(dir)} } });`,
         // Wait for the pane's tree (sh → sleep) to exist; a loaded machine forks slowly.
         `let pids = await d.panePids();`,
@@ -251,8 +249,7 @@ describe('TmuxDriver (real tmux)', () => {
 });
 
 describe('processStartTime', () => {
-  it('names a live process for good and nothing for a gone one', async () => {
-    const { processStartTime } = await import('../../src/tmux/tmux.js');
+  it('names a live process for good and nothing for a gone one', () => {
     const mine = processStartTime(process.pid);
     expect(mine).toMatch(/^\d+$/);
     expect(processStartTime(process.pid)).toBe(mine);

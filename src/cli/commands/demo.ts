@@ -1,6 +1,6 @@
 import { parseCommandArgs, write, UsageError, type CliIO, type Command } from '../args.js';
 import { runDemo } from '../../demo/demo.js';
-import type { RunMode } from '../../run/types.js';
+import type { RunMode } from '../../domain/types.js';
 import { createStreamLogger } from '../../util/log.js';
 import { tmuxVersion } from '../../tmux/tmux.js';
 

@@ -1,0 +1,46 @@
+/** What a caller hands the engine for one run (kept apart from the engine so the mode runners can read it too). */
+import type { ApprovalMode, AuthConfig, ResumeSource, RunEvent, RunMode, Task } from '../domain/types.js';
+import type { ModelEndpoint } from '../gemini/spawn.js';
+import type { GitIdentity } from '../git/commits.js';
+import type { AgentSandbox } from '../isolation/sandbox.js';
+import type { Logger } from '../util/log.js';
+
+export interface RunOptions {
+  /** The checked-out repository the agent works in (its commits stay there). */
+  worktree: string;
+  task: Task;
+  auth: AuthConfig;
+  geminiPath: string;
+  /** undefined = Auto. */
+  model?: string;
+  approvalMode: ApprovalMode;
+  mode: RunMode;
+  /** Bound on the agent's work, from the spawn. */
+  timeoutMs: number;
+  /** A private directory for this run: the Gemini home, TMPDIR, telemetry, the pane script. */
+  runDir: string;
+  /** Where allow-listed variables (PATH, proxies, ...) are copied from. Never passed through whole. */
+  sourceEnv: NodeJS.ProcessEnv;
+  resume?: ResumeSource;
+  skillsDir?: string;
+  gitIdentity?: GitIdentity;
+  log: Logger;
+  onEvent?(e: RunEvent): void;
+  /** Heartbeat period; default 30000; 0 turns it off. */
+  heartbeatMs?: number;
+  /** How long to wait for gemini to exit after /quit before killing it; default 10000. */
+  graceMs?: number;
+  /** How long to wait for the idle edge after the timeout's Escape; default 15000. */
+  escapeGraceMs?: number;
+  tmuxPath?: string;
+  /** Message of the engine's commit of uncommitted work. */
+  leftoverMessage?: string;
+  /**
+   * The agent's own user and directory. When given, gemini and everything it starts run as that user, its home,
+   * TMPDIR and telemetry live in the sandbox's directory, and every process of the user ends before the engine
+   * touches the worktree again. Without it the agent runs as this process's user (`isolation: none`).
+   */
+  sandbox?: AgentSandbox;
+  /** The loopback model proxy that holds the credential; gemini gets its URL and a placeholder. */
+  modelEndpoint?: ModelEndpoint;
+}
