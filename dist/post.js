@@ -41094,7 +41094,153 @@ function preprocess(fn, schema) {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/util/process.ts
+/**
+ * Processes of our own: signalling them and their groups, telling a live one from a reused pid, and making sure a
+ * cancelled job leaves nothing behind. Every kill in the project goes through here.
+ */
+
+/** Sends a signal; false when the process (or group, for a negative pid) is gone or not ours to signal. */
+function signalProcess(pid, signal) {
+    try {
+        process.kill(pid, signal);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Signals the process group a leader's pid names (a child spawned `detached`, a tmux pane's program): the
+ * program and everything it started that stayed in its group. False when there is no such group.
+ */
+function killProcessGroup(pid, signal = 'SIGKILL') {
+    if (!pid || pid <= 1)
+        return false;
+    return signalProcess(-pid, signal);
+}
+/** Alive and not a zombie (containers whose init does not reap leave zombies around forever). */
+function isProcessAlive(pid) {
+    // A zombie is dead for our purposes: it holds no connection and runs nothing; its parent just has not reaped it.
+    try {
+        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/stat`, 'utf8');
+        const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        return state !== 'Z' && state !== 'X';
+    }
+    catch {
+        // no /proc (macOS) or already gone: ask the kernel
+    }
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (e) {
+        // EPERM: it exists but is not ours — still alive.
+        return e.code === 'EPERM';
+    }
+}
+/**
+ * A process's start time (clock ticks since boot, /proc/<pid>/stat field 22): with the pid it names one process
+ * for good. pid_max is 32768 here and a long test suite wraps it, so a bare remembered pid may by now belong to
+ * someone else's process — another run's gemini. Undefined when the process is gone (or there is no /proc).
+ */
+function process_processStartTime(pid) {
+    try {
+        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Parses `ps -A -o pid=,ppid=` into the descendants of root (root included when alive). Exported for tests. */
+function descendantsOf(root, psOutput) {
+    const children = new Map();
+    const alive = new Set();
+    for (const line of psOutput.split('\n')) {
+        const m = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
+        if (!m)
+            continue;
+        const pid = Number(m[1]);
+        const ppid = Number(m[2]);
+        alive.add(pid);
+        const list = children.get(ppid) ?? [];
+        list.push(pid);
+        children.set(ppid, list);
+    }
+    const out = [];
+    const queue = alive.has(root) ? [root] : [];
+    if (!alive.has(root))
+        queue.push(...(children.get(root) ?? []));
+    const seen = new Set();
+    while (queue.length > 0) {
+        const pid = queue.shift();
+        if (seen.has(pid))
+            continue;
+        seen.add(pid);
+        out.push(pid);
+        queue.push(...(children.get(pid) ?? []));
+    }
+    return out;
+}
+const FATAL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** The cleanups of every live run in this process, behind one listener per event (many runs, no listener leak). */
+const exitCleanups = new Set();
+function runExitCleanups() {
+    for (const cleanup of [...exitCleanups]) {
+        exitCleanups.delete(cleanup);
+        try {
+            cleanup();
+        }
+        catch {
+            // best effort: the process is going away
+        }
+    }
+}
+function onFatalSignal(signal) {
+    runExitCleanups();
+    uninstallExitListeners();
+    // Re-raise so the process ends the way it would have without us, unless someone else handles the signal.
+    if (process.listenerCount(signal) === 0)
+        process.kill(process.pid, signal);
+}
+function installExitListeners() {
+    process.on('exit', runExitCleanups);
+    for (const s of FATAL_SIGNALS)
+        process.on(s, onFatalSignal);
+}
+function uninstallExitListeners() {
+    process.removeListener('exit', runExitCleanups);
+    for (const s of FATAL_SIGNALS)
+        process.removeListener(s, onFatalSignal);
+}
+/**
+ * Runs `cleanup` (synchronous) if this process exits or is signalled before the returned release function is
+ * called: a cancelled job must not leave a gemini behind.
+ */
+function guardProcessExit(cleanup) {
+    let done = false;
+    const once = () => {
+        if (done)
+            return;
+        done = true;
+        cleanup();
+    };
+    if (exitCleanups.size === 0)
+        installExitListeners();
+    exitCleanups.add(once);
+    return () => {
+        done = true;
+        exitCleanups.delete(once);
+        if (exitCleanups.size === 0)
+            uninstallExitListeners();
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/util/exec.ts
+
 
 class ExecError extends Error {
     command;
@@ -41133,13 +41279,8 @@ function util_exec_exec(file, args, opts = {}) {
         let timer;
         if (opts.timeoutMs !== undefined) {
             timer = setTimeout(() => {
-                try {
-                    if (child.pid)
-                        process.kill(-child.pid, 'SIGKILL');
-                }
-                catch {
+                if (!killProcessGroup(child.pid, 'SIGKILL'))
                     child.kill('SIGKILL');
-                }
             }, opts.timeoutMs);
         }
         child.on('error', (e) => {
@@ -41607,8 +41748,6 @@ async function move(from, to) {
     }
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./src/util/errors.ts
 /**
  * An error caused by the user's input or environment. Its message is one line that says what is wrong and
@@ -41635,433 +41774,6 @@ function oneLine(message) {
     const line = message.split(/\r?\n/).find((l) => l.trim() !== '') ?? message;
     return line.trim();
 }
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./src/tmux/tmux.ts
-
-
-
-
-
-
-
-/** What runs in the pane. Structurally the adapter's SpawnSpec, so the driver does not depend on the adapter. */
-/** File in a run dir listing the tmux sockets the run started, one per line; the post step's cleanup reads it. */
-const SOCKETS_FILE = 'tmux-sockets';
-const PANE_TERM = 'screen-256color';
-/** Quotes one word for a POSIX shell. */
-function shQuote(word) {
-    return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/**
- * The pane's script: `env -i` gives the program exactly the spec's environment, and the exit code lands in a
- * file because tmux does not report it after a clean exit. Kept in a 0700 file instead of tmux's argv so that
- * environment values (an API key) never appear in a `ps` listing of the tmux client. Exported for tests.
- */
-function renderPaneScript(pane, exitFile) {
-    const env = { ...pane.env, TERM: PANE_TERM };
-    const assignments = Object.entries(env).map(([key, value]) => {
-        if (!ENV_NAME.test(key))
-            throw new Error(`invalid environment variable name: ${key}`);
-        return shQuote(`${key}=${value}`);
-    });
-    const prefix = [...(pane.runAs ?? []).map(shQuote), 'env', '-i'];
-    const argv = [pane.command, ...pane.args].map(shQuote);
-    return [
-        '#!/bin/sh',
-        '# Written by gemini-run for one run. It removes itself at once: it holds the environment (an API key), and',
-        '# sh keeps reading the open file.',
-        'rm -f "$0"',
-        `cd ${shQuote(pane.cwd)} || { echo 127 > ${shQuote(exitFile)}; exit 127; }`,
-        [...prefix, ...assignments, ...argv].join(' '),
-        'code=$?',
-        `echo "$code" > ${shQuote(`${exitFile}.tmp`)} && mv ${shQuote(`${exitFile}.tmp`)} ${shQuote(exitFile)}`,
-        'exit "$code"',
-        '',
-    ].join('\n');
-}
-/** Parses `ps -A -o pid=,ppid=` into the descendants of root (root included when alive). Exported for tests. */
-function descendantsOf(root, psOutput) {
-    const children = new Map();
-    const alive = new Set();
-    for (const line of psOutput.split('\n')) {
-        const m = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
-        if (!m)
-            continue;
-        const pid = Number(m[1]);
-        const ppid = Number(m[2]);
-        alive.add(pid);
-        const list = children.get(ppid) ?? [];
-        list.push(pid);
-        children.set(ppid, list);
-    }
-    const out = [];
-    const queue = alive.has(root) ? [root] : [];
-    if (!alive.has(root))
-        queue.push(...(children.get(root) ?? []));
-    const seen = new Set();
-    while (queue.length > 0) {
-        const pid = queue.shift();
-        if (seen.has(pid))
-            continue;
-        seen.add(pid);
-        out.push(pid);
-        queue.push(...(children.get(pid) ?? []));
-    }
-    return out;
-}
-/** Alive and not a zombie (containers whose init does not reap leave zombies around forever). */
-function isProcessAlive(pid) {
-    // A zombie is dead for our purposes: it holds no connection and runs nothing; its parent just has not reaped it.
-    try {
-        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/stat`, 'utf8');
-        const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-        return state !== 'Z' && state !== 'X';
-    }
-    catch {
-        // no /proc (macOS) or already gone: ask the kernel
-    }
-    try {
-        process.kill(pid, 0);
-        return true;
-    }
-    catch (e) {
-        // EPERM: it exists but is not ours — still alive.
-        return e.code === 'EPERM';
-    }
-}
-function trySignal(pid, signal) {
-    try {
-        process.kill(pid, signal);
-    }
-    catch {
-        // already gone
-    }
-}
-/**
- * A process's start time (clock ticks since boot, /proc/<pid>/stat field 22): with the pid it names one process
- * for good. pid_max is 32768 here and a long test suite wraps it, so a bare remembered pid may by now belong to
- * someone else's process — another run's gemini. Undefined when the process is gone (or there is no /proc).
- */
-function tmux_processStartTime(pid) {
-    try {
-        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/stat`, 'utf8');
-        return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-    }
-    catch {
-        return undefined;
-    }
-}
-const FATAL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-/** The cleanups of every live run in this process, behind one listener per event (many runs, no listener leak). */
-const exitCleanups = new Set();
-function runExitCleanups() {
-    for (const cleanup of [...exitCleanups]) {
-        exitCleanups.delete(cleanup);
-        try {
-            cleanup();
-        }
-        catch {
-            // best effort: the process is going away
-        }
-    }
-}
-function onFatalSignal(signal) {
-    runExitCleanups();
-    uninstallExitListeners();
-    // Re-raise so the process ends the way it would have without us, unless someone else handles the signal.
-    if (process.listenerCount(signal) === 0)
-        process.kill(process.pid, signal);
-}
-function installExitListeners() {
-    process.on('exit', runExitCleanups);
-    for (const s of FATAL_SIGNALS)
-        process.on(s, onFatalSignal);
-}
-function uninstallExitListeners() {
-    process.removeListener('exit', runExitCleanups);
-    for (const s of FATAL_SIGNALS)
-        process.removeListener(s, onFatalSignal);
-}
-/**
- * Runs `cleanup` (synchronous) if this process exits or is signalled before the returned release function is
- * called: a cancelled job must not leave a gemini behind.
- */
-function guardProcessExit(cleanup) {
-    let done = false;
-    const once = () => {
-        if (done)
-            return;
-        done = true;
-        cleanup();
-    };
-    if (exitCleanups.size === 0)
-        installExitListeners();
-    exitCleanups.add(once);
-    return () => {
-        done = true;
-        exitCleanups.delete(once);
-        if (exitCleanups.size === 0)
-            uninstallExitListeners();
-    };
-}
-class TmuxDriverImpl {
-    tmuxPath;
-    paneId;
-    panePid;
-    scriptFile;
-    env;
-    enterDelayMs;
-    socketPath;
-    socket;
-    exitFile;
-    stopped = false;
-    releaseGuard;
-    /** Every pid ever seen in the pane, so a stop can verify even after the server is gone. */
-    /** The processes of this pane we have seen: pid → start time, so a reused pid is never signalled. */
-    known = new Map();
-    constructor(tmuxPath, socket, paneId, panePid, scriptFile, exitFile, env, enterDelayMs, 
-    /** tmux 3.3 leaves the socket file behind after kill-server; a self-hosted runner would collect them. */
-    socketPath) {
-        this.tmuxPath = tmuxPath;
-        this.paneId = paneId;
-        this.panePid = panePid;
-        this.scriptFile = scriptFile;
-        this.env = env;
-        this.enterDelayMs = enterDelayMs;
-        this.socketPath = socketPath;
-        this.socket = socket;
-        this.exitFile = exitFile;
-        if (panePid)
-            this.track(panePid);
-        this.releaseGuard = guardProcessExit(() => this.stopSync());
-    }
-    track(pid) {
-        if (!this.known.has(pid))
-            this.known.set(pid, tmux_processStartTime(pid));
-    }
-    /** Still the very process we saw (not a reuse of its pid by another one), and alive. */
-    isOurs(pid) {
-        const seen = this.known.get(pid);
-        if (seen !== undefined && tmux_processStartTime(pid) !== seen)
-            return false;
-        return isProcessAlive(pid);
-    }
-    ours() {
-        return [...this.known.keys()].filter((pid) => this.isOurs(pid));
-    }
-    tmux(args) {
-        return util_exec_exec(this.tmuxPath, ['-L', this.socket, ...args], {
-            env: this.env,
-            allowAllExitCodes: true,
-            timeoutMs: 10_000,
-        });
-    }
-    async tmuxOk(args) {
-        const r = await this.tmux(args);
-        if (r.exitCode !== 0)
-            throw new Error(`tmux ${args[0]} failed: ${r.stderr.trim()}`);
-        return r;
-    }
-    async typeText(text) {
-        // -l: literal, so `;`, quotes and key names like "Enter" are typed as characters.
-        await this.tmuxOk(['send-keys', '-t', this.paneId, '-l', '--', text]);
-        await (0,external_node_timers_promises_namespaceObject.setTimeout)(this.enterDelayMs);
-        await this.tmuxOk(['send-keys', '-t', this.paneId, 'Enter']);
-    }
-    async sendEscape() {
-        await this.tmuxOk(['send-keys', '-t', this.paneId, 'Escape']);
-    }
-    async capture(lines) {
-        const args = ['capture-pane', '-p', '-J', '-t', this.paneId];
-        if (lines !== undefined && lines > 0)
-            args.push('-S', `-${lines}`);
-        const r = await this.tmux(args);
-        if (r.exitCode !== 0)
-            return [];
-        const out = r.stdout.split('\n').map((l) => l.replace(/\s+$/, ''));
-        while (out.length > 0 && out[out.length - 1] === '')
-            out.pop();
-        return out;
-    }
-    async readExitFile() {
-        try {
-            const text = (await (0,promises_namespaceObject.readFile)(this.exitFile, 'utf8')).trim();
-            return /^\d+$/.test(text) ? Number(text) : null;
-        }
-        catch {
-            return null;
-        }
-    }
-    async paneState() {
-        const r = await this.tmux([
-            'display-message',
-            '-p',
-            '-t',
-            this.paneId,
-            '#{pane_dead}|#{pane_pid}|#{pane_dead_status}|#{pane_dead_signal}',
-        ]);
-        const exitCode = await this.readExitFile();
-        if (r.exitCode !== 0)
-            return { dead: true, pid: this.panePid, exitCode };
-        const [dead, pid, status, signal] = r.stdout.trim().split('|');
-        const state = { dead: dead === '1', pid: pid ? Number(pid) : this.panePid, exitCode };
-        if (state.exitCode === null && state.dead && status)
-            state.exitCode = Number(status);
-        if (signal && state.dead)
-            state.signal = Number(signal);
-        return state;
-    }
-    async panePids() {
-        if (!this.panePid || !this.isOurs(this.panePid))
-            return [];
-        const r = await util_exec_exec('ps', ['-A', '-o', 'pid=,ppid='], { allowAllExitCodes: true, env: this.env });
-        const pids = descendantsOf(this.panePid, r.stdout);
-        for (const p of pids)
-            this.track(p);
-        return pids;
-    }
-    async killPane(signal = 'SIGKILL') {
-        const pids = await this.panePids();
-        // The pane's program is a session leader started by tmux, so its pid is its process group.
-        if (this.panePid && this.isOurs(this.panePid))
-            trySignal(-this.panePid, signal);
-        for (const pid of pids)
-            if (this.isOurs(pid))
-                trySignal(pid, signal);
-    }
-    stopSync() {
-        if (this.stopped)
-            return;
-        this.stopped = true;
-        if (this.panePid && this.isOurs(this.panePid))
-            trySignal(-this.panePid, 'SIGKILL');
-        for (const pid of this.ours())
-            trySignal(pid, 'SIGKILL');
-        (0,external_node_child_process_namespaceObject.spawnSync)(this.tmuxPath, ['-L', this.socket, 'kill-server'], {
-            env: this.env,
-            stdio: 'ignore',
-            timeout: 5000,
-        });
-        (0,external_node_fs_namespaceObject.rmSync)(this.scriptFile, { force: true });
-        (0,external_node_fs_namespaceObject.rmSync)(this.socketPath, { force: true });
-        this.releaseGuard();
-    }
-    async stop() {
-        if (!this.stopped) {
-            this.stopped = true;
-            this.releaseGuard();
-            // Processes first: the server's death does not end a gemini sitting in a dialog (live).
-            await this.panePids();
-            if (this.ours().length > 0) {
-                await this.killPane('SIGTERM');
-                for (let i = 0; i < 10 && this.ours().length > 0; i++)
-                    await (0,external_node_timers_promises_namespaceObject.setTimeout)(50);
-                await this.killPane('SIGKILL');
-                for (const pid of this.ours())
-                    trySignal(pid, 'SIGKILL');
-            }
-            await this.tmux(['kill-server']);
-            await (0,promises_namespaceObject.rm)(this.scriptFile, { force: true });
-            await (0,promises_namespaceObject.rm)(this.socketPath, { force: true });
-        }
-        for (let i = 0; i < 40 && this.ours().length > 0; i++)
-            await (0,external_node_timers_promises_namespaceObject.setTimeout)(50);
-        return { survivors: this.ours() };
-    }
-}
-/** `tmux -V` ("tmux 3.3a"), or undefined when tmux is missing or does not run. */
-async function tmuxVersion(tmuxPath = 'tmux') {
-    const r = await exec(tmuxPath, ['-V'], { allowAllExitCodes: true, timeoutMs: 10_000 }).catch(() => undefined);
-    return r?.exitCode === 0 ? r.stdout.trim() : undefined;
-}
-function socketName(id) {
-    return `gemini-run-${id.replace(/[^A-Za-z0-9_-]/g, '')}`;
-}
-/** Environment of the tmux client and server themselves; the pane gets its own through `env -i`. */
-function tmuxEnv() {
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-    for (const key of ['HOME', 'TMUX_TMPDIR', 'USER', 'LOGNAME']) {
-        const v = process.env[key];
-        if (v !== undefined)
-            env[key] = v;
-    }
-    // UTF-8 so capture-pane keeps the TUI's box and bullet characters.
-    env.LANG = 'C.UTF-8';
-    return env;
-}
-/** Starts a tmux server on the run's own socket with the program in its single pane. */
-async function createTmuxDriver(o) {
-    const tmuxPath = o.tmuxPath ?? 'tmux';
-    const socket = socketName(o.id);
-    const scriptFile = (0,external_node_path_namespaceObject.join)(o.runDir, 'pane.sh');
-    const exitFile = (0,external_node_path_namespaceObject.join)(o.runDir, 'pane.exit');
-    await (0,promises_namespaceObject.rm)(exitFile, { force: true });
-    // Recorded before the server exists, so a post step can stop it even if this process dies right after.
-    await (0,promises_namespaceObject.appendFile)((0,external_node_path_namespaceObject.join)(o.runDir, SOCKETS_FILE), `${socket}\n`, { mode: 0o600 });
-    await (0,promises_namespaceObject.writeFile)(scriptFile, renderPaneScript(o.pane, exitFile), { mode: 0o700 });
-    await (0,promises_namespaceObject.chmod)(scriptFile, 0o700);
-    const width = String(o.width ?? 220);
-    const height = String(o.height ?? 50);
-    const env = tmuxEnv();
-    // One invocation: the options exist before the pane's program starts, so even an instant exit remains.
-    const commands = [
-        ['start-server'],
-        ['set-option', '-g', 'remain-on-exit', 'on'],
-        ['set-option', '-g', 'history-limit', '5000'],
-        ['set-option', '-g', 'default-terminal', PANE_TERM],
-        ['set-option', '-g', 'default-size', `${width}x${height}`],
-        [
-            'new-session',
-            '-d',
-            '-s',
-            'run',
-            '-x',
-            width,
-            '-y',
-            height,
-            '-P',
-            '-F',
-            '#{pane_id} #{pane_pid} #{socket_path}',
-            'sh',
-            scriptFile,
-        ],
-    ];
-    const argv = [
-        '-L',
-        socket,
-        '-f',
-        '/dev/null',
-        '-u',
-        ...commands.flatMap((c, i) => (i === 0 ? c : [';', ...c])),
-    ];
-    const r = await util_exec_exec(tmuxPath, argv, { env, allowAllExitCodes: true, timeoutMs: 10_000 }).catch((e) => {
-        if (e.code === 'ENOENT') {
-            throw new errors_UserError(`tmux not found (${tmuxPath}): install tmux, or run in headless mode`);
-        }
-        throw e;
-    });
-    const m = /^(%\d+) (\d+) (.+)$/.exec(r.stdout.trim());
-    if (r.exitCode !== 0 || !m) {
-        await util_exec_exec(tmuxPath, ['-L', socket, 'kill-server'], { env, allowAllExitCodes: true, timeoutMs: 5000 });
-        await (0,promises_namespaceObject.rm)(scriptFile, { force: true });
-        throw new Error(`could not start tmux on socket ${socket}: ${r.stderr.trim() || r.stdout.trim()}`);
-    }
-    return new TmuxDriverImpl(tmuxPath, socket, m[1], Number(m[2]), scriptFile, exitFile, env, o.enterDelayMs ?? 300, m[3]);
-}
-/** Whether a server is listening on the run's socket (for tests and leak checks). */
-async function tmuxServerAlive(socket, tmuxPath = 'tmux') {
-    const r = await exec(tmuxPath, ['-L', socket, 'list-sessions'], {
-        env: tmuxEnv(),
-        allowAllExitCodes: true,
-        timeoutMs: 5000,
-    });
-    return r.exitCode === 0;
-}
-/** The seam: `TmuxDriver.create(...)`; tests may substitute any object implementing the interface. */
-const TmuxDriver = { create: createTmuxDriver };
 
 ;// CONCATENATED MODULE: ./src/isolation/access.ts
 /**
@@ -42213,6 +41925,8 @@ async function takeBack(tree, user, privilege, selfUid = process.getuid?.() ?? 0
     }
 }
 
+;// CONCATENATED MODULE: external "node:timers/promises"
+const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./src/isolation/procs.ts
 /**
  * The processes of one uid, read from /proc. The agent's uid is the boundary of a run: whatever it started —
@@ -42582,7 +42296,7 @@ async function closeSandboxFromState(raw, log) {
     const { user, privilege } = state;
     const claim = (0,external_node_path_namespaceObject.join)(CLAIMS_DIR, `${user.name}.lock`);
     // Released and claimed since by another run on this host: its processes are not ours to end.
-    if (claimIsLive(await (0,promises_namespaceObject.readFile)(claim, 'utf8').catch(() => ''), tmux_processStartTime)) {
+    if (claimIsLive(await (0,promises_namespaceObject.readFile)(claim, 'utf8').catch(() => ''), process_processStartTime)) {
         log.info(`${user.name} now belongs to another run; nothing of this run is left to stop.`);
         return;
     }
@@ -42761,7 +42475,316 @@ async function readJson(path) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/tmux/tmux.ts
+
+
+
+
+
+
+
+
+/** File in a run dir listing the tmux sockets the run started, one per line; the post step's cleanup reads it. */
+const SOCKETS_FILE = 'tmux-sockets';
+const PANE_TERM = 'screen-256color';
+/** Quotes one word for a POSIX shell. */
+function shQuote(word) {
+    return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * The pane's script: `env -i` gives the program exactly the spec's environment, and the exit code lands in a
+ * file because tmux does not report it after a clean exit. Kept in a 0700 file instead of tmux's argv so that
+ * environment values (an API key) never appear in a `ps` listing of the tmux client. Exported for tests.
+ */
+function renderPaneScript(pane, exitFile) {
+    const env = { ...pane.env, TERM: PANE_TERM };
+    const assignments = Object.entries(env).map(([key, value]) => {
+        if (!ENV_NAME.test(key))
+            throw new Error(`invalid environment variable name: ${key}`);
+        return shQuote(`${key}=${value}`);
+    });
+    const prefix = [...(pane.runAs ?? []).map(shQuote), 'env', '-i'];
+    const argv = [pane.command, ...pane.args].map(shQuote);
+    return [
+        '#!/bin/sh',
+        '# Written by gemini-run for one run. It removes itself at once: it holds the environment (an API key), and',
+        '# sh keeps reading the open file.',
+        'rm -f "$0"',
+        `cd ${shQuote(pane.cwd)} || { echo 127 > ${shQuote(exitFile)}; exit 127; }`,
+        [...prefix, ...assignments, ...argv].join(' '),
+        'code=$?',
+        `echo "$code" > ${shQuote(`${exitFile}.tmp`)} && mv ${shQuote(`${exitFile}.tmp`)} ${shQuote(exitFile)}`,
+        'exit "$code"',
+        '',
+    ].join('\n');
+}
+class TmuxDriverImpl {
+    socket;
+    exitFile;
+    stopped = false;
+    releaseGuard;
+    /** The processes of this pane we have seen: pid → start time, so a reused pid is never signalled. */
+    known = new Map();
+    tmuxPath;
+    paneId;
+    panePid;
+    scriptFile;
+    env;
+    enterDelayMs;
+    /** tmux 3.3 leaves the socket file behind after kill-server; a self-hosted runner would collect them. */
+    socketPath;
+    constructor(o) {
+        this.tmuxPath = o.tmuxPath;
+        this.socket = o.socket;
+        this.paneId = o.paneId;
+        this.panePid = o.panePid;
+        this.scriptFile = o.scriptFile;
+        this.exitFile = o.exitFile;
+        this.env = o.env;
+        this.enterDelayMs = o.enterDelayMs;
+        this.socketPath = o.socketPath;
+        if (this.panePid)
+            this.track(this.panePid);
+        this.releaseGuard = guardProcessExit(() => this.stopSync());
+    }
+    track(pid) {
+        if (!this.known.has(pid))
+            this.known.set(pid, process_processStartTime(pid));
+    }
+    /** Still the very process we saw (not a reuse of its pid by another one), and alive. */
+    isOurs(pid) {
+        const seen = this.known.get(pid);
+        if (seen !== undefined && process_processStartTime(pid) !== seen)
+            return false;
+        return isProcessAlive(pid);
+    }
+    ours() {
+        return [...this.known.keys()].filter((pid) => this.isOurs(pid));
+    }
+    tmux(args) {
+        return util_exec_exec(this.tmuxPath, ['-L', this.socket, ...args], {
+            env: this.env,
+            allowAllExitCodes: true,
+            timeoutMs: 10_000,
+        });
+    }
+    async tmuxOk(args) {
+        const r = await this.tmux(args);
+        if (r.exitCode !== 0)
+            throw new Error(`tmux ${args[0]} failed: ${r.stderr.trim()}`);
+        return r;
+    }
+    async typeText(text) {
+        // -l: literal, so `;`, quotes and key names like "Enter" are typed as characters.
+        await this.tmuxOk(['send-keys', '-t', this.paneId, '-l', '--', text]);
+        await (0,external_node_timers_promises_namespaceObject.setTimeout)(this.enterDelayMs);
+        await this.tmuxOk(['send-keys', '-t', this.paneId, 'Enter']);
+    }
+    async sendEscape() {
+        await this.tmuxOk(['send-keys', '-t', this.paneId, 'Escape']);
+    }
+    async capture(lines) {
+        const args = ['capture-pane', '-p', '-J', '-t', this.paneId];
+        if (lines !== undefined && lines > 0)
+            args.push('-S', `-${lines}`);
+        const r = await this.tmux(args);
+        if (r.exitCode !== 0)
+            return [];
+        const out = r.stdout.split('\n').map((l) => l.replace(/\s+$/, ''));
+        while (out.length > 0 && out[out.length - 1] === '')
+            out.pop();
+        return out;
+    }
+    async readExitFile() {
+        try {
+            const text = (await (0,promises_namespaceObject.readFile)(this.exitFile, 'utf8')).trim();
+            return /^\d+$/.test(text) ? Number(text) : null;
+        }
+        catch {
+            return null;
+        }
+    }
+    async paneState() {
+        const r = await this.tmux([
+            'display-message',
+            '-p',
+            '-t',
+            this.paneId,
+            '#{pane_dead}|#{pane_pid}|#{pane_dead_status}|#{pane_dead_signal}',
+        ]);
+        const exitCode = await this.readExitFile();
+        if (r.exitCode !== 0)
+            return { dead: true, pid: this.panePid, exitCode };
+        const [dead, pid, status, signal] = r.stdout.trim().split('|');
+        const state = { dead: dead === '1', pid: pid ? Number(pid) : this.panePid, exitCode };
+        if (state.exitCode === null && state.dead && status)
+            state.exitCode = Number(status);
+        if (signal && state.dead)
+            state.signal = Number(signal);
+        return state;
+    }
+    async panePids() {
+        if (!this.panePid || !this.isOurs(this.panePid))
+            return [];
+        const r = await util_exec_exec('ps', ['-A', '-o', 'pid=,ppid='], { allowAllExitCodes: true, env: this.env });
+        const pids = descendantsOf(this.panePid, r.stdout);
+        for (const p of pids)
+            this.track(p);
+        return pids;
+    }
+    async killPane(signal = 'SIGKILL') {
+        const pids = await this.panePids();
+        // The pane's program is a session leader started by tmux, so its pid is its process group.
+        if (this.panePid && this.isOurs(this.panePid))
+            killProcessGroup(this.panePid, signal);
+        for (const pid of pids)
+            if (this.isOurs(pid))
+                signalProcess(pid, signal);
+    }
+    stopSync() {
+        if (this.stopped)
+            return;
+        this.stopped = true;
+        if (this.panePid && this.isOurs(this.panePid))
+            killProcessGroup(this.panePid, 'SIGKILL');
+        for (const pid of this.ours())
+            signalProcess(pid, 'SIGKILL');
+        (0,external_node_child_process_namespaceObject.spawnSync)(this.tmuxPath, ['-L', this.socket, 'kill-server'], {
+            env: this.env,
+            stdio: 'ignore',
+            timeout: 5000,
+        });
+        (0,external_node_fs_namespaceObject.rmSync)(this.scriptFile, { force: true });
+        (0,external_node_fs_namespaceObject.rmSync)(this.socketPath, { force: true });
+        this.releaseGuard();
+    }
+    async stop() {
+        if (!this.stopped) {
+            this.stopped = true;
+            this.releaseGuard();
+            // Processes first: the server's death does not end a gemini sitting in a dialog (live).
+            await this.panePids();
+            if (this.ours().length > 0) {
+                await this.killPane('SIGTERM');
+                for (let i = 0; i < 10 && this.ours().length > 0; i++)
+                    await (0,external_node_timers_promises_namespaceObject.setTimeout)(50);
+                await this.killPane('SIGKILL');
+                for (const pid of this.ours())
+                    signalProcess(pid, 'SIGKILL');
+            }
+            await this.tmux(['kill-server']);
+            await (0,promises_namespaceObject.rm)(this.scriptFile, { force: true });
+            await (0,promises_namespaceObject.rm)(this.socketPath, { force: true });
+        }
+        for (let i = 0; i < 40 && this.ours().length > 0; i++)
+            await (0,external_node_timers_promises_namespaceObject.setTimeout)(50);
+        return { survivors: this.ours() };
+    }
+}
+/** `tmux -V` ("tmux 3.3a"), or undefined when tmux is missing or does not run. */
+async function tmuxVersion(tmuxPath = 'tmux') {
+    const r = await exec(tmuxPath, ['-V'], { allowAllExitCodes: true, timeoutMs: 10_000 }).catch(() => undefined);
+    return r?.exitCode === 0 ? r.stdout.trim() : undefined;
+}
+function socketName(id) {
+    return `gemini-run-${id.replace(/[^A-Za-z0-9_-]/g, '')}`;
+}
+/** Environment of the tmux client and server themselves; the pane gets its own through `env -i`. */
+function tmuxEnv() {
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+    for (const key of ['HOME', 'TMUX_TMPDIR', 'USER', 'LOGNAME']) {
+        const v = process.env[key];
+        if (v !== undefined)
+            env[key] = v;
+    }
+    // UTF-8 so capture-pane keeps the TUI's box and bullet characters.
+    env.LANG = 'C.UTF-8';
+    return env;
+}
+/** Starts a tmux server on the run's own socket with the program in its single pane. */
+async function createTmuxDriver(o) {
+    const tmuxPath = o.tmuxPath ?? 'tmux';
+    const socket = socketName(o.id);
+    const scriptFile = (0,external_node_path_namespaceObject.join)(o.runDir, 'pane.sh');
+    const exitFile = (0,external_node_path_namespaceObject.join)(o.runDir, 'pane.exit');
+    await (0,promises_namespaceObject.rm)(exitFile, { force: true });
+    // Recorded before the server exists, so a post step can stop it even if this process dies right after.
+    await (0,promises_namespaceObject.appendFile)((0,external_node_path_namespaceObject.join)(o.runDir, SOCKETS_FILE), `${socket}\n`, { mode: 0o600 });
+    await (0,promises_namespaceObject.writeFile)(scriptFile, renderPaneScript(o.pane, exitFile), { mode: 0o700 });
+    await (0,promises_namespaceObject.chmod)(scriptFile, 0o700);
+    const width = String(o.width ?? 220);
+    const height = String(o.height ?? 50);
+    const env = tmuxEnv();
+    // One invocation: the options exist before the pane's program starts, so even an instant exit remains.
+    const commands = [
+        ['start-server'],
+        ['set-option', '-g', 'remain-on-exit', 'on'],
+        ['set-option', '-g', 'history-limit', '5000'],
+        ['set-option', '-g', 'default-terminal', PANE_TERM],
+        ['set-option', '-g', 'default-size', `${width}x${height}`],
+        [
+            'new-session',
+            '-d',
+            '-s',
+            'run',
+            '-x',
+            width,
+            '-y',
+            height,
+            '-P',
+            '-F',
+            '#{pane_id} #{pane_pid} #{socket_path}',
+            'sh',
+            scriptFile,
+        ],
+    ];
+    const argv = [
+        '-L',
+        socket,
+        '-f',
+        '/dev/null',
+        '-u',
+        ...commands.flatMap((c, i) => (i === 0 ? c : [';', ...c])),
+    ];
+    const r = await util_exec_exec(tmuxPath, argv, { env, allowAllExitCodes: true, timeoutMs: 10_000 }).catch((e) => {
+        if (e.code === 'ENOENT') {
+            throw new errors_UserError(`tmux not found (${tmuxPath}): install tmux, or run in headless mode`);
+        }
+        throw e;
+    });
+    const m = /^(%\d+) (\d+) (.+)$/.exec(r.stdout.trim());
+    if (r.exitCode !== 0 || !m) {
+        await util_exec_exec(tmuxPath, ['-L', socket, 'kill-server'], { env, allowAllExitCodes: true, timeoutMs: 5000 });
+        await (0,promises_namespaceObject.rm)(scriptFile, { force: true });
+        throw new Error(`could not start tmux on socket ${socket}: ${r.stderr.trim() || r.stdout.trim()}`);
+    }
+    return new TmuxDriverImpl({
+        tmuxPath,
+        socket,
+        paneId: m[1],
+        panePid: Number(m[2]),
+        scriptFile,
+        exitFile,
+        env,
+        enterDelayMs: o.enterDelayMs ?? 300,
+        socketPath: m[3],
+    });
+}
+/** Whether a server is listening on the run's socket (for tests and leak checks). */
+async function tmuxServerAlive(socket, tmuxPath = 'tmux') {
+    const r = await exec(tmuxPath, ['-L', socket, 'list-sessions'], {
+        env: tmuxEnv(),
+        allowAllExitCodes: true,
+        timeoutMs: 5000,
+    });
+    return r.exitCode === 0;
+}
+/** The seam: `TmuxDriver.create(...)`; tests may substitute any object implementing the interface. */
+const TmuxDriver = { create: createTmuxDriver };
+
 ;// CONCATENATED MODULE: ./src/run/cleanup.ts
+
 
 
 
@@ -42786,17 +42809,8 @@ async function cleanupRun(o) {
                 .map(Number)
                 .filter((n) => n > 1)) {
                 // The pane's process group: gemini in a dialog survives its tmux server otherwise.
-                try {
-                    process.kill(-pid, 'SIGKILL');
-                }
-                catch {
-                    try {
-                        process.kill(pid, 'SIGKILL');
-                    }
-                    catch {
-                        // already gone
-                    }
-                }
+                if (!killProcessGroup(pid, 'SIGKILL'))
+                    signalProcess(pid, 'SIGKILL');
             }
             await util_exec_exec(tmux, ['-L', socket, 'kill-server'], { allowAllExitCodes: true }).catch(() => undefined);
             o.log.info(`Stopped tmux server ${socket}`);
