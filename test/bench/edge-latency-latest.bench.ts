@@ -283,7 +283,8 @@ async function session(gemini: string, opts: { hook: boolean }): Promise<Session
       runDir,
       pane: spec,
     });
-    // -b: the shell runs in the background, so tmux does not wait for it; #{pane_title} is expanded by tmux.
+    // -b: the shell runs in the background, so tmux does not wait for it. `q:` escapes the title for sh: it is
+    // program output (a model's thought subject when ui.showStatusInTitle is on), never shell code.
     await exec(
       'tmux',
       [
@@ -292,7 +293,7 @@ async function session(gemini: string, opts: { hook: boolean }): Promise<Session
         'set-hook',
         '-g',
         'pane-title-changed',
-        `run-shell -b "echo '#{pane_title}' >> ${titleFile}"`,
+        `run-shell -b "echo #{q:pane_title} >> '${titleFile}'"`,
       ],
       { allowAllExitCodes: false, timeoutMs: 5000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } },
     );

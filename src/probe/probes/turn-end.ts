@@ -24,7 +24,8 @@ interface TitleChange {
 
 /**
  * Records every title change of the pane into a file, in order, stamped by the shell in ms. run-shell without
- * -b: tmux waits for it, so two quick changes cannot be written out of order.
+ * -b: tmux waits for it, so two quick changes cannot be written out of order. `q:` escapes the title for sh:
+ * the title is program output (a thought subject when `ui.showStatusInTitle` is on), never shell code.
  */
 async function recordTitles(tui: Interactive, file: string): Promise<() => Promise<TitleChange[]>> {
   await exec(
@@ -35,7 +36,7 @@ async function recordTitles(tui: Interactive, file: string): Promise<() => Promi
       'set-hook',
       '-g',
       'pane-title-changed',
-      `run-shell "echo \\"$(date +%s%3N) #{pane_title}\\" >> ${file}"`,
+      `run-shell "echo \\"$(date +%s%3N)\\" #{q:pane_title} >> '${file}'"`,
     ],
     { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '' }, timeoutMs: 5000 },
   );
