@@ -29,6 +29,7 @@ import {
   projectSlugProbe,
   resumeAcrossHomesProbe,
 } from './probes/transcript.js';
+import { TURN_END_PROBES } from './probes/turn-end.js';
 import type { Probe } from './types.js';
 
 export type { Probe, ProbeOutcome, ProbeResult } from './types.js';
@@ -60,6 +61,7 @@ export const PROBES: readonly Probe[] = [
   escapeCancelsProbe,
   quitProbe,
   ctrlCProbe,
+  ...TURN_END_PROBES,
   autoUpdateProbe,
 ];
 
