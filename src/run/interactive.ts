@@ -4,12 +4,13 @@
  */
 import { buildInteractiveSpec } from '../gemini/spawn.js';
 import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
+import { stripBox } from '../gemini/screen.js';
 import { locateTranscript } from '../gemini/transcript.js';
 import { TmuxDriver } from '../tmux/tmux.js';
 import { getErrorMessage } from '../util/errors.js';
 import { prepareSpawn, runAttempts, type Attempt, type SpawnContext, type SpawnOutcome } from './attempt.js';
 import { TranscriptToolTail, telemetryToRunEvents } from './progress.js';
-import { decideWall, stripBox } from './walls.js';
+import { decideWall } from './walls.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const TICK_MS = 200;

@@ -4,7 +4,8 @@
  * the first prompt, the screen after a wrong code, and the screen after the second wrong code (CLI exited 41).
  */
 import { describe, expect, it } from 'vitest';
-import { LOGIN_PATTERNS, detectAuthWall, lastWords, readLoginScreen } from '../../src/gemini/login.js';
+import { detectAuthWall, lastWords, readLoginScreen } from '../../src/gemini/login.js';
+import { SCREEN_TEXTS } from '../../src/gemini/screen.js';
 
 const AWAITING_FIRST_CODE: string[] = [
   'Please visit the following URL to authorize the application:',
@@ -190,8 +191,8 @@ describe('readLoginScreen', () => {
   });
 
   it('does not take "Retrying..." as the final failure', () => {
-    expect(LOGIN_PATTERNS.gaveUp.test('Failed to authenticate with user code. Retrying...')).toBe(false);
-    expect(LOGIN_PATTERNS.gaveUp.test('Failed to authenticate with user code.')).toBe(true);
+    expect(SCREEN_TEXTS.gaveUp.test('Failed to authenticate with user code. Retrying...')).toBe(false);
+    expect(SCREEN_TEXTS.gaveUp.test('Failed to authenticate with user code.')).toBe(true);
   });
 
   it('an empty screen has nothing', () => {
