@@ -18,7 +18,7 @@ import { readActiveAccount } from './auth-status.js';
 import { OAUTH_CREDS_FILE, homeAt } from './home.js';
 import { SCREEN_TEXTS, findOnScreen } from './screen.js';
 import { OWNED_SETTINGS, mergeSettings } from './settings.js';
-import { ENV_ALLOW_LIST } from './spawn.js';
+import { baseEnv } from './spawn.js';
 import { pathExists } from '../util/fs.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -225,17 +225,9 @@ export async function geminiCommand(geminiPath: string): Promise<{ command: stri
     : { command: geminiPath, args: [] };
 }
 
-/** The login pane's environment: the adapter's allow-list (proxies, CA certs) plus the login switches. */
+/** The login pane's environment: the adapter's allow-list and its guard (proxies, CA certs) plus the login switches. */
 export function loginEnv(home: string, tmpDir: string, src: NodeJS.ProcessEnv): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of [...ENV_ALLOW_LIST.exact, ...ENV_ALLOW_LIST.passThrough]) {
-    const v = src[name];
-    if (v) env[name] = v;
-  }
-  for (const name of Object.keys(src)) {
-    const v = src[name];
-    if (v && ENV_ALLOW_LIST.prefixes.some((p) => name.startsWith(p))) env[name] = v;
-  }
+  const env = baseEnv(src);
   env.TERM = 'xterm-256color';
   env.GEMINI_CLI_HOME = home;
   env.TMPDIR = tmpDir;
