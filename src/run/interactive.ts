@@ -43,6 +43,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
   const stopFollowing = new AbortController();
   let follower: Promise<void> | undefined;
   let driver: TmuxDriver | undefined;
+  const tail = new TranscriptToolTail(() => locateTranscript(ctx.home.root, opts.worktree, sessionId));
   try {
     driver = await TmuxDriver.create({
       id: `${ctx.runId}-${attempt}`,
@@ -63,7 +64,6 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
       { signal: stopFollowing.signal },
     ).catch((e: unknown) => log.warning(`telemetry follower stopped: ${getErrorMessage(e)}`));
 
-    const tail = new TranscriptToolTail(() => locateTranscript(ctx.home.root, opts.worktree, sessionId));
     let screen: string[] = [];
     let escapeSentAtMs: number | undefined;
     let deadAt: number | undefined;
@@ -163,6 +163,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     stopFollowing.abort();
     wake?.();
     await follower;
+    await tail.close();
   }
 }
 
