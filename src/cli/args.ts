@@ -36,7 +36,6 @@ export class UsageError extends UserError {
   }
 }
 
-export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 

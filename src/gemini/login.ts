@@ -213,7 +213,7 @@ async function credsReady(file: string): Promise<boolean> {
 }
 
 /** A .js path runs under this node, so the pane does not depend on `node` being on PATH. */
-export async function geminiCommand(geminiPath: string): Promise<{ command: string; args: string[] }> {
+async function geminiCommand(geminiPath: string): Promise<{ command: string; args: string[] }> {
   let real = geminiPath;
   try {
     real = await fs.realpath(geminiPath);

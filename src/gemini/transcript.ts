@@ -221,7 +221,7 @@ function skipString(b: Buffer, i: number): number {
  * lines without being replaced. Parsed messages keep only what the summary needs (no tool results or
  * thoughts), which bounds memory by the conversation, not by the file.
  */
-export class TranscriptFolder {
+class TranscriptFolder {
   private entries = new Map<string, Entry>();
   private pending: string[] = [];
   private meta: Record<string, unknown> = {};

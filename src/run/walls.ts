@@ -157,11 +157,11 @@ export type WallDecision =
   /** Exit 42 for a taken session id: spawn again with a fresh id. */
   | { action: 'retry'; message: string };
 
-export const DEFAULT_ESCAPE_GRACE_MS = 15_000;
+const DEFAULT_ESCAPE_GRACE_MS = 15_000;
 
 /** Exit codes of 0.42.0 (bundle `ExitCodes`). */
-export const EXIT_AUTH = 41;
-export const EXIT_INPUT = 42;
+const EXIT_AUTH = 41;
+const EXIT_INPUT = 42;
 
 type ApiError = Extract<TelemetryEvent, { kind: 'api-error' }>;
 
