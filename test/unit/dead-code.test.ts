@@ -7,8 +7,8 @@ import { SRC, exportedNames, importedNames, listRepoTs } from '../harness/source
 const ENTRY_POINTS = new Set(['action/index.ts', 'action/post.ts', 'cli/main.ts', 'proxy/main.ts']);
 
 /**
- * Exports the checks below would flag that stay on purpose, each with its reason. Keep it short: an export no
- * one uses is usually code to delete.
+ * Exports the checks below would flag that stay on purpose, each with its reason (`file: *` for a whole module).
+ * Keep it short: an export no one uses is usually code to delete.
  */
 const ALLOWED: Record<string, string> = {
   'action/inputs.ts: SECRET_INPUTS':
@@ -20,6 +20,8 @@ const ALLOWED: Record<string, string> = {
     'the text entry of the TranscriptFolder that foldTranscriptFile runs; tests feed it captured lines',
   'tmux/tmux.ts: tmuxServerAlive': "leak checks in tests ask with the driver's own tmux environment",
   'util/log.ts: createMemoryLogger': 'the Logger the tests run the product with, kept beside the interface',
+  'probe/probes/turn-end.ts: *':
+    'probes of the fast turn-end signals, not yet in PROBES (registered together with their compat rows)',
 };
 
 /** Which names of each src/ module the given files import (`*` = all of them). */
@@ -60,6 +62,7 @@ function findings(): Finding[] {
     const inSrc = bySrc.get(abs) ?? new Set<string>();
     const anywhere = byAll.get(abs) ?? new Set<string>();
     if (inSrc.has('*')) continue;
+    if (`${path}: *` in ALLOWED) continue;
     const text = readFileSync(abs, 'utf8');
     for (const { name, typeOnly } of exportedNames(text)) {
       const key = `${path}: ${name}`;
@@ -89,7 +92,8 @@ describe('dead code in src/', () => {
     for (const key of Object.keys(ALLOWED)) {
       const [path, name] = key.split(': ') as [string, string];
       const names = exportedNames(readFileSync(`${SRC}/${path}`, 'utf8')).map((e) => e.name);
-      expect(names, key).toContain(name);
+      if (name === '*') expect(names.length, key).toBeGreaterThan(0);
+      else expect(names, key).toContain(name);
     }
   });
 });
