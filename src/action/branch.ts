@@ -6,7 +6,7 @@ import type { RunTrigger } from '../github/event.js';
 import { getPull, type PullInfo } from '../github/pulls.js';
 import { UserError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import type { RepoRef } from './context.js';
+import type { RepoRef } from '../github/client.js';
 import type { ActionInputs } from './inputs.js';
 
 /** Where a run works: its branch and what the PR targets. The branch only ever moves forward, ours or not. */

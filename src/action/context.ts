@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { z } from 'zod';
+import type { RepoRef } from '../github/client.js';
 import { UserError } from '../util/errors.js';
 
 /** GitHub's standard variables, read once at the boundary. */
@@ -19,11 +20,6 @@ const envSchema = z.object({
   RUNNER_TEMP: z.string().optional(),
   RUNNER_TOOL_CACHE: z.string().optional(),
 });
-
-export interface RepoRef {
-  owner: string;
-  repo: string;
-}
 
 export interface ActionContext {
   eventName: string;

@@ -19,7 +19,7 @@ export interface ReportInput {
   onPullRequest: boolean;
 }
 
-export function isModelUnavailable(message: string | undefined): boolean {
+function isModelUnavailable(message: string | undefined): boolean {
   return (message ?? '').startsWith(MODEL_UNAVAILABLE);
 }
 

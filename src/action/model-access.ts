@@ -15,8 +15,8 @@ import { prepareVertexToken, type AccessTokenSource } from '../proxy/vertex-toke
 import type { AuthConfig, OAuthCreds } from '../domain/types.js';
 import type { Logger } from '../util/log.js';
 
-export const DEFAULT_GEMINI_API = 'https://generativelanguage.googleapis.com';
-export const DEFAULT_CODE_ASSIST = 'https://cloudcode-pa.googleapis.com';
+const DEFAULT_GEMINI_API = 'https://generativelanguage.googleapis.com';
+const DEFAULT_CODE_ASSIST = 'https://cloudcode-pa.googleapis.com';
 
 /** The Vertex AI endpoint gemini would call itself: regional, or global (also for express mode's API key). */
 export function vertexUpstream(env: NodeJS.ProcessEnv, location: string | undefined): string {

@@ -2,9 +2,7 @@ import { z } from 'zod';
 import type { Task } from '../domain/types.js';
 import type { ActionStatus, RunResult } from '../run/types.js';
 
-/** Hidden markers that identify our comments (the event parser drops comments that carry them from tasks). */
-export const SUMMARY_MARKER = '<!-- gemini-run:summary -->';
-export const ISSUE_MARKER = '<!-- gemini-run:issue -->';
+/** The session record rides in the summary comment, after its commentMarker('summary'). */
 const SESSION_MARKER_PREFIX = '<!-- gemini-run:session ';
 
 /** What a later run needs to continue a session: recorded (hidden) in the PR summary comment. */

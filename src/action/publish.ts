@@ -14,7 +14,7 @@ import { createOrUpdatePull, type PullInfo, type PullSpec } from '../github/pull
 import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { BranchPlan } from './branch.js';
-import type { RepoRef } from './context.js';
+import type { RepoRef } from '../github/client.js';
 
 /** A publishing failure, for the issue comment (what, todo) and the step's one-line failure (headline). */
 export interface PublishProblem {
@@ -93,7 +93,7 @@ export function compareUrl(serverUrl: string, repo: RepoRef, base: string, head:
 }
 
 /** The one line of GitHub's answer to a failed call: status and message, no stack, no headers. */
-export function describeApiError(error: unknown): string {
+function describeApiError(error: unknown): string {
   const e = error as { status?: unknown; response?: { data?: { message?: unknown } } };
   const message =
     typeof e.response?.data?.message === 'string' ? e.response.data.message : getErrorMessage(error);

@@ -10,7 +10,7 @@ import type { GitHubClient } from '../github/client.js';
 import type { ActionStatus, RunResult } from '../run/types.js';
 import { getErrorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import type { RepoRef } from './context.js';
+import type { RepoRef } from '../github/client.js';
 import { issueComment, stepFailure } from './issue-report.js';
 import type { ActionOutputs } from './outputs.js';
 import { sessionMarker, withEarlierRuns } from './pr-text.js';

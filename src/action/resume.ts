@@ -4,7 +4,7 @@ import type { PullInfo } from '../github/pulls.js';
 import type { ResumeSource } from '../domain/types.js';
 import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import type { RepoRef } from './context.js';
+import type { RepoRef } from '../github/client.js';
 import { parseSessionMarkers } from './pr-text.js';
 import type { TranscriptStore } from './transcript-store.js';
 

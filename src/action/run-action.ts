@@ -27,7 +27,8 @@ import { type ActionStatus, type RunResult } from '../run/types.js';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { resolveAuth } from './auth.js';
-import type { ActionContext, RepoRef } from './context.js';
+import type { ActionContext } from './context.js';
+import type { RepoRef } from '../github/client.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionOutputs } from './outputs.js';
 import { adviceFor, prBody, prTitle } from './pr-text.js';
@@ -64,7 +65,7 @@ export interface ActionResult {
   failure?: string;
 }
 
-export const AGENT_IDENTITY = {
+const AGENT_IDENTITY = {
   name: 'github-actions[bot]',
   email: '41898282+github-actions[bot]@users.noreply.github.com',
 };

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 
 /** What the main step leaves for the post step (core.saveState / getState). */
-export const STATE = {
+const STATE = {
   runDir: 'runDir',
   sandbox: 'sandbox',
   worktree: 'worktree',

@@ -1,7 +1,7 @@
 import { DefaultArtifactClient } from '@actions/artifact';
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { RepoRef } from './context.js';
+import type { RepoRef } from '../github/client.js';
 import type { SessionRecord } from './pr-text.js';
 import { pathExists } from '../util/fs.js';
 import { getErrorMessage, oneLine } from '../util/errors.js';
@@ -24,10 +24,10 @@ export interface TranscriptStore {
 const TRANSCRIPT_FILE = 'transcript.jsonl';
 
 /** How long a run's transcript artifact is kept (GitHub caps it at the repository's own retention setting). */
-export const TRANSCRIPT_RETENTION_DAYS = 30;
+const TRANSCRIPT_RETENTION_DAYS = 30;
 
 /** The previous transcript exists somewhere but cannot be had; the message says why and what to do, in one line. */
-export class TranscriptUnavailableError extends Error {
+class TranscriptUnavailableError extends Error {
   override readonly name = 'TranscriptUnavailableError';
 }
 

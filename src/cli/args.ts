@@ -4,6 +4,7 @@
  * line). Commands write through `io` so tests can run them in-process against memory streams.
  */
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UserError } from '../util/errors.js';
 
@@ -35,7 +36,6 @@ export class UsageError extends UserError {
   }
 }
 
-export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
@@ -114,45 +114,15 @@ export function createLineReader(stream: NodeJS.ReadableStream): {
   next(): Promise<string | undefined>;
   close(): void;
 } {
-  const lines: string[] = [];
-  const waiters: ((line: string | undefined) => void)[] = [];
-  let buffer = '';
-  let ended = false;
-  const onData = (chunk: Buffer | string) => {
-    buffer += chunk.toString();
-    let i: number;
-    while ((i = buffer.indexOf('\n')) !== -1) {
-      const line = buffer.slice(0, i).replace(/\r$/, '');
-      buffer = buffer.slice(i + 1);
-      const w = waiters.shift();
-      if (w) w(line);
-      else lines.push(line);
-    }
-  };
-  const onEnd = () => {
-    ended = true;
-    if (buffer !== '') {
-      const w = waiters.shift();
-      if (w) w(buffer);
-      else lines.push(buffer);
-      buffer = '';
-    }
-    for (const w of waiters.splice(0)) w(undefined);
-  };
-  stream.on('data', onData);
-  stream.on('end', onEnd);
+  const rl = createInterface({ input: stream, crlfDelay: Infinity, terminal: false });
+  const lines = rl[Symbol.asyncIterator]();
   return {
-    next() {
-      const line = lines.shift();
-      if (line !== undefined) return Promise.resolve(line);
-      if (ended) return Promise.resolve(undefined);
-      stream.resume();
-      return new Promise((resolve) => waiters.push(resolve));
+    async next() {
+      const r = await lines.next();
+      return r.done ? undefined : r.value;
     },
     close() {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      stream.pause();
+      rl.close();
     },
   };
 }

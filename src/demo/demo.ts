@@ -23,8 +23,8 @@ import { exec } from '../util/exec.js';
 import type { Logger } from '../util/log.js';
 import { findPinnedGemini } from '../gemini/install.js';
 
-export const DEMO_OWNER = 'octo-org';
-export const DEMO_REPO = 'hello-world';
+const DEMO_OWNER = 'octo-org';
+const DEMO_REPO = 'hello-world';
 /** Shaped like real secrets so every redaction path treats them as secrets. */
 const DEMO_TOKEN = 'ghs_' + 'DemoTokenDemoTokenDemoTokenDemoToken00';
 const DEMO_API_KEY = 'AIzaSy' + 'DemoKeyDemoKeyDemoKeyDemoKeyDemo000';

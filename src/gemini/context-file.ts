@@ -144,7 +144,7 @@ export async function removeInstalledSkills(worktree: string, installed: string[
  * Adds root-anchored patterns to the repository's info/exclude, once each. The path comes from
  * `git rev-parse --git-path info/exclude`, which is right for linked worktrees and submodules too.
  */
-export async function excludeFromGit(worktree: string, patterns: string[]): Promise<void> {
+async function excludeFromGit(worktree: string, patterns: string[]): Promise<void> {
   const res = await exec('git', ['rev-parse', '--git-path', 'info/exclude'], {
     cwd: worktree,
     env: gitEnv(),

@@ -8,7 +8,7 @@ import type { OAuthCreds } from '../domain/types.js';
 import { UserError } from '../util/errors.js';
 
 /** Extra keys survive (`looseObject`): the CLI writes back whatever the token endpoint returned. */
-export const oauthCredsSchema = z.looseObject({
+const oauthCredsSchema = z.looseObject({
   access_token: z.string().min(1),
   refresh_token: z.string().min(1).optional(),
   scope: z.string().optional(),
@@ -58,10 +58,10 @@ export function parseOAuthCreds(
 }
 
 /** An expired access token is fine while a refresh token can renew it; without one the run could only fail. */
-export function assertUsable(creds: OAuthCreds, now: number, source = DEFAULT_SOURCE): void {
-  if (creds.expiry_date !== undefined && creds.expiry_date <= now && !creds.refresh_token) {
+function assertUsable(creds: OAuthCreds, now: number, source = DEFAULT_SOURCE): void {
+  if (isExpired(creds, now) && !creds.refresh_token) {
     throw new UserError(
-      `${source}: the access token expired at ${new Date(creds.expiry_date).toISOString()} and there is no refresh_token; log in again (gemini-run login) and use the new oauth_creds.json.`,
+      `${source}: the access token expired at ${new Date(creds.expiry_date ?? now).toISOString()} and there is no refresh_token; log in again (gemini-run login) and use the new oauth_creds.json.`,
     );
   }
 }

@@ -5,8 +5,8 @@
  * code prints a FRESH URL (new PKCE state), so the URL is always the last one on screen; after two failures the
  * CLI exits with a fatal auth error. There is no success banner: success is the birth of oauth_creds.json.
  *
- * The screen-scraping patterns live in LOGIN_PATTERNS and nowhere else; readLoginScreen is pure and tested on
- * captured screens.
+ * The texts it reads are in screen.ts with every other text of the CLI's screen; readLoginScreen is pure and
+ * tested on captured screens.
  */
 import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -16,24 +16,11 @@ import { TmuxDriver } from '../tmux/tmux.js';
 import { UserError } from '../util/errors.js';
 import { readActiveAccount } from './auth-status.js';
 import { OAUTH_CREDS_FILE, homeAt } from './home.js';
+import { SCREEN_TEXTS, findOnScreen } from './screen.js';
 import { OWNED_SETTINGS, mergeSettings } from './settings.js';
-import { ENV_ALLOW_LIST } from './spawn.js';
+import { baseEnv } from './spawn.js';
 import { pathExists } from '../util/fs.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-
-export const LOGIN_PATTERNS = {
-  /** The authorization URL google-auth-library builds (accounts.google.com/o/oauth2/v2/auth?...). */
-  url: /https:\/\/accounts\.google\.com\/o\/oauth2\/[^\s"'<>]+/g,
-  /** readline's question; the code is read right after it. */
-  codePrompt: /Enter the authorization code:/,
-  /** The token endpoint refused the code; group 1 is the server's reason (e.g. invalid_grant). */
-  codeRefused: /Failed to authenticate with authorization code:\s*(.*)$/,
-  /** An empty code. */
-  codeRequired: /Authorization code is required\./,
-  /** The CLI gave up (after the second failure; the first one adds " Retrying..."). */
-  gaveUp: /Failed to authenticate with user code\.(?!\s*Retrying)/,
-  timedOut: /Authorization timed out after 5 minutes\./,
-} as const;
 
 export interface LoginScreen {
   /** The last authorization URL on screen. */
@@ -58,16 +45,16 @@ export function readLoginScreen(lines: readonly string[]): LoginScreen {
   let failure: string | undefined;
   lines.forEach((raw, i) => {
     const line = raw.trimEnd();
-    for (const m of line.matchAll(LOGIN_PATTERNS.url)) {
+    for (const m of line.matchAll(SCREEN_TEXTS.loginUrl)) {
       url = m[0];
       urlLine = i;
       urlCount++;
     }
-    if (LOGIN_PATTERNS.codePrompt.test(line)) promptLine = i;
-    const refused = LOGIN_PATTERNS.codeRefused.exec(line);
+    if (SCREEN_TEXTS.codePrompt.test(line)) promptLine = i;
+    const refused = SCREEN_TEXTS.codeRefused.exec(line);
     if (refused) refusals.push((refused[1] ?? '').trim() || 'refused');
-    else if (LOGIN_PATTERNS.codeRequired.test(line)) refusals.push('empty code');
-    if (LOGIN_PATTERNS.gaveUp.test(line) || LOGIN_PATTERNS.timedOut.test(line)) failure = line.trim();
+    else if (SCREEN_TEXTS.codeRequired.test(line)) refusals.push('empty code');
+    if (SCREEN_TEXTS.gaveUp.test(line) || SCREEN_TEXTS.loginTimedOut.test(line)) failure = line.trim();
   });
   const screen: LoginScreen = { urlCount, awaitingCode: url !== undefined && promptLine > urlLine, refusals };
   if (url) screen.url = url;
@@ -77,7 +64,7 @@ export function readLoginScreen(lines: readonly string[]): LoginScreen {
 
 /** Pure: the most useful last words of a CLI that died during login (its error, not the blank screen). */
 export function lastWords(lines: readonly string[]): string | undefined {
-  const oneUrl = new RegExp(LOGIN_PATTERNS.url.source);
+  const oneUrl = new RegExp(SCREEN_TEXTS.loginUrl.source);
   const meaningful = lines
     .map((l) => l.trim())
     .filter((l) => l !== '' && !oneUrl.test(l) && !/^Pane is dead\b/.test(l) && !/^at /.test(l));
@@ -98,24 +85,15 @@ export type AuthWall =
   | { kind: 'sign-in-failed'; message: string }
   | { kind: 'auth-dialog' };
 
-const AUTH_DIALOG = /How would you like to authenticate for this project\?/;
-const SIGN_IN_FAILED = /Failed to sign in\. Message:\s*(.*)$/;
-const BOX_EDGES = /^[\s│┃|]+|[\s│┃|]+$/g;
-
 /** Pure: the auth wall on an interactive run's screen, if any. Exported for the engine and tests. */
 export function detectAuthWall(lines: readonly string[]): AuthWall | undefined {
   const login = readLoginScreen(lines);
   if (login.awaitingCode)
     return login.url ? { kind: 'login-required', url: login.url } : { kind: 'login-required' };
-  const inner = lines.map((l) => l.replace(BOX_EDGES, ''));
-  const at = inner.findIndex((l) => SIGN_IN_FAILED.test(l));
-  if (at !== -1) {
-    // The message wraps inside the dialog box: take the continuation lines up to the next blank one.
-    const parts = [SIGN_IN_FAILED.exec(inner[at] as string)?.[1] ?? ''];
-    for (let i = at + 1; i < inner.length && inner[i] !== ''; i++) parts.push(inner[i] as string);
-    return { kind: 'sign-in-failed', message: parts.join(' ').replace(/\s+/g, ' ').trim() };
-  }
-  if (inner.some((l) => AUTH_DIALOG.test(l))) return { kind: 'auth-dialog' };
+  // The message wraps inside the dialog box: read it to the end of its paragraph.
+  const failed = findOnScreen(lines, SCREEN_TEXTS.signInFailed, { toParagraphEnd: true });
+  if (failed) return { kind: 'sign-in-failed', message: failed.detail ?? '' };
+  if (findOnScreen(lines, SCREEN_TEXTS.authDialog)) return { kind: 'auth-dialog' };
   return undefined;
 }
 
@@ -152,10 +130,6 @@ export interface LoginResult {
   verified: boolean;
 }
 
-/** The TUI's input prompt: the CLI got past loadCodeAssist, so the account is served. */
-const READY = /Type your message or @path\/to\/file/;
-const PLAN = /Plan:\s+(.+?)(?:\s+\/upgrade)?\s*$/;
-
 /**
  * After the token exchange the CLI goes on to Code Assist (loadCodeAssist/onboardUser) and opens its TUI. That
  * is where Google refuses an account (consumer accounts since 2026-06), so wait for the TUI's verdict: ready
@@ -180,13 +154,13 @@ async function verify(
       await fs.rm(credsFile, { force: true });
       throw new UserError(`Google refused this account for the Gemini CLI: ${wall.message}`);
     }
-    if (!verified && lines.some((l) => READY.test(l))) {
+    if (!verified && lines.some((l) => SCREEN_TEXTS.ready.test(l))) {
       verified = true;
       // The plan line is drawn a moment after the prompt (it needs the quota call); it is only a label.
       until = Math.min(until, Date.now() + 3000);
     }
     if (verified) {
-      for (const l of lines) plan = PLAN.exec(l.trim())?.[1] ?? plan;
+      for (const l of lines) plan = SCREEN_TEXTS.plan.exec(l.trim())?.[1] ?? plan;
       if (plan) break;
     }
     if ((await driver.paneState()).dead) break;
@@ -239,7 +213,7 @@ async function credsReady(file: string): Promise<boolean> {
 }
 
 /** A .js path runs under this node, so the pane does not depend on `node` being on PATH. */
-export async function geminiCommand(geminiPath: string): Promise<{ command: string; args: string[] }> {
+async function geminiCommand(geminiPath: string): Promise<{ command: string; args: string[] }> {
   let real = geminiPath;
   try {
     real = await fs.realpath(geminiPath);
@@ -251,17 +225,9 @@ export async function geminiCommand(geminiPath: string): Promise<{ command: stri
     : { command: geminiPath, args: [] };
 }
 
-/** The login pane's environment: the adapter's allow-list (proxies, CA certs) plus the login switches. */
+/** The login pane's environment: the adapter's allow-list and its guard (proxies, CA certs) plus the login switches. */
 export function loginEnv(home: string, tmpDir: string, src: NodeJS.ProcessEnv): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of [...ENV_ALLOW_LIST.exact, ...ENV_ALLOW_LIST.passThrough]) {
-    const v = src[name];
-    if (v) env[name] = v;
-  }
-  for (const name of Object.keys(src)) {
-    const v = src[name];
-    if (v && ENV_ALLOW_LIST.prefixes.some((p) => name.startsWith(p))) env[name] = v;
-  }
+  const env = baseEnv(src);
   env.TERM = 'xterm-256color';
   env.GEMINI_CLI_HOME = home;
   env.TMPDIR = tmpDir;

@@ -1,7 +1,6 @@
 /**
  * The models a run may ask for. Auto (no `-m`) is the default: 0.42.0 then routes between Gemini 3 Pro and
- * Flash per request and downgrades to the 2.5 family when the account lacks preview access. Gemini has no
- * reasoning-effort knob; one `default` effort keeps the catalogs non-empty for the conformance suite.
+ * Flash per request and downgrades to the 2.5 family when the account lacks preview access.
  */
 import { UserError } from '../util/errors.js';
 
@@ -32,14 +31,6 @@ export const MODEL_CATALOG: readonly ModelEntry[] = [
   },
 ];
 
-export interface EffortEntry {
-  id: string;
-  label: string;
-  default?: boolean;
-}
-
-export const EFFORT_CATALOG: readonly EffortEntry[] = [{ id: 'default', label: 'Default', default: true }];
-
 /**
  * The `-m` value for a model input: undefined for Auto (empty input, `auto`, or the CLI's own
  * `auto-gemini-3` name). Anything not in the catalog is a UserError that lists the catalog.
@@ -54,11 +45,4 @@ export function resolveModel(input: string | undefined): string | undefined {
     );
   }
   return entry.flag;
-}
-
-/** Gemini has no effort flag; only `default` (or nothing) is accepted, so a typo is not silently ignored. */
-export function resolveEffort(input: string | undefined): 'default' {
-  const id = (input ?? '').trim().toLowerCase();
-  if (id === '' || id === 'default') return 'default';
-  throw new UserError(`Unknown effort '${(input ?? '').trim()}': Gemini has only 'default'.`);
 }

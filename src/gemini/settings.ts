@@ -138,7 +138,7 @@ export async function mergeSettings(settingsPath: string, owned: Record<string, 
 }
 
 /** Pure core of the merge: returns the new settings and the ownership record. Exported for tests. */
-export function applyOwned(
+function applyOwned(
   current: Record<string, unknown>,
   previouslyOwned: Record<string, Previous>,
   owned: Record<string, unknown>,

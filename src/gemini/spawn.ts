@@ -125,9 +125,8 @@ export interface ModelEndpoint {
  */
 const VERTEX_PROXIED = ['GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION'] as const;
 
-export function buildEnv(o: BuildEnvOptions): Record<string, string> {
-  const src = o.sourceEnv;
-  const env: Record<string, string> = {};
+/** Copies allow-listed variables from `src` into `env`; a name NEVER matches is never copied. */
+function envCopier(src: NodeJS.ProcessEnv, env: Record<string, string>) {
   const copy = (name: string): void => {
     const v = src[name];
     if (v !== undefined && v !== '' && !NEVER.test(name)) env[name] = v;
@@ -135,9 +134,25 @@ export function buildEnv(o: BuildEnvOptions): Record<string, string> {
   const copyPrefixed = (prefix: string): void => {
     for (const name of Object.keys(src)) if (name.startsWith(prefix)) copy(name);
   };
+  return { copy, copyPrefixed };
+}
+
+/**
+ * What every gemini we start may take from the source environment whatever it runs for (a run, a login): the
+ * basic and pass-through names of the allow-list. Computed values are the caller's to add.
+ */
+export function baseEnv(src: NodeJS.ProcessEnv): Record<string, string> {
+  const env: Record<string, string> = {};
+  const { copy, copyPrefixed } = envCopier(src, env);
   ENV_ALLOW_LIST.exact.forEach(copy);
   ENV_ALLOW_LIST.prefixes.forEach(copyPrefixed);
   ENV_ALLOW_LIST.passThrough.forEach(copy);
+  return env;
+}
+
+export function buildEnv(o: BuildEnvOptions): Record<string, string> {
+  const env = baseEnv(o.sourceEnv);
+  const { copy, copyPrefixed } = envCopier(o.sourceEnv, env);
   // As git config from the environment, not GIT_AUTHOR_*: the CLI's redaction of secret-looking variables
   // (its /AUTH/ name pattern) strips GIT_AUTHOR_* from the agent's shell commands, but never GIT_CONFIG_*.
   const gitConfig: [string, string][] = [];

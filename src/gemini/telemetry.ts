@@ -8,10 +8,11 @@
  * that survives chunk boundaries, and only JSON.parses an object whose bytes contain
  * `"event.name": "gemini_cli.<one we want>"`. Memory is bounded by the largest single object (capped).
  */
-import { open, stat, watch, type FileHandle } from 'node:fs/promises';
+import { watch } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Usage, ModelUsage } from '../domain/types.js';
+import { FileFollower } from '../util/file-follower.js';
 
 export type TelemetryEvent =
   | { kind: 'turn-started'; at: number; promptId?: string }
@@ -276,80 +277,45 @@ export function classifyApiError(
 }
 
 /**
- * Follows a telemetry file by byte position. The file may not exist yet (the CLI creates it at start-up);
- * a file that shrinks or is replaced is read again from the start.
+ * Follows a telemetry file by byte position (util/file-follower.ts). The file may not exist yet (the CLI creates
+ * it at start-up); a file that shrinks or is replaced is read again from the start.
  */
 export class TelemetryReader {
-  private fh: FileHandle | undefined;
-  private ino = -1;
-  private position = 0;
+  private readonly follower: FileFollower;
   private scanner: TelemetryScanner;
-  private readonly buf: Buffer;
-  private busy: Promise<TelemetryEvent[]> | undefined;
 
   constructor(
     readonly file: string,
     private readonly opts: { chunkBytes?: number; maxObjectBytes?: number } = {},
   ) {
-    this.buf = Buffer.allocUnsafe(opts.chunkBytes ?? 1024 * 1024);
+    this.follower = new FileFollower(
+      file,
+      opts.chunkBytes !== undefined ? { chunkBytes: opts.chunkBytes } : {},
+    );
     this.scanner = new TelemetryScanner({ maxObjectBytes: opts.maxObjectBytes });
   }
 
   /** Bytes consumed so far. */
   get offset(): number {
-    return this.position;
+    return this.follower.offset;
   }
 
   /** Reads only the bytes appended since the last call. Concurrent calls are serialised. */
-  poll(): Promise<TelemetryEvent[]> {
-    const run = (this.busy ?? Promise.resolve([])).then(() => this.readNew());
-    this.busy = run.catch(() => []);
-    return run;
-  }
-
-  private async readNew(): Promise<TelemetryEvent[]> {
-    if (!this.fh) {
-      try {
-        this.fh = await open(this.file, 'r');
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw e;
-      }
-      this.ino = (await this.fh.stat()).ino;
-    }
-    const st = await this.fh.stat();
-    let size = st.size;
-    const replaced = await this.replacedOnDisk();
-    if (replaced || size < this.position) {
-      await this.close();
-      this.position = 0;
-      this.scanner = new TelemetryScanner({ maxObjectBytes: this.opts.maxObjectBytes });
-      return this.readNew();
-    }
+  async poll(): Promise<TelemetryEvent[]> {
     const events: TelemetryEvent[] = [];
-    while (this.position < size) {
-      const want = Math.min(this.buf.length, size - this.position);
-      const { bytesRead } = await this.fh.read(this.buf, 0, want, this.position);
-      if (bytesRead === 0) break;
-      this.position += bytesRead;
-      for (const ev of this.scanner.push(this.buf.subarray(0, bytesRead))) events.push(ev);
-      if (this.position >= size) size = (await this.fh.stat()).size;
-    }
+    await this.follower.read(
+      (chunk) => {
+        for (const ev of this.scanner.push(chunk)) events.push(ev);
+      },
+      () => {
+        this.scanner = new TelemetryScanner({ maxObjectBytes: this.opts.maxObjectBytes });
+      },
+    );
     return events;
   }
 
-  private async replacedOnDisk(): Promise<boolean> {
-    try {
-      return (await stat(this.file)).ino !== this.ino;
-    } catch {
-      return false;
-    }
-  }
-
-  async close(): Promise<void> {
-    const fh = this.fh;
-    this.fh = undefined;
-    await fh?.close();
+  close(): Promise<void> {
+    return this.follower.close();
   }
 }
 

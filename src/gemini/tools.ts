@@ -58,6 +58,3 @@ export function normalizeToolName(name: string): ToolKind {
   const key = name.trim().toLowerCase();
   return CANONICAL[key] ?? DISPLAY[key.replace(/[\s_-]/g, '')] ?? 'other';
 }
-
-/** The canonical 0.42.0 names (and the legacy alias), for tests and documentation. */
-export const KNOWN_TOOL_NAMES: readonly string[] = Object.keys(CANONICAL);

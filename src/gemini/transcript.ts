@@ -120,7 +120,8 @@ function toMessage(raw: RawMessage): TranscriptMessage {
   };
 }
 
-function parseMessage(line: RawLine): TranscriptMessage | undefined {
+/** One line of a session transcript as a message, or undefined when it is not one (torn, or another record). */
+export function parseTranscriptLine(line: RawLine): TranscriptMessage | undefined {
   let json: unknown;
   try {
     json = JSON.parse(typeof line === 'string' ? line : stripToolOutput(line).toString('utf8'));
@@ -220,7 +221,7 @@ function skipString(b: Buffer, i: number): number {
  * lines without being replaced. Parsed messages keep only what the summary needs (no tool results or
  * thoughts), which bounds memory by the conversation, not by the file.
  */
-export class TranscriptFolder {
+class TranscriptFolder {
   private entries = new Map<string, Entry>();
   private pending: string[] = [];
   private meta: Record<string, unknown> = {};
@@ -305,12 +306,16 @@ export class TranscriptFolder {
     const e = this.entries.get(id);
     if (!e) return undefined;
     if (e.msg) return e.msg;
-    let msg = e.line !== undefined ? parseMessage(e.line) : undefined;
+    let msg = e.line !== undefined ? parseTranscriptLine(e.line) : undefined;
     if (!msg) {
       if (e.line !== undefined) this.badLines++;
       const fb = e.fallback;
       msg =
-        fb === undefined ? undefined : typeof fb === 'string' || Buffer.isBuffer(fb) ? parseMessage(fb) : fb;
+        fb === undefined
+          ? undefined
+          : typeof fb === 'string' || Buffer.isBuffer(fb)
+            ? parseTranscriptLine(fb)
+            : fb;
     }
     if (!msg) {
       this.entries.delete(id);

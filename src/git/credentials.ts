@@ -26,7 +26,7 @@ const INCLUDE_KEY = /^(include\.path|includeif\..+\.path)$/i;
 const configEntrySchema = z.object({ key: z.string(), value: z.string().nullable() });
 export type ConfigEntry = z.infer<typeof configEntrySchema>;
 
-export const savedCredentialsSchema = z.object({
+const savedCredentialsSchema = z.object({
   version: z.literal(1),
   /** Where removed material waits for the post step; removed on restore. */
   stashDir: z.string(),

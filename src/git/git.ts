@@ -67,14 +67,14 @@ const UNTRUSTED_ENV_ALLOW = [
   'GIT_COMMITTER_DATE',
 ];
 
-export function untrustedRepoEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+function untrustedRepoEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const key of UNTRUSTED_ENV_ALLOW) if (base[key] !== undefined) env[key] = base[key];
   return env;
 }
 
 /** Config for every command on such a repository: hooks and the fsmonitor command are never run. */
-export const UNTRUSTED_REPO_CONFIG: readonly string[] = [
+const UNTRUSTED_REPO_CONFIG: readonly string[] = [
   '-c',
   'core.hooksPath=/dev/null',
   '-c',

@@ -201,7 +201,7 @@ function absolutizeLocalPath(url: string, worktree: string): string {
  * "[rejected] (stale info)") or else its error lines, without hints, and with the token and its base64 form
  * cut out should they ever appear.
  */
-export function describePushFailure(stdout: string, stderr: string, token?: string): string {
+function describePushFailure(stdout: string, stderr: string, token?: string): string {
   const refLines = stdout
     .split('\n')
     .filter((l) => l.startsWith('!'))

@@ -137,7 +137,7 @@ export function parseRawCommit(raw: string | Buffer): RawCommit {
 
 const SIGNATURE_HEADERS = new Set(['gpgsig', 'gpgsig-sha256']);
 
-export function renderRawCommit(commit: RawCommit, parents: string[], message: Buffer | string): Buffer {
+function renderRawCommit(commit: RawCommit, parents: string[], message: Buffer | string): Buffer {
   const lines: string[] = [];
   let parentIndex = 0;
   for (const h of commit.headers) {
@@ -191,13 +191,13 @@ async function fallbackMessage(git: Git, sha: string, firstParent: string | unde
   return describeChange(out.split('\0').filter((f) => f !== ''));
 }
 
-export function hashObject(format: 'sha1' | 'sha256', type: string, body: Buffer | string): string {
+function hashObject(format: 'sha1' | 'sha256', type: string, body: Buffer | string): string {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   return createHash(format).update(`${type} ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
 /** Parses `git cat-file --batch` output (bytes: the sizes are byte counts, and objects need not be UTF-8). */
-export function parseCatFileBatch(stdout: Buffer | string, expected: string[]): Map<string, Buffer> {
+function parseCatFileBatch(stdout: Buffer | string, expected: string[]): Map<string, Buffer> {
   const buf = typeof stdout === 'string' ? Buffer.from(stdout, 'utf8') : stdout;
   const out = new Map<string, Buffer>();
   let pos = 0;

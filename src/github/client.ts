@@ -94,15 +94,6 @@ export function createGitHubClient(
   );
 }
 
-/** Parses `owner/repo` (the GITHUB_REPOSITORY form). */
-export function parseRepo(value: string, what = 'GITHUB_REPOSITORY'): RepoRef {
-  const m = /^([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)\/([A-Za-z0-9._-]+)$/.exec(value.trim());
-  if (!m || m[2] === '.' || m[2] === '..') {
-    throw new UserError(`${what} must look like 'owner/repo', got '${value}'.`);
-  }
-  return { owner: m[1] as string, repo: m[2] as string };
-}
-
 /** Logins of GitHub Apps end in `[bot]`; the API also marks them `type: Bot`. */
 export function isBotUser(user: { login: string; type?: string | null } | null | undefined): boolean {
   if (!user) return true;

@@ -9,7 +9,7 @@ import type { GitHubClient, RepoRef } from './client.js';
 import { capBody } from './limits.js';
 
 /** Every comment the action writes contains a marker starting with this. */
-export const MARKER_PREFIX = '<!-- gemini-run';
+const MARKER_PREFIX = '<!-- gemini-run';
 
 /** The hidden marker for one kind of comment, e.g. `commentMarker('summary')`. */
 export function commentMarker(kind: string): string {

@@ -61,14 +61,14 @@ const issueSchema = z.object({
   pull_request: z.object({}).loose().nullish(),
 });
 
-export const issuesEventSchema = z.object({
+const issuesEventSchema = z.object({
   action: z.string(),
   label: z.object({ name: z.string() }).optional(),
   issue: issueSchema,
   sender: userSchema,
 });
 
-export const issueCommentEventSchema = z.object({
+const issueCommentEventSchema = z.object({
   action: z.string(),
   comment: z.object({
     id: z.number().int(),
@@ -81,7 +81,7 @@ export const issueCommentEventSchema = z.object({
   sender: userSchema,
 });
 
-export const workflowDispatchEventSchema = z.object({
+const workflowDispatchEventSchema = z.object({
   inputs: z.record(z.string(), z.unknown()).nullish(),
   sender: userSchema.optional(),
 });

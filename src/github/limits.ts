@@ -1,5 +1,5 @@
 /** GitHub's limit on an issue, pull request or comment body, in characters. */
-export const MAX_BODY_CHARS = 65_536;
+const MAX_BODY_CHARS = 65_536;
 
 /**
  * A body GitHub will accept: unchanged when it fits, else cut (never inside a surrogate pair) with a last line

@@ -16,7 +16,7 @@ const INVISIBLE =
 /* eslint-enable no-control-regex, no-misleading-character-class */
 
 /** Removes invisible and control characters (keeps tab, LF, CR). */
-export function stripInvisible(text: string): string {
+function stripInvisible(text: string): string {
   return text.replace(INVISIBLE, '');
 }
 

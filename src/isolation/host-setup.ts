@@ -21,7 +21,7 @@ import {
 
 const BEGIN = '# BEGIN gemini-run agent isolation';
 const END = '# END gemini-run agent isolation';
-export const SUDOERS_DROP_IN = '/etc/sudoers.d/gemini-run';
+const SUDOERS_DROP_IN = '/etc/sudoers.d/gemini-run';
 
 /** The rule block for one runner user. Pure; exported for tests. */
 export function sudoersRule(runnerUser: string): string {

@@ -35,7 +35,7 @@ export interface Interactive {
 }
 
 /** Expands `a.b.c` keys into nested objects (settings.json is nested in 0.42.0). Pure. */
-export function expandDotted(flat: Record<string, unknown>): Record<string, unknown> {
+function expandDotted(flat: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(flat)) {
     const parts = key.split('.');

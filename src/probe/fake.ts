@@ -2,7 +2,6 @@ import { FakeGemini, type RecordedRequest, type Step } from '../fake/gemini-api.
 
 export type ProbeStep = Step;
 export type ProbeFake = FakeGemini;
-export type { RecordedRequest };
 
 /** A fresh fake Gemini API playing `steps`, one per model call. */
 export function startProbeFake(steps: ProbeStep[], description = 'probe'): Promise<ProbeFake> {

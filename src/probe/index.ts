@@ -32,8 +32,7 @@ import {
 import { TURN_END_PROBES } from './probes/turn-end.js';
 import type { Probe } from './types.js';
 
-export type { Probe, ProbeOutcome, ProbeResult } from './types.js';
-export { runProbe, runProbes, renderDriftTable } from './runner.js';
+export { runProbes, renderDriftTable } from './runner.js';
 
 /** Every probe, in the order the suite runs them (cheap, no-TTY ones first). */
 export const PROBES: readonly Probe[] = [

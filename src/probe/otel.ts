@@ -61,10 +61,3 @@ export function parseOtelEvents(text: string): OtelLogEvent[] {
   }
   return events;
 }
-
-/** Short names (`gemini_cli.user_prompt` → `user_prompt`) of the gemini_cli events, in order. Pure. */
-export function eventNames(events: OtelLogEvent[]): string[] {
-  return events
-    .filter((e) => e.name.startsWith('gemini_cli.'))
-    .map((e) => e.name.slice('gemini_cli.'.length));
-}

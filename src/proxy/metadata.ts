@@ -19,7 +19,7 @@ export const METADATA_PREFIX = '/computeMetadata/';
 const V1 = '/computeMetadata/v1';
 
 /** A token lifetime like the real server's; google-auth-library asks again about 5 minutes before it ends. */
-export const METADATA_TOKEN_TTL_S = 3599;
+const METADATA_TOKEN_TTL_S = 3599;
 
 export interface MetadataConfig {
   /** The answer to `project/project-id` (gemini takes the project from GOOGLE_CLOUD_PROJECT first). */

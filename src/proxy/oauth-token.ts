@@ -10,12 +10,12 @@ import { UserError } from '../util/errors.js';
 import { createUpstream } from './upstream.js';
 
 /** The Gemini CLI's installed-app OAuth client, as shipped in its bundle: public by design, not a secret. */
-export const GEMINI_CLI_OAUTH_CLIENT = {
+const GEMINI_CLI_OAUTH_CLIENT = {
   id: '681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com',
   secret: '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',
 } as const;
 
-export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 /** Refresh this long before expiry, as google-auth-library does (its eagerRefreshThresholdMillis). */
 const EAGER_REFRESH_MS = 5 * 60_000;
 

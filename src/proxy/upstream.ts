@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 
 /** A stalled connect must end in a 502, not a hang; once connected, a slow model may think for minutes. */
-export const CONNECT_TIMEOUT_MS = 15_000;
+const CONNECT_TIMEOUT_MS = 15_000;
 
 /**
  * Pooled sockets idle longer than this are closed (undici's default, which the CLI itself uses): a socket

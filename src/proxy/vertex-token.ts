@@ -8,7 +8,7 @@
 import { GoogleAuth } from 'google-auth-library';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 
-export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
+const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 
 export interface AccessTokenSource {
   token(): Promise<string>;

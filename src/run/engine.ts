@@ -59,7 +59,7 @@ async function agentReadableEnv(
   }
 }
 
-export const DEFAULT_LEFTOVER_MESSAGE =
+const DEFAULT_LEFTOVER_MESSAGE =
   'gemini-run: commit work the agent left uncommitted\n\nThe agent stopped with uncommitted changes; gemini-run committed them so nothing is lost.';
 
 async function headSha(worktree: string): Promise<string> {

@@ -4,12 +4,13 @@
  */
 import { buildInteractiveSpec } from '../gemini/spawn.js';
 import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
+import { stripBox } from '../gemini/screen.js';
 import { locateTranscript } from '../gemini/transcript.js';
 import { TmuxDriver } from '../tmux/tmux.js';
 import { getErrorMessage } from '../util/errors.js';
 import { prepareSpawn, runAttempts, type Attempt, type SpawnContext, type SpawnOutcome } from './attempt.js';
 import { TranscriptToolTail, telemetryToRunEvents } from './progress.js';
-import { decideWall, stripBox } from './walls.js';
+import { decideWall } from './walls.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const TICK_MS = 200;
@@ -42,6 +43,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
   const stopFollowing = new AbortController();
   let follower: Promise<void> | undefined;
   let driver: TmuxDriver | undefined;
+  const tail = new TranscriptToolTail(() => locateTranscript(ctx.home.root, opts.worktree, sessionId));
   try {
     driver = await TmuxDriver.create({
       id: `${ctx.runId}-${attempt}`,
@@ -62,7 +64,6 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
       { signal: stopFollowing.signal },
     ).catch((e: unknown) => log.warning(`telemetry follower stopped: ${getErrorMessage(e)}`));
 
-    const tail = new TranscriptToolTail(() => locateTranscript(ctx.home.root, opts.worktree, sessionId));
     let screen: string[] = [];
     let escapeSentAtMs: number | undefined;
     let deadAt: number | undefined;
@@ -162,6 +163,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     stopFollowing.abort();
     wake?.();
     await follower;
+    await tail.close();
   }
 }
 

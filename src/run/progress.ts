@@ -2,10 +2,10 @@
  * Live progress: each tool call and model response as a log line when it happens, and a heartbeat with
  * elapsed time, turns and tokens. Both modes feed it RunEvents; telemetry events are translated here.
  */
-import { StringDecoder } from 'node:string_decoder';
-import { open } from 'node:fs/promises';
 import type { TelemetryEvent } from '../gemini/telemetry.js';
 import { normalizeToolName } from '../gemini/tools.js';
+import { parseTranscriptLine } from '../gemini/transcript.js';
+import { LineFollower } from '../util/file-follower.js';
 import type { Logger } from '../util/log.js';
 import { formatDuration } from './report.js';
 import type { RunEvent } from '../domain/types.js';
@@ -151,74 +151,44 @@ const MAX_TAIL_READ = 8 * 1024 * 1024;
 
 /**
  * Follows the session transcript for what telemetry lacks: each tool call's arguments. Reads only appended
- * bytes; a record re-appended with more tool calls (the CLI updates records that way) reports only new ids.
+ * bytes (util/file-follower.ts); a record re-appended with more tool calls (the CLI updates records that way)
+ * reports only new ids. Records are read with the transcript's own schema (gemini/transcript.ts).
  */
 export class TranscriptToolTail {
-  private file: string | undefined;
-  private offset = 0;
-  private partial = '';
-  /** Holds a UTF-8 sequence cut by a read boundary until its last bytes arrive (a tool argument in any script). */
-  private decoder = new StringDecoder('utf8');
+  private readonly lines: LineFollower;
   private readonly seen = new Set<string>();
 
-  constructor(private readonly locate: () => Promise<string | undefined>) {}
+  constructor(locate: () => Promise<string | undefined>) {
+    this.lines = new LineFollower(locate, { maxBytesPerRead: MAX_TAIL_READ, maxLineBytes: MAX_TAIL_READ });
+  }
 
   async poll(): Promise<RunEvent[]> {
-    if (!this.file) {
-      this.file = await this.locate().catch(() => undefined);
-      if (!this.file) return [];
-    }
-    let text: string;
+    let lines: string[];
     try {
-      const fh = await open(this.file, 'r');
-      try {
-        const size = (await fh.stat()).size;
-        if (size < this.offset) {
-          // Replaced or truncated: start over (ids already reported stay reported).
-          this.offset = 0;
-          this.partial = '';
-          this.decoder = new StringDecoder('utf8');
-        }
-        if (size <= this.offset) return [];
-        const want = Math.min(size - this.offset, MAX_TAIL_READ);
-        const buf = Buffer.alloc(want);
-        const { bytesRead } = await fh.read(buf, 0, want, this.offset);
-        this.offset += bytesRead;
-        text = this.partial + this.decoder.write(buf.subarray(0, bytesRead));
-      } finally {
-        await fh.close();
-      }
+      lines = await this.lines.readLines();
     } catch {
       return [];
     }
-    const lines = text.split('\n');
-    this.partial = lines.pop() ?? '';
-    if (this.partial.length > MAX_TAIL_READ) this.partial = '';
     const out: RunEvent[] = [];
     for (const line of lines) {
       if (!line.includes('"toolCalls"')) continue;
-      let rec: unknown;
-      try {
-        rec = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      const calls = (rec as { toolCalls?: unknown }).toolCalls;
-      if (!Array.isArray(calls)) continue;
-      for (const c of calls as { id?: unknown; name?: unknown; args?: unknown; description?: unknown }[]) {
-        if (typeof c?.id !== 'string' || typeof c.name !== 'string' || this.seen.has(c.id)) continue;
+      for (const c of parseTranscriptLine(line)?.toolCalls ?? []) {
+        if (this.seen.has(c.id)) continue;
         this.seen.add(c.id);
-        const detail =
-          toolArgsDetail(c.args) ?? (typeof c.description === 'string' ? c.description : undefined);
+        const detail = toolArgsDetail(c.args) ?? c.description;
         out.push({
           type: 'tool-started',
           id: c.id,
           name: c.name,
-          kind: normalizeToolName(c.name),
+          kind: c.kind,
           ...(detail ? { detail } : {}),
         });
       }
     }
     return out;
+  }
+
+  close(): Promise<void> {
+    return this.lines.close();
   }
 }

@@ -23,7 +23,7 @@ const STATUS_LINE: Record<EngineStatus, string> = {
 };
 
 /** Token shapes that must never be printed, whatever the model wrote. Exported for tests. */
-export const SECRET_PATTERNS: readonly RegExp[] = [
+const SECRET_PATTERNS: readonly RegExp[] = [
   /AIza[0-9A-Za-z_-]{35}/g,
   /ya29\.[0-9A-Za-z._-]{20,}/g,
   /1\/\/0[0-9A-Za-z_-]{30,}/g,

@@ -6,7 +6,7 @@
  */
 import type { TelemetryEvent } from '../gemini/telemetry.js';
 import type { EngineStatus } from './types.js';
-import { LOGIN_PATTERNS } from '../gemini/login.js';
+import { SCREEN_TEXTS, findOnScreen, stripBox } from '../gemini/screen.js';
 
 /** Where a matched text is proven: a captured screen of the real 0.42.0, or the literal in its bundle. */
 export type DialogProof =
@@ -19,8 +19,10 @@ export type DialogProof =
 
 export interface DialogText {
   id: 'quota' | 'auth' | 'login-required' | 'auth-error' | 'account-refused' | 'session-exists';
-  /** Matched against each screen line (or the stderr tail of a dead pane). */
+  /** Matched against the screen (or the stderr tail of a dead pane), wrap-aware (gemini/screen.ts). */
   pattern: RegExp;
+  /** Group 1 goes on to the end of its paragraph (a server message wrapped in the dialog box). */
+  toParagraphEnd?: boolean;
   status: EngineStatus | 'retry';
   proof: DialogProof;
 }
@@ -34,14 +36,14 @@ export const DIALOG_TEXTS: readonly DialogText[] = [
   {
     // ProQuotaDialog / OverageMenuDialog: "Usage limit reached for <model>." (blocks forever).
     id: 'quota',
-    pattern: /Usage limit reached for (.+?)\.?\s*(?:│|$)/,
+    pattern: SCREEN_TEXTS.quota,
     status: 'quota-exhausted',
     proof: { fixture: 'fixtures/gemini-0.42.0/quota-daily-interactive/screen.txt' },
   },
   {
     // AuthDialog title, shown when the cached credentials were refused at start or a refresh failed.
     id: 'auth',
-    pattern: /How would you like to authenticate for this project\?/,
+    pattern: SCREEN_TEXTS.authDialog,
     status: 'auth-failed',
     proof: { bundle: 'How would you like to authenticate for this project?' },
   },
@@ -49,14 +51,15 @@ export const DIALOG_TEXTS: readonly DialogText[] = [
     // The paste-the-code login that replaces the TUI when a refresh of seeded creds was refused (NO_BROWSER is
     // set for every run): the CLI waits on stdin forever. Google's reason is never shown (live, OAuth proxy).
     id: 'login-required',
-    pattern: LOGIN_PATTERNS.codePrompt,
+    pattern: SCREEN_TEXTS.codePrompt,
     status: 'auth-failed',
     proof: { bundle: 'Enter the authorization code: ' },
   },
   {
     // The AuthDialog's error line: carries the server's reason.
     id: 'auth-error',
-    pattern: /Failed to sign in\. Message: (.+?)\s*(?:│|$)/,
+    pattern: SCREEN_TEXTS.signInFailed,
+    toParagraphEnd: true,
     status: 'auth-failed',
     proof: { bundle: 'Failed to sign in. Message: ' },
   },
@@ -65,14 +68,14 @@ export const DIALOG_TEXTS: readonly DialogText[] = [
     // "An unexpected critical error occurred:IneligibleTierError: <server reason>" on stderr and exits 1 (live,
     // against test/harness/oauth-proxy.ts); ProjectIdRequiredError is its sibling for Workspace accounts.
     id: 'account-refused',
-    pattern: /(?:IneligibleTierError|ProjectIdRequiredError): (.+?)\s*$/,
+    pattern: SCREEN_TEXTS.accountRefused,
     status: 'auth-failed',
     proof: { bundle: 'throw new IneligibleTierError(res.ineligibleTiers)' },
   },
   {
     // Printed on stderr (the pane) before exit 42 when --session-id is already taken (live: facts file).
     id: 'session-exists',
-    pattern: /Session ID "?[A-Za-z0-9_-]*"? already exists/,
+    pattern: SCREEN_TEXTS.sessionExists,
     status: 'retry',
     proof: { bundle: 'already exists. Use --resume to resume it' },
   },
@@ -85,28 +88,21 @@ export interface DialogMatch {
   detail?: string;
 }
 
-/** The first dialog text on screen, scanning from the bottom (the newest lines). */
+/** The newest dialog text on screen (scanning from the bottom); on one line, the first in DIALOG_TEXTS. */
 export function matchDialog(
   screen: readonly string[],
   ids?: readonly DialogText['id'][],
 ): DialogMatch | undefined {
-  for (let i = screen.length - 1; i >= 0; i--) {
-    const line = screen[i] as string;
-    for (const dialog of DIALOG_TEXTS) {
-      if (ids && !ids.includes(dialog.id)) continue;
-      const m = dialog.pattern.exec(line);
-      if (m) return { dialog, line: stripBox(line), detail: m[1]?.trim() };
-    }
+  let best: (DialogMatch & { index: number }) | undefined;
+  for (const dialog of DIALOG_TEXTS) {
+    if (ids && !ids.includes(dialog.id)) continue;
+    const m = findOnScreen(screen, dialog.pattern, { toParagraphEnd: dialog.toParagraphEnd === true });
+    if (!m || (best && m.index <= best.index)) continue;
+    best = { dialog, line: m.text, index: m.index, ...(m.detail !== undefined ? { detail: m.detail } : {}) };
   }
-  return undefined;
-}
-
-/** Removes the TUI's box-drawing borders and padding from a screen line. */
-export function stripBox(line: string): string {
-  return line
-    .replace(/[│╭╮╰╯─┃━]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  if (!best) return undefined;
+  const { index: _index, ...match } = best;
+  return match;
 }
 
 /**
@@ -161,11 +157,11 @@ export type WallDecision =
   /** Exit 42 for a taken session id: spawn again with a fresh id. */
   | { action: 'retry'; message: string };
 
-export const DEFAULT_ESCAPE_GRACE_MS = 15_000;
+const DEFAULT_ESCAPE_GRACE_MS = 15_000;
 
 /** Exit codes of 0.42.0 (bundle `ExitCodes`). */
-export const EXIT_AUTH = 41;
-export const EXIT_INPUT = 42;
+const EXIT_AUTH = 41;
+const EXIT_INPUT = 42;
 
 type ApiError = Extract<TelemetryEvent, { kind: 'api-error' }>;
 

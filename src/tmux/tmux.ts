@@ -297,7 +297,7 @@ export async function tmuxVersion(tmuxPath = 'tmux'): Promise<string | undefined
   return r?.exitCode === 0 ? r.stdout.trim() : undefined;
 }
 
-export function socketName(id: string): string {
+function socketName(id: string): string {
   return `gemini-run-${id.replace(/[^A-Za-z0-9_-]/g, '')}`;
 }
 

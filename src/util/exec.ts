@@ -21,7 +21,7 @@ export interface ExecResult {
   stdoutBytes?: Buffer;
 }
 
-export class ExecError extends Error {
+class ExecError extends Error {
   override readonly name = 'ExecError';
   constructor(
     readonly command: string,

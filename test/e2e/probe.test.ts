@@ -5,7 +5,8 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { probeCommand } from '../../src/cli/commands/probe.js';
-import { PROBES, runProbe } from '../../src/probe/index.js';
+import { PROBES } from '../../src/probe/index.js';
+import { runProbe } from '../../src/probe/runner.js';
 import { DEFAULT_PROBE_TIMEOUT_MS } from '../../src/probe/runner.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

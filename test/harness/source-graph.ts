@@ -83,3 +83,100 @@ export function importCycles(graph: Map<string, SourceFile>): string[][] {
   for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
   return cycles;
 }
+
+export interface ExportedName {
+  name: string;
+  /** Interfaces and type aliases: they vanish from the bundle, and may be exported as part of a signature. */
+  typeOnly: boolean;
+}
+
+/** Top-level names a module exports (`export function f`, `export const a, b`, `export { x as y }`). */
+export function exportedNames(text: string): ExportedName[] {
+  const sf = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, false);
+  const names: ExportedName[] = [];
+  const exported = (n: ts.Node): boolean =>
+    ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  for (const st of sf.statements) {
+    if (ts.isExportDeclaration(st)) {
+      if (st.exportClause && ts.isNamedExports(st.exportClause)) {
+        for (const el of st.exportClause.elements)
+          names.push({ name: el.name.text, typeOnly: el.isTypeOnly });
+      }
+      continue;
+    }
+    if (!exported(st)) continue;
+    if (ts.isVariableStatement(st)) {
+      for (const d of st.declarationList.declarations) {
+        if (ts.isIdentifier(d.name)) names.push({ name: d.name.text, typeOnly: false });
+      }
+    } else if (
+      (ts.isFunctionDeclaration(st) ||
+        ts.isClassDeclaration(st) ||
+        ts.isInterfaceDeclaration(st) ||
+        ts.isTypeAliasDeclaration(st) ||
+        ts.isEnumDeclaration(st)) &&
+      st.name
+    ) {
+      names.push({
+        name: st.name.text,
+        typeOnly: ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st),
+      });
+    }
+  }
+  return names;
+}
+
+/**
+ * What one file takes from the modules it imports: `module path → names`, `*` for all of them (a namespace
+ * import, `export *`, or a dynamic `import()` whose names are not read here). Relative specifiers only.
+ */
+export function importedNames(abs: string, text: string): Map<string, Set<string>> {
+  const sf = ts.createSourceFile(abs, text, ts.ScriptTarget.Latest, false);
+  const uses = new Map<string, Set<string>>();
+  const use = (spec: string, name: string): void => {
+    if (!spec.startsWith('.')) return;
+    const target = resolve(dirname(abs), spec.replace(/\.js$/, '.ts'));
+    const set = uses.get(target) ?? new Set<string>();
+    set.add(name);
+    uses.set(target, set);
+  };
+  const visit = (n: ts.Node): void => {
+    if (ts.isImportDeclaration(n) && ts.isStringLiteral(n.moduleSpecifier)) {
+      const spec = n.moduleSpecifier.text;
+      const clause = n.importClause;
+      if (clause?.name) use(spec, 'default');
+      const bindings = clause?.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) use(spec, '*');
+      if (bindings && ts.isNamedImports(bindings)) {
+        for (const el of bindings.elements) use(spec, (el.propertyName ?? el.name).text);
+      }
+    } else if (ts.isExportDeclaration(n) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) {
+      const spec = n.moduleSpecifier.text;
+      if (!n.exportClause) use(spec, '*');
+      else if (ts.isNamedExports(n.exportClause)) {
+        for (const el of n.exportClause.elements) use(spec, (el.propertyName ?? el.name).text);
+      }
+    } else if (
+      ts.isCallExpression(n) &&
+      n.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      n.arguments[0] &&
+      ts.isStringLiteral(n.arguments[0])
+    ) {
+      use(n.arguments[0].text, '*');
+    } else if (
+      ts.isImportTypeNode(n) &&
+      ts.isLiteralTypeNode(n.argument) &&
+      ts.isStringLiteral(n.argument.literal)
+    ) {
+      use(n.argument.literal.text, n.qualifier && ts.isIdentifier(n.qualifier) ? n.qualifier.text : '*');
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return uses;
+}
+
+/** Every .ts file below these folders of the repository, as absolute paths. */
+export function listRepoTs(...folders: string[]): string[] {
+  return folders.flatMap((f) => listTs(resolve(SRC, '..', f)));
+}

@@ -265,6 +265,17 @@ describe('helpers', () => {
     expect(await r.next()).toBeUndefined();
     r.close();
   });
+
+  it('createLineReader keeps a character whole when a chunk ends inside it', async () => {
+    const s = new PassThrough();
+    const r = createLineReader(s);
+    const bytes = Buffer.from('código\n');
+    // 'ó' is two bytes: the first chunk ends between them.
+    s.write(bytes.subarray(0, 2));
+    s.write(bytes.subarray(2));
+    expect(await r.next()).toBe('código');
+    r.close();
+  });
 });
 
 describe('doctor checks (pure)', () => {

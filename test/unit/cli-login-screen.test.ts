@@ -4,7 +4,9 @@
  * the first prompt, the screen after a wrong code, and the screen after the second wrong code (CLI exited 41).
  */
 import { describe, expect, it } from 'vitest';
-import { LOGIN_PATTERNS, detectAuthWall, lastWords, readLoginScreen } from '../../src/gemini/login.js';
+import { detectAuthWall, lastWords, loginEnv, readLoginScreen } from '../../src/gemini/login.js';
+import { baseEnv } from '../../src/gemini/spawn.js';
+import { SCREEN_TEXTS } from '../../src/gemini/screen.js';
 
 const AWAITING_FIRST_CODE: string[] = [
   'Please visit the following URL to authorize the application:',
@@ -190,8 +192,8 @@ describe('readLoginScreen', () => {
   });
 
   it('does not take "Retrying..." as the final failure', () => {
-    expect(LOGIN_PATTERNS.gaveUp.test('Failed to authenticate with user code. Retrying...')).toBe(false);
-    expect(LOGIN_PATTERNS.gaveUp.test('Failed to authenticate with user code.')).toBe(true);
+    expect(SCREEN_TEXTS.gaveUp.test('Failed to authenticate with user code. Retrying...')).toBe(false);
+    expect(SCREEN_TEXTS.gaveUp.test('Failed to authenticate with user code.')).toBe(true);
   });
 
   it('an empty screen has nothing', () => {
@@ -236,5 +238,27 @@ describe('detectAuthWall (interactive runs)', () => {
     );
     expect(detectAuthWall(bare)).toEqual({ kind: 'auth-dialog' });
     expect(detectAuthWall(ACCOUNT_REFUSED_INTERACTIVE.slice(0, 12))).toBeUndefined();
+  });
+});
+
+describe('loginEnv', () => {
+  it('takes from the source environment exactly what a run takes, through the same guard', () => {
+    const source: NodeJS.ProcessEnv = {
+      PATH: '/usr/bin',
+      HOME: '/home/op',
+      LC_ALL: 'C.UTF-8',
+      HTTPS_PROXY: 'http://proxy:3128',
+      NODE_EXTRA_CA_CERTS: '/etc/ca.pem',
+      CI: 'true',
+      GITHUB_TOKEN: 'ghs_secret',
+      INPUT_GEMINI_API_KEY: 'secret',
+      NODE_OPTIONS: '--inspect',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+    };
+    const env = loginEnv('/login/home', '/login/tmp', source);
+    const computed = ['TERM', 'GEMINI_CLI_HOME', 'TMPDIR', 'NO_BROWSER', 'GEMINI_CLI_NO_RELAUNCH'];
+    const copied = Object.keys(env).filter((k) => !computed.includes(k));
+    expect(copied.sort()).toEqual(Object.keys(baseEnv(source)).sort());
+    expect(copied.sort()).toEqual(['HOME', 'HTTPS_PROXY', 'LC_ALL', 'NODE_EXTRA_CA_CERTS', 'PATH']);
   });
 });

@@ -1,15 +1,21 @@
 /**
- * Invariants every registered provider must keep, whatever its mode. A new provider (or mode) is added to
- * `providers` and must pass this table unchanged.
+ * Invariants the code that runs gemini must keep in both modes, checked on that code itself: the spawn spec and
+ * environment builders the engine calls, the settings it writes, the scrub it applies, and the keys the tmux
+ * driver really sends (through a tmux that logs its argv).
  */
 import { promises as fs } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuthConfig, RunMode } from '../../src/domain/types.js';
+import { ATTRIBUTION_FLAGS, ATTRIBUTION_PATTERNS, scrubAttribution } from '../../src/gemini/attribution.js';
+import { CONTEXT_FILE_NAME, SKILLS_DIR } from '../../src/gemini/context-file.js';
 import { homeAt } from '../../src/gemini/home.js';
-import { providers, type KeyStep } from '../../src/gemini/provider.js';
-import type { AuthConfig } from '../../src/domain/types.js';
+import { MODEL_CATALOG, resolveModel } from '../../src/gemini/models.js';
+import { CONTEXT_FILE_NAMES, OWNED_SETTINGS } from '../../src/gemini/settings.js';
+import { buildEnv, buildHeadlessSpec, buildInteractiveSpec } from '../../src/gemini/spawn.js';
+import { TmuxDriver } from '../../src/tmux/tmux.js';
 import { exec } from '../../src/util/exec.js';
 
 const SENTINEL = 'SENTINEL-TASK-TEXT-b7e1';
@@ -32,65 +38,26 @@ const AUTHS: AuthConfig[] = [
   { kind: 'api-key', apiKey: 'AIzaKey' },
   { kind: 'vertex-ai', project: 'p', location: 'l' },
 ];
+/** The spec builder the engine uses for each mode (run/headless.ts, run/interactive.ts). */
+const SPEC_FOR: Record<RunMode, typeof buildInteractiveSpec> = {
+  interactive: (o) => buildInteractiveSpec(o),
+  headless: (o) => buildHeadlessSpec({ ...o, stdin: SENTINEL }),
+};
 
-let gitDir: string;
+let dir: string;
 beforeAll(async () => {
-  gitDir = await mkdtemp(join(tmpdir(), 'gr-conf-'));
-  await exec('git', ['init', '-q', gitDir]);
+  dir = await mkdtemp(join(tmpdir(), 'gr-conf-'));
+  await exec('git', ['init', '-q', join(dir, 'git')]);
 });
 afterAll(async () => {
-  await rm(gitDir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true });
 });
 
-const keyName = (s: KeyStep): string | undefined => ('key' in s ? s.key : undefined);
-
-describe.each(providers.map((p) => [p.id, p] as const))('provider %s', (_id, provider) => {
-  it('has non-empty model and effort catalogs with exactly one default each, resolvable', () => {
-    expect(provider.models.length).toBeGreaterThan(0);
-    expect(provider.efforts.length).toBeGreaterThan(0);
-    expect(provider.models.filter((m) => m.default)).toHaveLength(1);
-    expect(provider.efforts.filter((e) => e.default)).toHaveLength(1);
-    for (const m of provider.models) expect(() => provider.resolveModel(m.id)).not.toThrow();
-    expect(() => provider.resolveModel('no-such-model')).toThrow(/gemini-2\.5-pro/);
-    for (const e of provider.efforts) expect(provider.resolveEffort(e.id)).toBe(e.id);
-  });
-
-  it('names its context file first among the context names, and a skills dir', () => {
-    expect(provider.contextFileNames[0]).toBe(provider.contextFileName);
-    expect(provider.skillsDir).toBe('.gemini/skills');
-    expect(provider.seededPathPatterns).toContain(`/${provider.contextFileName}`);
-  });
-
-  it('scrub patterns compile in JS and in git ERE, match every positive sample and no negative', async () => {
-    const positives = (await fs.readFile(provider.scrub.samples.positive, 'utf8'))
-      .split('\n')
-      .filter(Boolean);
-    const negatives = (await fs.readFile(provider.scrub.samples.negative, 'utf8'))
-      .split('\n')
-      .filter(Boolean);
-    expect(positives.length).toBeGreaterThan(0);
-    expect(negatives.length).toBeGreaterThan(0);
-    for (const p of provider.scrub.patterns) {
-      expect(() => new RegExp(p, provider.scrub.flags)).not.toThrow();
-      // git refuses a pattern its regcomp cannot compile (exit 128); an empty repo makes this cheap.
-      const r = await exec('git', ['log', '--all', '-E', '-i', `--grep=${p}`], {
-        cwd: gitDir,
-        allowAllExitCodes: true,
-      });
-      expect(r.exitCode, `${p}: ${r.stderr}`).toBe(0);
-    }
-    const matches = (l: string) =>
-      provider.scrub.patterns.some((p) => new RegExp(p, provider.scrub.flags).test(l));
-    expect(positives.filter((l) => !matches(l))).toEqual([]);
-    expect(negatives.filter(matches)).toEqual([]);
-    for (const l of positives)
-      expect(provider.scrub.scrub(`Subject\n\nBody\n\n${l}\n`)).toBe('Subject\n\nBody\n');
-  });
-
+describe.each(['interactive', 'headless'] as const)('spawning gemini, %s', (mode) => {
   it.each(AUTHS.map((a) => [a.kind, a] as const))(
     '%s: argv never has the task, env never CI or a token',
     (_k, auth) => {
-      const env = provider.buildEnv({
+      const env = buildEnv({
         home: homeAt('/tmp/h'),
         auth,
         telemetryFile: '/tmp/t.json',
@@ -103,14 +70,13 @@ describe.each(providers.map((p) => [p.id, p] as const))('provider %s', (_id, pro
       expect(Object.values(env)).not.toContain(SENTINEL);
       for (const model of [undefined, 'gemini-2.5-pro']) {
         for (const resume of [undefined, 'prev-session']) {
-          const spec = provider.buildSpec({
+          const spec = SPEC_FOR[mode]({
             geminiPath: GEMINI,
             worktree: '/tmp/wt',
             approvalMode: 'yolo',
             model,
             resumeSessionId: resume,
             env,
-            stdin: SENTINEL,
           });
           expect(spec.args.join('\u0000')).not.toContain(SENTINEL);
           expect(spec.command).not.toContain(SENTINEL);
@@ -121,42 +87,82 @@ describe.each(providers.map((p) => [p.id, p] as const))('provider %s', (_id, pro
       }
     },
   );
+});
 
-  it('has a turn signal for its mode, a transcript and an auth surface', () => {
-    expect(provider.signals.kind).toBe(provider.mode === 'interactive' ? 'telemetry' : 'stream-json');
-    expect(provider.mode === 'interactive').toBe(provider.keys !== undefined);
-    for (const fn of [provider.transcript.locate, provider.transcript.fold, provider.transcript.restore]) {
-      expect(typeof fn).toBe('function');
-    }
+describe('what the engine gives gemini', () => {
+  it('a model catalog with exactly one default, every entry resolvable', () => {
+    expect(MODEL_CATALOG.filter((m) => m.default)).toHaveLength(1);
+    for (const m of MODEL_CATALOG) expect(() => resolveModel(m.id)).not.toThrow();
+    expect(() => resolveModel('no-such-model')).toThrow(/gemini-2\.5-pro/);
+  });
+
+  it('names its context file first among the context names, and a skills dir', () => {
+    expect(CONTEXT_FILE_NAMES[0]).toBe(CONTEXT_FILE_NAME);
+    expect(SKILLS_DIR).toBe('.gemini/skills');
+  });
+
+  it('settings that turn auto-update off and keep sessions, for every auth kind', () => {
     for (const kind of ['oauth', 'api-key', 'vertex-ai'] as const) {
-      const owned = provider.auth.ownedSettings(kind);
+      const owned = OWNED_SETTINGS(kind);
       expect(owned['general.enableAutoUpdate']).toBe(false);
+      expect(owned['general.enableAutoUpdateNotification']).toBe(false);
       expect(Object.keys(owned).some((k) => k.startsWith('general.sessionRetention'))).toBe(false);
     }
   });
 
-  it('key recipes never contain C-c or two Escapes', () => {
-    if (!provider.keys) {
-      expect(provider.mode).toBe('headless');
-      return;
+  it('scrub patterns compile in JS and in git ERE, match every positive sample and no negative', async () => {
+    const lines = async (f: string) =>
+      (await fs.readFile(join('fixtures/attribution', f), 'utf8')).split('\n').filter(Boolean);
+    const positives = await lines('positive.txt');
+    const negatives = await lines('negative.txt');
+    expect(positives.length).toBeGreaterThan(0);
+    expect(negatives.length).toBeGreaterThan(0);
+    for (const p of ATTRIBUTION_PATTERNS) {
+      expect(() => new RegExp(p, ATTRIBUTION_FLAGS)).not.toThrow();
+      // git refuses a pattern its regcomp cannot compile (exit 128); an empty repo makes this cheap.
+      const r = await exec('git', ['log', '--all', '-E', '-i', `--grep=${p}`], {
+        cwd: join(dir, 'git'),
+        allowAllExitCodes: true,
+      });
+      expect(r.exitCode, `${p}: ${r.stderr}`).toBe(0);
     }
-    const recipes = [provider.keys.reply(SENTINEL), provider.keys.interrupt, provider.keys.quit];
-    for (const r of recipes) {
-      const keys = r.map(keyName).filter(Boolean);
-      expect(keys.some((k) => /^(C-c|\^C|Ctrl-?C)$/i.test(k!))).toBe(false);
-      expect(keys.filter((k) => k === 'Escape').length).toBeLessThanOrEqual(1);
-      expect(
-        r.some((s) => 'literal' in s && (s.literal.includes('\u0003') || s.literal.includes('\u001b'))),
-      ).toBe(false);
-    }
-    expect(provider.keys.interrupt).toEqual([{ key: 'Escape' }]);
-    expect(provider.keys.reply('hi')[0]).toEqual({ literal: 'hi' });
-    expect(provider.keys.reply('hi').at(-1)).toEqual({ key: 'Enter' });
-    expect(provider.keys.quit[0]).toEqual({ literal: '/quit' });
-    expect(provider.keys.quit.at(-1)).toEqual({ key: 'Enter' });
+    const matches = (l: string) => ATTRIBUTION_PATTERNS.some((p) => new RegExp(p, ATTRIBUTION_FLAGS).test(l));
+    expect(positives.filter((l) => !matches(l))).toEqual([]);
+    expect(negatives.filter(matches)).toEqual([]);
+    for (const l of positives)
+      expect(scrubAttribution(`Subject\n\nBody\n\n${l}\n`)).toBe('Subject\n\nBody\n');
   });
 });
 
-it('registers both modes', () => {
-  expect(providers.map((p) => p.id).sort()).toEqual(['gemini-headless', 'gemini-interactive']);
+describe('the keys the tmux driver sends', () => {
+  it('text literally, a pause, then Enter; one Escape; never C-c', async () => {
+    const log = join(dir, 'tmux.log');
+    const wrapper = join(dir, 'tmux');
+    await writeFile(wrapper, `#!/bin/sh\necho "$(date +%s%3N) $*" >> '${log}'\nexec tmux "$@"\n`);
+    await chmod(wrapper, 0o755);
+    const runDir = await mkdtemp(join(dir, 'run-'));
+    const driver = await TmuxDriver.create({
+      id: `conformance-${process.pid}`,
+      runDir,
+      tmuxPath: wrapper,
+      pane: { command: 'cat', args: [], env: {}, cwd: runDir },
+    });
+    try {
+      await driver.typeText('/quit');
+      await driver.sendEscape();
+    } finally {
+      await driver.stop();
+    }
+    const sent = (await readFile(log, 'utf8'))
+      .split('\n')
+      .filter((l) => l.includes(' send-keys '))
+      .map((l) => {
+        const [at, ...argv] = l.split(' ');
+        return { at: Number(at), keys: argv.slice(argv.indexOf('send-keys') + 3).join(' ') };
+      });
+    expect(sent.map((s) => s.keys)).toEqual(['-l -- /quit', 'Enter', 'Escape']);
+    // The CLI drops an Enter that arrives with the text: the driver waits before pressing it.
+    expect((sent[1]?.at ?? 0) - (sent[0]?.at ?? 0)).toBeGreaterThanOrEqual(250);
+    expect(sent.some((s) => /C-c|\^C/i.test(s.keys))).toBe(false);
+  });
 });

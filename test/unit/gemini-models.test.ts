@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_MODEL_ID,
-  EFFORT_CATALOG,
-  MODEL_CATALOG,
-  resolveEffort,
-  resolveModel,
-} from '../../src/gemini/models.js';
+import { DEFAULT_MODEL_ID, MODEL_CATALOG, resolveModel } from '../../src/gemini/models.js';
 import { UserError } from '../../src/util/errors.js';
 
 describe('models', () => {
@@ -40,11 +34,5 @@ describe('models', () => {
     expect(message).toContain("'gpt-5'");
     for (const m of MODEL_CATALOG) expect(message).toContain(m.id);
     expect(message).not.toContain('\n');
-  });
-  it('one default effort; anything else is refused', () => {
-    expect(EFFORT_CATALOG).toEqual([{ id: 'default', label: 'Default', default: true }]);
-    expect(resolveEffort(undefined)).toBe('default');
-    expect(resolveEffort('default')).toBe('default');
-    expect(() => resolveEffort('high')).toThrow(UserError);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGitHubClient, isBotUser, parseRepo } from '../../src/github/client.js';
+import { createGitHubClient, isBotUser } from '../../src/github/client.js';
 import { UserError } from '../../src/util/errors.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 import { FakeGitHub } from '../harness/fake-github.js';
@@ -94,19 +94,6 @@ describe('createGitHubClient', () => {
   it('refuses an empty token with a one-line UserError', () => {
     expect(() => createGitHubClient('')).toThrow(UserError);
   });
-});
-
-describe('parseRepo', () => {
-  it('parses owner/repo', () => {
-    expect(parseRepo('acme/demo.js')).toEqual({ owner: 'acme', repo: 'demo.js' });
-    expect(parseRepo(' my-org/my_repo ')).toEqual({ owner: 'my-org', repo: 'my_repo' });
-  });
-  it.each(['acme', 'acme/', '/demo', 'a/b/c', 'acme/..', '-x/y', ''])(
-    'rejects %j with a clear error',
-    (value) => {
-      expect(() => parseRepo(value)).toThrow(/GITHUB_REPOSITORY must look like 'owner\/repo'/);
-    },
-  );
 });
 
 describe('isBotUser', () => {

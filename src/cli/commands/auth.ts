@@ -17,7 +17,7 @@ Examples:
   gemini-run auth status --json --home /home/runner
 `;
 
-export function renderStatus(s: AuthStatus, now: number = Date.now()): string {
+function renderStatus(s: AuthStatus, now: number = Date.now()): string {
   const lines = [
     `home:           ${s.home}`,
     `creds:          ${s.credsPresent ? (s.credsError ? 'damaged' : 'present') : 'missing'} (${s.credsFile})`,

@@ -42,7 +42,7 @@ export interface Check {
 }
 
 /** Free space below this is a failure: one run's transcript + telemetry + a worktree can reach hundreds of MB. */
-export const MIN_FREE_BYTES = 1024 ** 3;
+const MIN_FREE_BYTES = 1024 ** 3;
 
 async function isExecutable(path: string): Promise<boolean> {
   try {
@@ -54,7 +54,7 @@ async function isExecutable(path: string): Promise<boolean> {
 }
 
 /** First `name` on PATH that is executable. */
-export async function whichOnPath(name: string, pathVar: string | undefined): Promise<string | undefined> {
+async function whichOnPath(name: string, pathVar: string | undefined): Promise<string | undefined> {
   for (const dir of (pathVar ?? '').split(delimiter)) {
     if (dir && (await isExecutable(join(dir, name)))) return join(dir, name);
   }
@@ -156,7 +156,7 @@ export function checkDisk(freeBytes: number, dir: string): Check {
       };
 }
 
-export async function runChecks(o: {
+async function runChecks(o: {
   home: string;
   gemini?: string;
   toolCache?: string;
@@ -279,7 +279,7 @@ async function checkIsolation(): Promise<Check> {
   return { name: 'agent isolation', status: 'ok', detail: `the agent gets its own user ${how}` };
 }
 
-export function renderChecks(checks: Check[]): string {
+function renderChecks(checks: Check[]): string {
   const rows = checks.map((c) => [c.status.toUpperCase(), c.name, c.detail, c.fix ?? '']);
   return renderTable(['STATUS', 'CHECK', 'DETAIL', 'FIX'], rows);
 }

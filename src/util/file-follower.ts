@@ -1,0 +1,137 @@
+/**
+ * Following a file another process appends to (gemini's telemetry log, its session transcript), by byte
+ * position: each read hands over only what was appended since the last one. The file may not exist yet; a file
+ * that is replaced (another inode at the path) or truncated is read again from the start, and the caller hears
+ * of it first so it can drop what it parsed.
+ */
+import type { FileHandle } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+
+export interface FollowOptions {
+  /** Size of the read buffer (one chunk). */
+  chunkBytes?: number;
+  /** Bytes read at most per call; the rest waits for the next (a huge file must not stall the caller). */
+  maxBytesPerRead?: number;
+}
+
+/** The file to follow, or how to find it once it exists (the transcript's name is known only later). */
+export type FollowTarget = string | (() => Promise<string | undefined>);
+
+export class FileFollower {
+  private fh: FileHandle | undefined;
+  private ino = -1;
+  private position = 0;
+  private path: string | undefined;
+  private readonly buf: Buffer;
+  private busy: Promise<void> | undefined;
+
+  constructor(
+    private readonly target: FollowTarget,
+    private readonly opts: FollowOptions = {},
+  ) {
+    this.buf = Buffer.allocUnsafe(opts.chunkBytes ?? 1024 * 1024);
+    if (typeof target === 'string') this.path = target;
+  }
+
+  /** Bytes consumed so far. */
+  get offset(): number {
+    return this.position;
+  }
+
+  /**
+   * Hands each newly appended chunk to `onChunk` (the buffer is reused: copy what you keep); `onRestart` is called
+   * before the first chunk of a replaced or truncated file. Concurrent calls are serialised.
+   */
+  read(onChunk: (chunk: Buffer) => void, onRestart: () => void): Promise<void> {
+    const run = (this.busy ?? Promise.resolve()).then(() => this.readNew(onChunk, onRestart));
+    this.busy = run.catch(() => undefined);
+    return run;
+  }
+
+  private async readNew(onChunk: (chunk: Buffer) => void, onRestart: () => void): Promise<void> {
+    if (this.path === undefined && typeof this.target !== 'string') {
+      this.path = await this.target().catch(() => undefined);
+    }
+    if (this.path === undefined) return;
+    if (!this.fh) {
+      try {
+        this.fh = await open(this.path, 'r');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw e;
+      }
+      this.ino = (await this.fh.stat()).ino;
+    }
+    let size = (await this.fh.stat()).size;
+    if ((await this.replacedOnDisk(this.path)) || size < this.position) {
+      await this.close();
+      this.position = 0;
+      onRestart();
+      return this.readNew(onChunk, onRestart);
+    }
+    let budget = this.opts.maxBytesPerRead ?? Number.POSITIVE_INFINITY;
+    while (this.position < size && budget > 0) {
+      const want = Math.min(this.buf.length, size - this.position, budget);
+      const { bytesRead } = await this.fh.read(this.buf, 0, want, this.position);
+      if (bytesRead === 0) break;
+      this.position += bytesRead;
+      budget -= bytesRead;
+      onChunk(this.buf.subarray(0, bytesRead));
+      if (this.position >= size) size = (await this.fh.stat()).size;
+    }
+  }
+
+  private async replacedOnDisk(path: string): Promise<boolean> {
+    try {
+      return (await stat(path)).ino !== this.ino;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    const fh = this.fh;
+    this.fh = undefined;
+    await fh?.close();
+  }
+}
+
+/**
+ * The same as complete text lines, decoded as UTF-8 across reads: a character cut by a read boundary waits for
+ * its last bytes instead of turning into U+FFFD. A line longer than `maxLineBytes` is dropped.
+ */
+export class LineFollower {
+  private readonly follower: FileFollower;
+  private decoder = new StringDecoder('utf8');
+  private partial = '';
+  private readonly maxLineChars: number;
+
+  constructor(target: FollowTarget, opts: FollowOptions & { maxLineBytes?: number } = {}) {
+    this.follower = new FileFollower(target, opts);
+    this.maxLineChars = opts.maxLineBytes ?? 8 * 1024 * 1024;
+  }
+
+  /** The lines completed since the last call (a trailing partial line waits for its newline). */
+  async readLines(): Promise<string[]> {
+    let text = '';
+    await this.follower.read(
+      (chunk) => {
+        text += this.decoder.write(chunk);
+      },
+      () => {
+        this.decoder = new StringDecoder('utf8');
+        this.partial = '';
+      },
+    );
+    if (text === '') return [];
+    const lines = (this.partial + text).split('\n');
+    this.partial = lines.pop() ?? '';
+    if (this.partial.length > this.maxLineChars) this.partial = '';
+    return lines;
+  }
+
+  close(): Promise<void> {
+    return this.follower.close();
+  }
+}
