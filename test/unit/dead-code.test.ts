@@ -20,8 +20,6 @@ const ALLOWED: Record<string, string> = {
     'the text entry of the TranscriptFolder that foldTranscriptFile runs; tests feed it captured lines',
   'tmux/tmux.ts: tmuxServerAlive': "leak checks in tests ask with the driver's own tmux environment",
   'util/log.ts: createMemoryLogger': 'the Logger the tests run the product with, kept beside the interface',
-  'probe/probes/turn-end.ts: *':
-    'probes of the fast turn-end signals, not yet in PROBES (registered together with their compat rows)',
 };
 
 /** Which names of each src/ module the given files import (`*` = all of them). */

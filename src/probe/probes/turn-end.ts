@@ -2,7 +2,7 @@
  * End-of-turn signals other than telemetry's `conversation_finished`: the CLI's dynamic window title and its
  * `AfterAgent` hook. Both exist in 0.42.0 and 0.61.0; 0.61.0 ignores OTEL_BLRP_SCHEDULE_DELAY, so telemetry
  * reaches the outfile up to 5 s late there and one of these has to carry the fast idle edge (compat.md, "Fast
- * edges"). Not yet in PROBES: register `TURN_END_PROBES` in src/probe/index.ts together with their compat rows.
+ * edges"). Part of PROBES (src/probe/index.ts).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -77,7 +77,7 @@ async function addUserSettings(home: string, extra: Record<string, unknown>): Pr
   await writeFile(path, `${JSON.stringify({ ...settings, ...extra }, null, 2)}\n`);
 }
 
-export const titleTurnEndProbe: Probe = {
+const titleTurnEndProbe: Probe = {
   name: 'window-title-turn-end',
   behaviour:
     'The dynamic window title (OSC 0) turns "◇  Ready" exactly when a turn ends: once per turn, tool-heavy turns included, in step with conversation_finished',
@@ -126,7 +126,7 @@ export const titleTurnEndProbe: Probe = {
   },
 };
 
-export const titleWallsProbe: Probe = {
+const titleWallsProbe: Probe = {
   name: 'window-title-walls',
   behaviour:
     'The window title does not claim Ready while the daily-quota dialog waits; after one Escape cancels a hung request it turns Ready',
@@ -160,7 +160,7 @@ export const titleWallsProbe: Probe = {
   },
 };
 
-export const afterAgentHookProbe: Probe = {
+const afterAgentHookProbe: Probe = {
   name: 'after-agent-hook',
   behaviour:
     "An `AfterAgent` command hook in the home's settings.json (`hooks.AfterAgent`) runs once per turn, after the final reply, just before conversation_finished, with the turn as JSON on stdin",
@@ -238,7 +238,7 @@ export const afterAgentHookProbe: Probe = {
   },
 };
 
-export const quitFlushesProbe: Probe = {
+const quitFlushesProbe: Probe = {
   name: 'quit-flushes-telemetry',
   behaviour:
     'Typing /quit the moment the title turns Ready (before the batch delay ran out) still leaves every record of the turn in the outfile: the CLI flushes telemetry when it exits',
