@@ -60,6 +60,12 @@ export async function buildRunnerImage(buildArgs: Record<string, string>): Promi
   }).catch((e: unknown) => {
     throw new Error(`docker build of deploy/runner/Dockerfile failed: ${(e as Error).message}`);
   });
+  // The image an earlier dist/ made, untagged now: without this every changed bundle leaves ~120 MB behind.
+  await exec(
+    'docker',
+    ['image', 'prune', '--force', '--filter', 'label=io.github.gemini-run.gemini-cli-version'],
+    { allowAllExitCodes: true, timeoutMs: 120_000 },
+  );
 }
 
 /** `docker run --rm` of one command in a fresh container of the image. */
@@ -77,16 +83,35 @@ export class RunnerContainer implements AsyncDisposable {
 
   /**
    * `mounts`: host path → container path (read-only when the target ends in `:ro`); `options`: more `docker run`
-   * options (capabilities, as a pod's securityContext sets them).
+   * options (capabilities, as a pod's securityContext sets them; environment names).
    */
-  static async start(mounts: Record<string, string>, options: string[] = []): Promise<RunnerContainer> {
+  static async start(
+    mounts: Record<string, string>,
+    options: string[] = [],
+    /** Values for `--env NAME` options: they travel in the client's environment, not on its command line. */
+    env: Record<string, string> = {},
+  ): Promise<RunnerContainer> {
     const volumes = Object.entries(mounts).flatMap(([from, to]) => ['-v', `${from}:${to}`]);
-    const r = await run(
-      'docker',
-      ['run', '-d', '--init', '--network', 'host', ...options, ...volumes, IMAGE, 'sleep', 'infinity'],
-      'Starting a runner container',
-      60_000,
-    );
+    const args = [
+      'run',
+      '-d',
+      '--init',
+      '--network',
+      'host',
+      ...options,
+      ...volumes,
+      IMAGE,
+      'sleep',
+      'infinity',
+    ];
+    const r = await exec('docker', args, {
+      allowAllExitCodes: true,
+      timeoutMs: 60_000,
+      env: { ...process.env, ...env },
+    });
+    if (r.exitCode !== 0) {
+      throw new Error(`Starting a runner container failed: ${firstLine(r.stderr) || `exit ${r.exitCode}`}`);
+    }
     return new RunnerContainer(r.stdout.trim());
   }
 

@@ -48,11 +48,14 @@ const NODE = '/home/runner/externals/node24/bin/node';
 const GITHUB_TOKEN = `ghs_${randomBytes(18).toString('hex')}`;
 const GEMINI_API_KEY = `AIzaSy${randomBytes(16).toString('hex')}`;
 const RUNTIME_TOKEN = `ghs_${randomBytes(18).toString('hex')}`;
+/** ARC puts the runner's registration credential in the runner container's environment. */
+const JIT_CONFIG = `ghs_${randomBytes(24).toString('hex')}`;
 const SECRETS = [
   GITHUB_TOKEN,
   Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64'),
   GEMINI_API_KEY,
   RUNTIME_TOKEN,
+  JIT_CONFIG,
 ];
 
 /** The runner container's securityContext in deploy/arc/values.yaml, as `docker run` options. */
@@ -217,7 +220,8 @@ describe('the runner image (deploy/runner/Dockerfile on a stand-in of the offici
           [dirname(world.repo.originDir)]: dirname(world.repo.originDir),
           [join(ROOT, 'dist')]: `${ACTION_DIR}/dist:ro`,
         },
-        podSecurityOptions(),
+        [...podSecurityOptions(), '--env', 'ACTIONS_RUNNER_INPUT_JITCONFIG'],
+        { ACTIONS_RUNNER_INPUT_JITCONFIG: JIT_CONFIG },
       );
     }, 120_000);
     afterAll(async () => {
