@@ -130,6 +130,20 @@ describe('gemini-run setup', () => {
     expect(r.stderr).toBe(`gemini-run setup: ${fake} reports version '0.61.0', expected 0.42.0\n`);
   });
 
+  it('takes the version it is asked for (--gemini-version), and only an exact one', async () => {
+    const fake = join(home, 'gemini');
+    await writeFile(fake, '#!/bin/sh\necho 0.61.0\n');
+    await chmod(fake, 0o755);
+    const r = await cli(['setup', '--gemini', fake, '--gemini-version', '0.61.0', '--home', home]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`GEMINI_RUN_GEMINI_PATH=${fake}`);
+    const range = await cli(['setup', '--gemini', fake, '--gemini-version', '^0.61']);
+    expect(range.code).toBe(1);
+    expect(range.stderr).toBe(
+      "gemini-run setup: --gemini-version must be an exact version like 0.42.0, not '^0.61'\n",
+    );
+  });
+
   it(
     'installs the pinned gemini from the npm registry into a prefix the user owns; doctor finds it in the tool cache',
     { timeout: 300_000 },

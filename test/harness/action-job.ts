@@ -48,18 +48,28 @@ export function parseFileCommand(text: string): Record<string, string> {
   return out;
 }
 
+/** Starts a step's script somewhere else (in a container): the command, its argv and its own environment. */
+export type StepLauncher = (
+  script: string,
+  env: Record<string, string>,
+  cwd: string,
+) => { command: string; args: string[]; env: Record<string, string> };
+
 function runNode(
   script: string,
   env: Record<string, string>,
   cwd: string,
   asUser?: { uid: number; gid: number },
+  launch?: StepLauncher,
 ): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const argv = launch ? launch(script, env, cwd) : { command: process.execPath, args: [script], env };
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [script], {
-      env,
+    const child = spawn(argv.command, argv.args, {
+      env: argv.env,
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
-      ...(asUser ? { uid: asUser.uid, gid: asUser.gid } : {}),
+      // A launcher decides itself who runs the step.
+      ...(asUser && !launch ? { uid: asUser.uid, gid: asUser.gid } : {}),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -88,6 +98,8 @@ export interface JobOptions {
   env?: Record<string, string>;
   /** Run both steps as this user (a hosted runner's `runner`); the world's files must be theirs. */
   asUser?: { uid: number; gid: number; home: string };
+  /** Start both steps through this (a container) instead of this process's node. */
+  launch?: StepLauncher;
 }
 
 /** The files a step left for its artifact (summary, run summary, transcript). */
@@ -244,7 +256,7 @@ export class ActionWorld implements AsyncDisposable {
         base.HOME = o.asUser.home;
         await exec('chown', ['-R', `${o.asUser.uid}:${o.asUser.gid}`, stepDir]);
       }
-      const main = await runNode(join(ROOT, 'dist', 'index.js'), base, this.workspace, o.asUser);
+      const main = await runNode(join(ROOT, 'dist', 'index.js'), base, this.workspace, o.asUser, o.launch);
       const mainResult: StepResult = {
         ...main,
         outputs: parseFileCommand(await readFile(files.output, 'utf8')),
@@ -257,7 +269,7 @@ export class ActionWorld implements AsyncDisposable {
       const postEnv: Record<string, string> = { ...base };
       for (const [k, v] of Object.entries(mainResult.state)) postEnv[`STATE_${k}`] = v;
       await writeFile(files.output, '');
-      const post = await runNode(join(ROOT, 'dist', 'post.js'), postEnv, this.workspace, o.asUser);
+      const post = await runNode(join(ROOT, 'dist', 'post.js'), postEnv, this.workspace, o.asUser, o.launch);
       this.published.push(
         mainResult.stdout,
         mainResult.stderr,

@@ -9,7 +9,7 @@ import { UserError } from '../../util/errors.js';
 import { createStreamLogger } from '../../util/log.js';
 import { geminiHomeFrom, parseCommandArgs, write, type CliIO, type Command } from '../args.js';
 
-const USAGE = `usage: gemini-run setup [--prefix <dir>] [--home <dir>] [--gemini <path>]
+const USAGE = `usage: gemini-run setup [--prefix <dir>] [--home <dir>] [--gemini <path>] [--gemini-version <v>]
        sudo gemini-run setup --agent-users <n> --runner-user <user>
 
 Prepares a self-hosted runner host, run as the runner user: installs @google/gemini-cli@${PINNED_GEMINI_VERSION} with npm
@@ -21,7 +21,8 @@ Options:
   --prefix <dir>   install root, laid out like the Actions tool cache
                    (default: $RUNNER_TOOL_CACHE, else ~/.cache/gemini-run/tool-cache)
   --home <dir>     the Gemini home to configure (default: $GEMINI_CLI_HOME, else $HOME)
-  --gemini <path>  use this gemini ${PINNED_GEMINI_VERSION} instead of installing one (it is checked)
+  --gemini <path>  use this gemini instead of installing one (its version is checked)
+  --gemini-version <v>  the exact version to install or expect (default ${PINNED_GEMINI_VERSION}, the tested one)
   --npm <path>     the npm to install with (default: npm on PATH)
   --agent-users <n>     (as root) prepare agent isolation instead: create the agent users gemini-agent-1..n,
                         the claims directory, and the sudoers rule that lets --runner-user start processes as
@@ -34,6 +35,9 @@ Examples:
   sudo -u runner gemini-run setup --prefix /home/runner/_tool --home /home/runner
   # then, in the runner directory:  cat >> .env <the printed lines>  and restart the runner service
 `;
+
+// The same rule as the action's 'gemini-version' input: npm gets an exact version, never a range or a tag.
+const EXACT_VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
 
 async function assertWritable(dir: string): Promise<void> {
   await fs.mkdir(dir, { recursive: true }).catch(() => undefined);
@@ -56,6 +60,7 @@ export const setupCommand: Command = {
       home: { type: 'string' },
       gemini: { type: 'string' },
       npm: { type: 'string' },
+      'gemini-version': { type: 'string' },
       'agent-users': { type: 'string' },
       'runner-user': { type: 'string' },
     });
@@ -80,6 +85,12 @@ export const setupCommand: Command = {
       );
       return 0;
     }
+    const wanted = values['gemini-version'] ?? PINNED_GEMINI_VERSION;
+    if (!EXACT_VERSION.test(wanted)) {
+      throw new UserError(
+        `--gemini-version must be an exact version like ${PINNED_GEMINI_VERSION}, not '${wanted}'`,
+      );
+    }
     const home = geminiHomeFrom(values.home, io.env);
     const log = createStreamLogger({ out: io.stderr, err: io.stderr });
 
@@ -87,10 +98,8 @@ export const setupCommand: Command = {
     if (values.gemini) {
       bin = resolve(io.cwd, values.gemini);
       const version = await geminiVersion(bin, io.env);
-      if (version !== PINNED_GEMINI_VERSION) {
-        throw new UserError(
-          `${bin} reports version '${version ?? 'none'}', expected ${PINNED_GEMINI_VERSION}`,
-        );
+      if (version !== wanted) {
+        throw new UserError(`${bin} reports version '${version ?? 'none'}', expected ${wanted}`);
       }
       log.info(`Using gemini ${version} at ${bin}`);
     } else {
@@ -99,7 +108,7 @@ export const setupCommand: Command = {
       if (!raw) throw new UserError('no install location: pass --prefix <dir>');
       const prefix = resolve(io.cwd, raw);
       await assertWritable(prefix);
-      bin = await installGemini({ version: PINNED_GEMINI_VERSION, cacheRoot: prefix, log, npm: values.npm });
+      bin = await installGemini({ version: wanted, cacheRoot: prefix, log, npm: values.npm });
     }
 
     const settingsPath = homeAt(home).settingsPath;
