@@ -7,11 +7,12 @@
  * After the run the action takes its files back (ownership where it may chown, ACL entries otherwise) and
  * removes every entry it added, so a later `actions/checkout` or `git` step of the job works as before.
  */
-import { lstat } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { exec, type ExecResult } from '../util/exec.js';
-import type { AgentUser } from './agent-user.js';
+import { SHARED_ACL_LOCK, type AgentUser } from './agent-user.js';
 import type { Privilege } from './privilege.js';
 
 type Able = Exclude<Privilege, 'none'>;
@@ -44,17 +45,41 @@ export function traverseDecision(
   return 'blocked';
 }
 
-async function setfacl(args: string[], allowFailure = false): Promise<ExecResult> {
-  const r = await exec('setfacl', args, { allowAllExitCodes: true, timeoutMs: 120_000 }).catch(
-    (e: unknown) => {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new UserError(
-          "Isolating the agent needs 'setfacl' (package acl): install it (sudo apt-get install -y acl), or set 'isolation: none' (unsafe).",
-        );
-      }
-      throw e;
-    },
-  );
+/**
+ * Directories above the workspace are shared by concurrent runs, and setfacl rewrites a file's whole ACL: two runs
+ * adding (or removing) their entries at once can each drop the other's, leaving an agent unable to reach its own
+ * gemini. Their edits go through one host-wide flock(1). The lock file is private to whoever made it, so an agent
+ * cannot take the lock to stall other runs; a runner that cannot open it edits unlocked, as before.
+ */
+async function sharedAclLock(): Promise<string | undefined> {
+  try {
+    const fh = await open(
+      SHARED_ACL_LOCK,
+      fsConstants.O_RDONLY | fsConstants.O_CREAT | fsConstants.O_NOFOLLOW,
+      0o600,
+    );
+    await fh.close();
+    return SHARED_ACL_LOCK;
+  } catch {
+    return undefined;
+  }
+}
+
+async function setfaclShared(args: string[], allowFailure = false): Promise<ExecResult> {
+  const lock = await sharedAclLock();
+  return lock ? setfacl(args, allowFailure, ['flock', '-w', '60', lock]) : setfacl(args, allowFailure);
+}
+
+async function setfacl(args: string[], allowFailure = false, prefix: string[] = []): Promise<ExecResult> {
+  const [file, ...rest] = [...prefix, 'setfacl', ...args] as [string, ...string[]];
+  const r = await exec(file, rest, { allowAllExitCodes: true, timeoutMs: 120_000 }).catch((e: unknown) => {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new UserError(
+        "Isolating the agent needs 'setfacl' (package acl): install it (sudo apt-get install -y acl), or set 'isolation: none' (unsafe).",
+      );
+    }
+    throw e;
+  });
   if (r.exitCode !== 0 && !allowFailure) {
     throw new UserError(
       `Could not give the agent user access (setfacl: ${r.stderr.trim().split('\n')[0] ?? r.exitCode}): the filesystem may not support ACLs; set 'isolation: none' to run without (unsafe).`,
@@ -106,7 +131,7 @@ export async function grantAgentAccess(o: {
     revoke: async () => {
       for (const tree of o.trees) await takeBack(tree, o.user, o.privilege, selfUid, selfGid);
       for (const tree of o.trees) await removeAgentEntries(tree, o.user);
-      for (const dir of traversed.splice(0)) await setfacl(['-x', `u:${o.user.uid}`, dir], true);
+      for (const dir of traversed.splice(0)) await setfaclShared(['-x', `u:${o.user.uid}`, dir], true);
     },
   };
   try {
@@ -124,7 +149,7 @@ export async function grantAgentAccess(o: {
           );
         }
         if (d === 'grant') {
-          await setfacl(['-m', `u:${o.user.uid}:x`, dir]);
+          await setfaclShared(['-m', `u:${o.user.uid}:x`, dir]);
           traversed.push(dir);
         }
       }

@@ -96,6 +96,8 @@ export async function createAgentUser(name: string, privilege: 'root' | 'sudo'):
  * so nobody removes another's claim — the agents included, who must not be able to free a live run's uid.
  */
 export const CLAIMS_DIR = '/tmp/gemini-run-agent-claims';
+/** flock(1) file that serialises ACL edits on directories concurrent runs share (access.ts). */
+export const SHARED_ACL_LOCK = `${CLAIMS_DIR}/.acl.lock`;
 
 async function ensureClaimsDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o1777 });
