@@ -120,7 +120,7 @@ export async function runAction(
     redactor.add(s);
   };
   if (inputs.githubToken) redactor.add(inputs.githubToken);
-  if (inputs.apiKey) redactor.add(inputs.apiKey);
+  if (inputs.geminiApiKey) redactor.add(inputs.geminiApiKey);
 
   const trigger = interpretEvent(ctx.eventName, ctx.payload, {
     triggerLabel: inputs.triggerLabel,
@@ -189,7 +189,18 @@ export async function runAction(
   let oauth: OAuthTokenSource | undefined;
   let vertex: Awaited<ReturnType<typeof prepareVertex>>;
   try {
-    auth = await resolveAuth(inputs, io.env, mask);
+    auth = await resolveAuth(
+      {
+        oauthCreds: inputs.geminiOauthCreds,
+        googleAccount: inputs.geminiGoogleAccount,
+        apiKey: inputs.geminiApiKey,
+        useVertexAi: inputs.useVertexAi,
+        googleCloudProject: inputs.googleCloudProject,
+        googleCloudLocation: inputs.googleCloudLocation,
+      },
+      io.env,
+      mask,
+    );
     oauth = await prepareOAuth(auth, io.env);
     vertex = await prepareVertex(auth, io.env);
   } catch (error) {
