@@ -4,6 +4,7 @@ import { scrubAttribution } from '../gemini/attribution.js';
 import { writeBackCreds, writeBackRefreshedCreds, homeAt } from '../gemini/home.js';
 import { installGemini, geminiVersion, PINNED_GEMINI_VERSION } from '../gemini/install.js';
 import { resolveModel } from '../gemini/models.js';
+import { buildUserSettings } from '../gemini/user-settings.js';
 import {
   isolateCheckoutCredentials,
   restoreCheckoutCredentials,
@@ -220,10 +221,21 @@ export async function runAction(
     );
   }
   const geminiPath = await log.group('Installing gemini', () => resolveGemini(inputs, ctx, io.env, log));
+  const userSettings = buildUserSettings({
+    settings: inputs.settings,
+    allowedTools: inputs.allowedTools,
+    excludeTools: inputs.excludeTools,
+  });
+  if (userSettings.overridden.length > 0) {
+    log.warning(
+      `'settings' sets keys gemini-run owns, which keep gemini-run's values: ${userSettings.overridden.join(', ')}`,
+    );
+  }
 
   const task: Task = await log.group('Reading the task', async () => {
     const { task: t, leftOut } = await buildTask(client, repo, trigger);
     log.info(`Task: ${t.title} (${t.comments.length} comment(s))`);
+    if (inputs.instructions.trim()) t.standingInstructions = inputs.instructions;
     if (leftOut > 0) {
       log.info(
         `Left out ${leftOut} comment(s) created or edited after the run was triggered (${trigger.approved?.at ?? 'unknown time'}): the task is what was approved.`,
@@ -311,6 +323,9 @@ export async function runAction(
         ...(resume ? { resume } : {}),
         ...(sandbox ? { sandbox } : {}),
         ...(endpoint ? { modelEndpoint: endpoint } : {}),
+        userSettings: userSettings.settings,
+        extensions: inputs.extensions,
+        maxTokens: inputs.maxTokens,
       }),
     );
   } catch (error) {

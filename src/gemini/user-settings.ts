@@ -1,10 +1,10 @@
 /**
  * What a workflow may add to the run's Gemini settings: its own `settings` JSON and the tool lists. They are
  * written under the keys the product owns (auth, auto-update, telemetry, context file names, the shell mode),
- * which always win; the caller logs the keys that were overridden. Pure, apart from nothing.
+ * which always win; the caller logs the keys that were overridden.
  */
 import { UserError } from '../util/errors.js';
-import { OWNED_SETTINGS, RUN_HOME_SETTINGS } from './settings.js';
+import { OWNED_SETTINGS, RUN_HOME_SETTINGS, readSettings, writeAtomic } from './settings.js';
 
 /**
  * Subtrees the product owns beyond the keys it writes: telemetry is set through the environment and must keep
@@ -78,6 +78,29 @@ export function buildUserSettings(
     deletePath(settings, path);
   }
   return { settings, overridden };
+}
+
+/** Pure: `extra` deep-merged into `base` (objects merge, everything else replaces). */
+export function deepMerge(
+  base: Record<string, unknown>,
+  extra: Record<string, unknown>,
+): Record<string, unknown> {
+  const out = structuredClone(base);
+  for (const [k, v] of Object.entries(extra)) {
+    const cur = out[k];
+    out[k] = isPlainObject(cur) && isPlainObject(v) ? deepMerge(cur, v) : structuredClone(v);
+  }
+  return out;
+}
+
+/**
+ * Writes the workflow's settings into a run home whose product keys are already merged. They never touch a
+ * product path (buildUserSettings dropped those), so the product's values stay as they are.
+ */
+export async function writeUserSettings(settingsPath: string, user: Record<string, unknown>): Promise<void> {
+  if (Object.keys(user).length === 0) return;
+  const current = await readSettings(settingsPath);
+  await writeAtomic(settingsPath, `${JSON.stringify(deepMerge(user, current), null, 2)}\n`, 0o600);
 }
 
 /** Dotted paths of every leaf (arrays and scalars are leaves). */
