@@ -23,8 +23,9 @@ import { buildTask, interpretEvent } from '../github/event.js';
 import { hasWriteAccess } from '../github/permissions.js';
 import { runAgent } from '../run/engine.js';
 import { renderSummary } from '../run/report.js';
-import { type AuthConfig, type Task } from '../domain/types.js';
+import { type AuthConfig, type RunEvent, type Task } from '../domain/types.js';
 import { type ActionStatus, type RunResult } from '../run/types.js';
+import { TrackingComment } from './tracking-comment.js';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { resolveAuth } from './auth.js';
@@ -52,7 +53,7 @@ export interface ActionIo {
   log: Logger;
   /** Mask a secret in the log as soon as it is known. */
   mask(secret: string): void;
-  saveState(key: 'runDir' | 'worktree' | 'savedCredentials' | 'sandbox', value: string): void;
+  saveState(key: 'runDir' | 'worktree' | 'savedCredentials' | 'sandbox' | 'tracking', value: string): void;
   writeJobSummary(markdown: string): Promise<void>;
   /** Where transcripts are kept between runs (a workflow artifact, or a local directory on self-hosted runners). */
   transcriptStore(o: { token: string; repo: RepoRef }): TranscriptStore;
@@ -72,6 +73,12 @@ const AGENT_IDENTITY = {
 };
 
 const ISSUE_MARKER = commentMarker('issue');
+
+/** `GEMINI_RUN_TRACKING_INTERVAL_MS` shortens the edit interval for tests and demos; unset: the 10 s default. */
+function trackingInterval(env: NodeJS.ProcessEnv): { intervalMs?: number } {
+  const ms = Number(env.GEMINI_RUN_TRACKING_INTERVAL_MS);
+  return env.GEMINI_RUN_TRACKING_INTERVAL_MS && Number.isFinite(ms) && ms >= 0 ? { intervalMs: ms } : {};
+}
 
 async function assertTmux(): Promise<void> {
   if (!(await tmuxVersion())) {
@@ -105,6 +112,12 @@ async function resolveGemini(
   return installGemini({ version: inputs.geminiVersion, cacheRoot: ctx.toolCache, log });
 }
 
+/** The run's live tracking comment, once posted, and how to keep secrets out of its last words. */
+interface Tracking {
+  comment?: TrackingComment;
+  redact?(text: string): string;
+}
+
 /**
  * One action run, from the event to the pull request. Pure of @actions/core: the host passes its I/O in, so the
  * demo runs the very same pipeline against its local fakes.
@@ -114,12 +127,40 @@ export async function runAction(
   ctx: ActionContext,
   io: ActionIo,
 ): Promise<ActionResult> {
+  const tracking: Tracking = {};
+  let result: ActionResult;
+  try {
+    result = await runPipeline(inputs, ctx, io, tracking);
+  } catch (error) {
+    const note = oneLine(getErrorMessage(error));
+    await tracking.comment?.finish({ status: 'crashed', note: tracking.redact?.(note) ?? note });
+    throw error;
+  }
+  const { outputs, failure } = result;
+  await tracking.comment?.finish(
+    {
+      status: outputs.status,
+      ...(outputs['pr-url'] ? { prUrl: outputs['pr-url'] } : {}),
+      ...(failure ? { note: tracking.redact?.(failure) ?? failure } : {}),
+    },
+    outputs['total-tokens'] ? { tokens: Number(outputs['total-tokens']) } : undefined,
+  );
+  return result;
+}
+
+async function runPipeline(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  io: ActionIo,
+  tracking: Tracking,
+): Promise<ActionResult> {
   const { log } = io;
   const redactor = new Redactor();
   const mask = (s: string) => {
     io.mask(s);
     redactor.add(s);
   };
+  tracking.redact = (text) => redactor.redact(text);
   if (inputs.githubToken) redactor.add(inputs.githubToken);
   if (inputs.geminiApiKey) redactor.add(inputs.geminiApiKey);
 
@@ -177,6 +218,20 @@ export async function runAction(
       );
       return undefined;
     }));
+  const runUrl = `${ctx.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${ctx.runId}`;
+  if (inputs.trackProgress && trigger.number !== undefined) {
+    tracking.comment = await TrackingComment.start({
+      client,
+      repo,
+      number: trigger.number,
+      author: await self(),
+      mode: inputs.mode,
+      runUrl,
+      log,
+      ...trackingInterval(io.env),
+      saveState: (value) => io.saveState('tracking', value),
+    });
+  }
 
   /** Tells the issue (or PR) how the run went when there is no pull request to say it; best effort. */
   const reportProblem = async (text: string) => {
@@ -326,6 +381,7 @@ export async function runAction(
         userSettings: userSettings.settings,
         extensions: inputs.extensions,
         maxTokens: inputs.maxTokens,
+        ...(tracking.comment ? { onEvent: (e: RunEvent) => tracking.comment?.onEvent(e) } : {}),
       }),
     );
   } catch (error) {
@@ -357,7 +413,6 @@ export async function runAction(
   const outDir = join(ctx.runnerTemp, `gemini-run-output-${ctx.runId}-${ctx.runAttempt}`);
   await mkdir(outDir, { recursive: true });
   const artifactName = `gemini-run-${ctx.runId}-${ctx.runAttempt}`;
-  const runUrl = `${ctx.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${ctx.runId}`;
 
   // What already existed outside the run: never rewritten, never counted, never bundled. The remote's tips are
   // asked now, so a commit someone pushed (and the agent fetched) during the run counts too.
