@@ -168,6 +168,7 @@ async function runPipeline(
     triggerLabel: inputs.triggerLabel,
     triggerPhrase: inputs.triggerPhrase,
     prompt: inputs.prompt || undefined,
+    triggerAssignee: inputs.triggerAssignee,
   });
   if (trigger.kind === 'skip') {
     log.info(`Nothing to do: ${trigger.reason}`);
