@@ -235,18 +235,23 @@ describe('issue 13: tracking, triggers, shaping, budget', () => {
       const { main, gemini } = await world.run({
         mode,
         script: { description: 'twelve commits, one per turn', steps },
-        inputs: { 'max-tokens': '4000' },
+        // The fake counts a request's JSON (system prompt and tool declarations included) at 4 bytes a token, a few
+        // thousand per turn (12k for the first here): the budget trips after a few turns, with commits already made.
+        inputs: { 'max-tokens': '40000' },
         env: { OTEL_BLRP_SCHEDULE_DELAY: '50' },
       });
       expect(main.outputs.status, main.stdout).toBe('budget-exceeded');
       expect(main.exitCode).toBe(1);
       // Stopped well before the script (and the 2-minute timeout) ran out.
       expect(gemini.requests.filter((r) => r.kind === 'stream').length).toBeLessThan(steps.length);
-      expect(Number(main.outputs['commit-count'])).toBeGreaterThan(0);
+      const sizes = gemini.requests
+        .filter((r) => r.kind === 'stream')
+        .map((r) => JSON.stringify(r.body).length / 4);
+      expect(Number(main.outputs['commit-count']), `request tokens: ${sizes.join(', ')}`).toBeGreaterThan(0);
       const [pull] = world.github.pulls();
       expect(pull?.draft).toBe(true);
       expect(await world.originLog('gemini-run/issue-1')).toContain('Log step 1');
-      expect(main.summary).toMatch(/Token budget \| [\d,]+ of 4,000/);
+      expect(main.summary).toMatch(/Token budget \| [\d,]+ of 40,000/);
       const [tracking] = world.github.comments(1).filter((c) => c.body.startsWith(TRACKING_MARKER));
       expect(tracking?.body).toContain('`budget-exceeded`');
     },
