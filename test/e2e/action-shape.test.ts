@@ -235,8 +235,8 @@ describe('issue 13: tracking, triggers, shaping, budget', () => {
       const { main, gemini } = await world.run({
         mode,
         script: { description: 'twelve commits, one per turn', steps },
-        // The fake counts a request's JSON (system prompt and tool declarations included) at 4 bytes a token, a few
-        // thousand per turn (12k for the first here): the budget trips after a few turns, with commits already made.
+        // The fake counts a request's JSON (system prompt and tool declarations included) at 4 bytes a token, about
+        // 12k tokens for the first turn here: the budget trips after a few turns, with commits already made.
         inputs: { 'max-tokens': '40000' },
         env: { OTEL_BLRP_SCHEDULE_DELAY: '50' },
       });

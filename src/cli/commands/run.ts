@@ -139,6 +139,7 @@ export const runCommand: Command = {
       throw new UsageError('--timeout-minutes must be a positive number', 'run');
     const instruction = (await readPrompt(values, io)).trim();
     if (!instruction) throw new UserError('The task is empty.');
+    const shape = runShape(values);
     const model = resolveModel(values.model);
     const auth = await authFromEnv(io.env);
 
@@ -159,7 +160,6 @@ export const runCommand: Command = {
     await git.run(['checkout', '--quiet', '-b', branch]).catch(() => {
       throw new UserError(`Cannot create branch '${branch}': does it exist already?`);
     });
-    const shape = runShape(values);
     const task: Task = {
       title: instruction.split('\n')[0]!.slice(0, 100),
       instruction,
