@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import { z } from 'zod';
 import { APPROVAL_MODES, RUN_MODES, type ApprovalMode, type RunMode } from '../domain/types.js';
 import { parseSettingsInput, parseToolList } from '../gemini/user-settings.js';
+import type { IsolationMode } from '../isolation/sandbox.js';
 import { UserError } from '../util/errors.js';
 
 /**
@@ -21,6 +22,7 @@ function input<T extends z.ZodType<unknown, string>>(
 }
 
 const text = z.string();
+const ISOLATION_MODES: [IsolationMode, ...IsolationMode[]] = ['user', 'none'];
 
 const bool = (name: string) =>
   z
@@ -107,7 +109,7 @@ const INPUT_SHAPE = {
   'scrub-attribution': input('true', bool('scrub-attribution')),
   'upload-transcript': input('true', bool('upload-transcript')),
   'track-progress': input('true', bool('track-progress')),
-  isolation: input('user', z.enum(['user', 'none'], { message: "'isolation' must be 'user' or 'none'" })),
+  isolation: input('user', z.enum(ISOLATION_MODES, { message: "'isolation' must be 'user' or 'none'" })),
   settings: input(
     '',
     z.string().transform((s, ctx) => {
@@ -133,7 +135,7 @@ type CamelCase<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Ca
 /** The action's settings after parsing; domain code takes this, never core.getInput. */
 export type ActionInputs = { [K in InputName as CamelCase<K>]: z.output<Shape[K]> };
 
-export function camelCase(name: string): string {
+function camelCase(name: string): string {
   return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
@@ -141,7 +143,7 @@ const inputsSchema = z
   .object(INPUT_SHAPE)
   .transform((v) => Object.fromEntries(Object.entries(v).map(([k, x]) => [camelCase(k), x])) as ActionInputs);
 
-export const INPUT_NAMES = Object.keys(INPUT_SHAPE) as InputName[];
+const INPUT_NAMES = Object.keys(INPUT_SHAPE) as InputName[];
 
 function metaOf(name: InputName): { default: string; secret: boolean } {
   return INPUT_SHAPE[name].meta() as { default: string; secret: boolean };

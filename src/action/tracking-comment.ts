@@ -16,7 +16,7 @@ import { commentMarker, upsertMarkedComment } from '../github/comments.js';
 import { capBody } from '../github/limits.js';
 
 export const TRACKING_MARKER = commentMarker('progress');
-export const DEFAULT_TRACKING_INTERVAL_MS = 10_000;
+const DEFAULT_TRACKING_INTERVAL_MS = 10_000;
 /** Tool calls listed in the comment; older ones are counted, not listed. */
 const MAX_LISTED_TOOLS = 15;
 

@@ -33,7 +33,7 @@ export function installFailure(output: string): string {
 }
 
 /** The installer's environment: allow-listed, the run's home, and trust for the source folder. */
-export function installEnv(home: GeminiHome, sourceEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function installEnv(home: GeminiHome, sourceEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const name of [...ENV_ALLOW_LIST.exact, ...ENV_ALLOW_LIST.passThrough]) {
     if (sourceEnv[name] !== undefined) env[name] = sourceEnv[name];

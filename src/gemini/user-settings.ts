@@ -48,7 +48,7 @@ export function parseToolList(text: string, separator: RegExp, name: string): st
 }
 
 /** Every dotted path the product owns in a run home (keys it writes and subtrees it keeps). */
-export function productOwnedPaths(): string[] {
+function productOwnedPaths(): string[] {
   // The auth kind changes only a value, not which paths are owned.
   return [...Object.keys(OWNED_SETTINGS('api-key')), ...Object.keys(RUN_HOME_SETTINGS), ...PRODUCT_SUBTREES];
 }
@@ -81,10 +81,7 @@ export function buildUserSettings(
 }
 
 /** Pure: `extra` deep-merged into `base` (objects merge, everything else replaces). */
-export function deepMerge(
-  base: Record<string, unknown>,
-  extra: Record<string, unknown>,
-): Record<string, unknown> {
+function deepMerge(base: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
   const out = structuredClone(base);
   for (const [k, v] of Object.entries(extra)) {
     const cur = out[k];
