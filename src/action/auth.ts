@@ -3,17 +3,23 @@ import { parseOAuthCreds } from '../gemini/creds.js';
 import { hostHomeFrom, readHostCreds } from '../gemini/home.js';
 import type { AuthConfig, OAuthCreds } from '../domain/types.js';
 import { UserError } from '../util/errors.js';
-import type { ActionInputs } from './inputs.js';
+
+/** The auth inputs, whoever gathers them (the action's inputs, the CLI's flags). */
+export interface AuthInputs {
+  oauthCreds: string;
+  googleAccount: string;
+  apiKey: string;
+  useVertexAi: boolean;
+  googleCloudProject: string;
+  googleCloudLocation: string;
+}
 
 /**
  * Exactly one of OAuth creds, API key or Vertex AI; OAuth creds may instead come from the runner host.
  * `mask` is called with every secret value as soon as it is known.
  */
 export async function resolveAuth(
-  inputs: Pick<
-    ActionInputs,
-    'oauthCreds' | 'googleAccount' | 'apiKey' | 'useVertexAi' | 'googleCloudProject' | 'googleCloudLocation'
-  >,
+  inputs: AuthInputs,
   env: NodeJS.ProcessEnv,
   mask: (secret: string) => void,
 ): Promise<AuthConfig> {

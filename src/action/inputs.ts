@@ -1,159 +1,184 @@
 import * as core from '@actions/core';
 import { z } from 'zod';
 import { APPROVAL_MODES, RUN_MODES, type ApprovalMode, type RunMode } from '../domain/types.js';
+import { parseSettingsInput, parseToolList } from '../gemini/user-settings.js';
 import type { IsolationMode } from '../isolation/sandbox.js';
 import { UserError } from '../util/errors.js';
 
-/** Every input of action.yml, as the runner passes it (strings). Kept in one place; a test checks it against action.yml. */
-export const INPUT_DEFAULTS = {
-  'github-token': '',
-  'gemini-oauth-creds': '',
-  'gemini-google-account': '',
-  'gemini-api-key': '',
-  'use-vertex-ai': 'false',
-  'google-cloud-project': '',
-  'google-cloud-location': '',
-  'gemini-version': '0.42.0',
-  'gemini-path': '',
-  model: '',
-  mode: 'interactive',
-  'approval-mode': 'yolo',
-  prompt: '',
-  'trigger-label': 'gemini-run',
-  'trigger-phrase': '/gemini',
-  'timeout-minutes': '30',
-  'base-branch': '',
-  'branch-prefix': 'gemini-run/',
-  draft: 'false',
-  'scrub-attribution': 'true',
-  'upload-transcript': 'true',
-  isolation: 'user',
-} as const;
+/**
+ * One input of action.yml: its default as the runner fills it in (a string), and how the string parses. An
+ * empty value takes the default, as the runner would have done.
+ */
+function input<T extends z.ZodType<unknown, string>>(
+  defaultValue: string,
+  parse: T,
+  o: { secret?: true } = {},
+) {
+  return z
+    .string()
+    .transform((s) => (s === '' ? defaultValue : s))
+    .pipe(parse)
+    .meta({ default: defaultValue, secret: o.secret ?? false });
+}
 
-export type InputName = keyof typeof INPUT_DEFAULTS;
-export const SECRET_INPUTS: readonly InputName[] = ['github-token', 'gemini-oauth-creds', 'gemini-api-key'];
+const text = z.string();
+const ISOLATION_MODES: [IsolationMode, ...IsolationMode[]] = ['user', 'none'];
 
-const bool = (name: InputName) =>
+const bool = (name: string) =>
   z
     .string()
     .transform((s) => s.toLowerCase())
-    .refine((s) => s === 'true' || s === 'false', {
-      message: `'${name}' must be 'true' or 'false'`,
-    })
+    .refine((s) => s === 'true' || s === 'false', { message: `'${name}' must be 'true' or 'false'` })
     .transform((s) => s === 'true');
 
-const inputsSchema = z.object({
-  'github-token': z.string(),
-  'gemini-oauth-creds': z.string(),
-  'gemini-google-account': z.string(),
-  'gemini-api-key': z.string(),
-  'use-vertex-ai': bool('use-vertex-ai'),
-  'google-cloud-project': z.string(),
-  'google-cloud-location': z.string(),
-  'gemini-version': z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, {
-    message: "'gemini-version' must be an exact version like 0.42.0",
-  }),
-  'gemini-path': z.string(),
-  model: z.string(),
-  mode: z.enum(RUN_MODES as [RunMode, ...RunMode[]], {
-    message: `'mode' must be one of: ${RUN_MODES.join(', ')}`,
-  }),
-  isolation: z.enum(['user', 'none'], { message: "'isolation' must be 'user' or 'none'" }),
-  'approval-mode': z.enum(APPROVAL_MODES as [ApprovalMode, ...ApprovalMode[]], {
-    message: `'approval-mode' must be one of: ${APPROVAL_MODES.join(', ')}`,
-  }),
-  prompt: z.string(),
-  'trigger-label': z.string().min(1, { message: "'trigger-label' must not be empty" }),
-  'trigger-phrase': z.string().min(1, { message: "'trigger-phrase' must not be empty" }),
-  'timeout-minutes': z
-    .string()
-    .transform(Number)
-    .refine((n) => Number.isFinite(n) && n > 0 && n <= 6 * 60, {
-      message: "'timeout-minutes' must be a number of minutes between 0 and 360",
+const list = (name: string, separator: RegExp) =>
+  z.string().transform((s, ctx) => {
+    try {
+      return parseToolList(s, separator, name);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+      return z.NEVER;
+    }
+  });
+
+/**
+ * Every input of action.yml, declared once: name, default and parser. The parsed settings type, the list of
+ * names and the defaults all derive from it; test/unit/action-metadata.test.ts checks it against action.yml.
+ */
+const INPUT_SHAPE = {
+  'github-token': input('', text, { secret: true }),
+  'gemini-oauth-creds': input('', text, { secret: true }),
+  'gemini-google-account': input('', text),
+  'gemini-api-key': input('', text, { secret: true }),
+  'use-vertex-ai': input('false', bool('use-vertex-ai')),
+  'google-cloud-project': input('', text),
+  'google-cloud-location': input('', text),
+  'gemini-version': input(
+    '0.42.0',
+    z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, {
+      message: "'gemini-version' must be an exact version like 0.42.0",
     }),
-  'base-branch': z.string(),
-  'branch-prefix': z.string().regex(/^[A-Za-z0-9._/-]*$/, {
-    message: "'branch-prefix' may only contain letters, digits, '.', '_', '-' and '/'",
-  }),
-  draft: bool('draft'),
-  'scrub-attribution': bool('scrub-attribution'),
-  'upload-transcript': bool('upload-transcript'),
-});
+  ),
+  'gemini-path': input('', text),
+  model: input('', text),
+  mode: input(
+    'interactive',
+    z.enum(RUN_MODES as [RunMode, ...RunMode[]], {
+      message: `'mode' must be one of: ${RUN_MODES.join(', ')}`,
+    }),
+  ),
+  'approval-mode': input(
+    'yolo',
+    z.enum(APPROVAL_MODES as [ApprovalMode, ...ApprovalMode[]], {
+      message: `'approval-mode' must be one of: ${APPROVAL_MODES.join(', ')}`,
+    }),
+  ),
+  prompt: input('', text),
+  'trigger-label': input('gemini-run', text),
+  'trigger-phrase': input('/gemini', text),
+  'trigger-assignee': input(
+    '',
+    z.string().regex(/^[A-Za-z0-9-]*(\[bot\])?$/, {
+      message: "'trigger-assignee' must be a GitHub login",
+    }),
+  ),
+  'timeout-minutes': input(
+    '30',
+    z
+      .string()
+      .transform(Number)
+      .refine((n) => Number.isFinite(n) && n > 0 && n <= 6 * 60, {
+        message: "'timeout-minutes' must be a number of minutes between 0 and 360",
+      }),
+  ),
+  'max-tokens': input(
+    '0',
+    z
+      .string()
+      .regex(/^\d+$/, { message: "'max-tokens' must be a whole number of tokens (0 = no limit)" })
+      .transform(Number),
+  ),
+  'base-branch': input('', text),
+  'branch-prefix': input(
+    'gemini-run/',
+    z.string().regex(/^[A-Za-z0-9._/-]*$/, {
+      message: "'branch-prefix' may only contain letters, digits, '.', '_', '-' and '/'",
+    }),
+  ),
+  draft: input('false', bool('draft')),
+  'scrub-attribution': input('true', bool('scrub-attribution')),
+  'upload-transcript': input('true', bool('upload-transcript')),
+  'track-progress': input('true', bool('track-progress')),
+  isolation: input('user', z.enum(ISOLATION_MODES, { message: "'isolation' must be 'user' or 'none'" })),
+  settings: input(
+    '',
+    z.string().transform((s, ctx) => {
+      try {
+        return parseSettingsInput(s);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message });
+        return z.NEVER;
+      }
+    }),
+  ),
+  instructions: input('', text),
+  'allowed-tools': input('', list('allowed-tools', /,/)),
+  'exclude-tools': input('', list('exclude-tools', /,/)),
+  extensions: input('', list('extensions', /\r?\n/)),
+};
+
+type Shape = typeof INPUT_SHAPE;
+export type InputName = keyof Shape;
+
+type CamelCase<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
 
 /** The action's settings after parsing; domain code takes this, never core.getInput. */
-export interface ActionInputs {
-  githubToken: string;
-  oauthCreds: string;
-  googleAccount: string;
-  apiKey: string;
-  useVertexAi: boolean;
-  googleCloudProject: string;
-  googleCloudLocation: string;
-  geminiVersion: string;
-  geminiPath: string;
-  model: string;
-  mode: RunMode;
-  approvalMode: ApprovalMode;
-  prompt: string;
-  triggerLabel: string;
-  triggerPhrase: string;
-  timeoutMinutes: number;
-  baseBranch: string;
-  branchPrefix: string;
-  draft: boolean;
-  scrubAttribution: boolean;
-  uploadTranscript: boolean;
-  isolation: IsolationMode;
+export type ActionInputs = { [K in InputName as CamelCase<K>]: z.output<Shape[K]> };
+
+function camelCase(name: string): string {
+  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
+const inputsSchema = z
+  .object(INPUT_SHAPE)
+  .transform((v) => Object.fromEntries(Object.entries(v).map(([k, x]) => [camelCase(k), x])) as ActionInputs);
+
+const INPUT_NAMES = Object.keys(INPUT_SHAPE) as InputName[];
+
+function metaOf(name: InputName): { default: string; secret: boolean } {
+  return INPUT_SHAPE[name].meta() as { default: string; secret: boolean };
+}
+
+/** Every input's default, as action.yml declares it (the runner passes strings). */
+export const INPUT_DEFAULTS = Object.fromEntries(INPUT_NAMES.map((n) => [n, metaOf(n).default])) as Record<
+  InputName,
+  string
+>;
+
+export const SECRET_INPUTS: readonly InputName[] = INPUT_NAMES.filter((n) => metaOf(n).secret);
+
 /** Pure: raw strings → settings. All problems are reported together in one message. */
-export function parseInputs(raw: Record<InputName, string>): ActionInputs {
-  const parsed = inputsSchema.safeParse(raw);
+export function parseInputs(raw: Partial<Record<InputName, string>>): ActionInputs {
+  const full = Object.fromEntries(INPUT_NAMES.map((n) => [n, raw[n] ?? '']));
+  const parsed = inputsSchema.safeParse(full);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => i.message);
     throw new UserError(`Invalid input: ${problems.join('; ')}.`);
   }
-  const v = parsed.data;
-  return {
-    githubToken: v['github-token'],
-    oauthCreds: v['gemini-oauth-creds'],
-    googleAccount: v['gemini-google-account'],
-    apiKey: v['gemini-api-key'],
-    useVertexAi: v['use-vertex-ai'],
-    googleCloudProject: v['google-cloud-project'],
-    googleCloudLocation: v['google-cloud-location'],
-    geminiVersion: v['gemini-version'],
-    geminiPath: v['gemini-path'],
-    model: v.model,
-    mode: v.mode,
-    approvalMode: v['approval-mode'],
-    prompt: v.prompt,
-    triggerLabel: v['trigger-label'],
-    triggerPhrase: v['trigger-phrase'],
-    timeoutMinutes: v['timeout-minutes'],
-    baseBranch: v['base-branch'],
-    branchPrefix: v['branch-prefix'],
-    draft: v.draft,
-    scrubAttribution: v['scrub-attribution'],
-    uploadTranscript: v['upload-transcript'],
-    isolation: v.isolation,
-  };
+  return parsed.data;
 }
 
-/**
- * Reads every input through core.getInput (which trims), masks the secret ones at once, and parses them.
- * An empty input takes the action.yml default, as the runner would have filled it in.
- */
+/** Reads every input through core.getInput (which trims), masks the secret ones at once, and parses them. */
 export function getInputs(getInput: (name: string) => string = core.getInput): ActionInputs {
   const raw = {} as Record<InputName, string>;
-  for (const name of Object.keys(INPUT_DEFAULTS) as InputName[]) {
+  for (const name of INPUT_NAMES) {
     const value = getInput(name);
-    raw[name] = value === '' ? INPUT_DEFAULTS[name] : value;
+    raw[name] = value;
     if (SECRET_INPUTS.includes(name) && value) maskSecret(value);
   }
   const inputs = parseInputs(raw);
-  for (const name of Object.keys(raw) as InputName[]) {
-    if (!SECRET_INPUTS.includes(name)) core.debug(`input ${name}=${raw[name]}`);
+  for (const name of INPUT_NAMES) {
+    if (!SECRET_INPUTS.includes(name)) core.debug(`input ${name}=${raw[name] || INPUT_DEFAULTS[name]}`);
   }
   return inputs;
 }

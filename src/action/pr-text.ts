@@ -117,6 +117,10 @@ export function adviceFor(
       return hasPull
         ? 'The agent did not finish within `timeout-minutes`. Its partial work is in the draft pull request; raise the timeout or narrow the task and re-run.'
         : 'The agent did not finish within `timeout-minutes` and committed nothing; raise the timeout or narrow the task and re-run.';
+    case 'budget-exceeded':
+      return hasPull
+        ? 'The run spent more tokens than `max-tokens` allows and was stopped. Its partial work is in the draft pull request; raise the budget or narrow the task and re-run.'
+        : 'The run spent more tokens than `max-tokens` allows and was stopped before it committed anything; raise the budget or narrow the task and re-run.';
     case 'crashed':
       return 'The Gemini CLI stopped unexpectedly; the last screen lines are in the job log. Re-run, and report it if it repeats.';
     default:

@@ -4,6 +4,7 @@ import { scrubAttribution } from '../gemini/attribution.js';
 import { writeBackCreds, writeBackRefreshedCreds, homeAt } from '../gemini/home.js';
 import { installGemini, geminiVersion, PINNED_GEMINI_VERSION } from '../gemini/install.js';
 import { resolveModel } from '../gemini/models.js';
+import { buildUserSettings } from '../gemini/user-settings.js';
 import {
   isolateCheckoutCredentials,
   restoreCheckoutCredentials,
@@ -22,8 +23,9 @@ import { buildTask, interpretEvent } from '../github/event.js';
 import { hasWriteAccess } from '../github/permissions.js';
 import { runAgent } from '../run/engine.js';
 import { renderSummary } from '../run/report.js';
-import { type AuthConfig, type Task } from '../domain/types.js';
+import { type AuthConfig, type RunEvent, type Task } from '../domain/types.js';
 import { type ActionStatus, type RunResult } from '../run/types.js';
+import { TrackingComment } from './tracking-comment.js';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { resolveAuth } from './auth.js';
@@ -51,7 +53,7 @@ export interface ActionIo {
   log: Logger;
   /** Mask a secret in the log as soon as it is known. */
   mask(secret: string): void;
-  saveState(key: 'runDir' | 'worktree' | 'savedCredentials' | 'sandbox', value: string): void;
+  saveState(key: 'runDir' | 'worktree' | 'savedCredentials' | 'sandbox' | 'tracking', value: string): void;
   writeJobSummary(markdown: string): Promise<void>;
   /** Where transcripts are kept between runs (a workflow artifact, or a local directory on self-hosted runners). */
   transcriptStore(o: { token: string; repo: RepoRef }): TranscriptStore;
@@ -71,6 +73,12 @@ const AGENT_IDENTITY = {
 };
 
 const ISSUE_MARKER = commentMarker('issue');
+
+/** `GEMINI_RUN_TRACKING_INTERVAL_MS` shortens the edit interval for tests and demos; unset: the 10 s default. */
+function trackingInterval(env: NodeJS.ProcessEnv): { intervalMs?: number } {
+  const ms = Number(env.GEMINI_RUN_TRACKING_INTERVAL_MS);
+  return env.GEMINI_RUN_TRACKING_INTERVAL_MS && Number.isFinite(ms) && ms >= 0 ? { intervalMs: ms } : {};
+}
 
 async function assertTmux(): Promise<void> {
   if (!(await tmuxVersion())) {
@@ -104,6 +112,12 @@ async function resolveGemini(
   return installGemini({ version: inputs.geminiVersion, cacheRoot: ctx.toolCache, log });
 }
 
+/** The run's live tracking comment, once posted, and how to keep secrets out of its last words. */
+interface Tracking {
+  comment?: TrackingComment;
+  redact?(text: string): string;
+}
+
 /**
  * One action run, from the event to the pull request. Pure of @actions/core: the host passes its I/O in, so the
  * demo runs the very same pipeline against its local fakes.
@@ -113,19 +127,48 @@ export async function runAction(
   ctx: ActionContext,
   io: ActionIo,
 ): Promise<ActionResult> {
+  const tracking: Tracking = {};
+  let result: ActionResult;
+  try {
+    result = await runPipeline(inputs, ctx, io, tracking);
+  } catch (error) {
+    const note = oneLine(getErrorMessage(error));
+    await tracking.comment?.finish({ status: 'crashed', note: tracking.redact?.(note) ?? note });
+    throw error;
+  }
+  const { outputs, failure } = result;
+  await tracking.comment?.finish(
+    {
+      status: outputs.status,
+      ...(outputs['pr-url'] ? { prUrl: outputs['pr-url'] } : {}),
+      ...(failure ? { note: tracking.redact?.(failure) ?? failure } : {}),
+    },
+    outputs['total-tokens'] ? { tokens: Number(outputs['total-tokens']) } : undefined,
+  );
+  return result;
+}
+
+async function runPipeline(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  io: ActionIo,
+  tracking: Tracking,
+): Promise<ActionResult> {
   const { log } = io;
   const redactor = new Redactor();
   const mask = (s: string) => {
     io.mask(s);
     redactor.add(s);
   };
+  tracking.redact = (text) => redactor.redact(text);
   if (inputs.githubToken) redactor.add(inputs.githubToken);
-  if (inputs.apiKey) redactor.add(inputs.apiKey);
+  if (inputs.geminiApiKey) redactor.add(inputs.geminiApiKey);
 
   const trigger = interpretEvent(ctx.eventName, ctx.payload, {
     triggerLabel: inputs.triggerLabel,
     triggerPhrase: inputs.triggerPhrase,
     prompt: inputs.prompt || undefined,
+    triggerAssignee: inputs.triggerAssignee,
   });
   if (trigger.kind === 'skip') {
     log.info(`Nothing to do: ${trigger.reason}`);
@@ -176,6 +219,20 @@ export async function runAction(
       );
       return undefined;
     }));
+  const runUrl = `${ctx.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${ctx.runId}`;
+  if (inputs.trackProgress && trigger.number !== undefined) {
+    tracking.comment = await TrackingComment.start({
+      client,
+      repo,
+      number: trigger.number,
+      author: await self(),
+      mode: inputs.mode,
+      runUrl,
+      log,
+      ...trackingInterval(io.env),
+      saveState: (value) => io.saveState('tracking', value),
+    });
+  }
 
   /** Tells the issue (or PR) how the run went when there is no pull request to say it; best effort. */
   const reportProblem = async (text: string) => {
@@ -189,7 +246,18 @@ export async function runAction(
   let oauth: OAuthTokenSource | undefined;
   let vertex: Awaited<ReturnType<typeof prepareVertex>>;
   try {
-    auth = await resolveAuth(inputs, io.env, mask);
+    auth = await resolveAuth(
+      {
+        oauthCreds: inputs.geminiOauthCreds,
+        googleAccount: inputs.geminiGoogleAccount,
+        apiKey: inputs.geminiApiKey,
+        useVertexAi: inputs.useVertexAi,
+        googleCloudProject: inputs.googleCloudProject,
+        googleCloudLocation: inputs.googleCloudLocation,
+      },
+      io.env,
+      mask,
+    );
     oauth = await prepareOAuth(auth, io.env);
     vertex = await prepareVertex(auth, io.env);
   } catch (error) {
@@ -209,10 +277,21 @@ export async function runAction(
     );
   }
   const geminiPath = await log.group('Installing gemini', () => resolveGemini(inputs, ctx, io.env, log));
+  const userSettings = buildUserSettings({
+    settings: inputs.settings,
+    allowedTools: inputs.allowedTools,
+    excludeTools: inputs.excludeTools,
+  });
+  if (userSettings.overridden.length > 0) {
+    log.warning(
+      `'settings' sets keys gemini-run owns, which keep gemini-run's values: ${userSettings.overridden.join(', ')}`,
+    );
+  }
 
   const task: Task = await log.group('Reading the task', async () => {
     const { task: t, leftOut } = await buildTask(client, repo, trigger);
     log.info(`Task: ${t.title} (${t.comments.length} comment(s))`);
+    if (inputs.instructions.trim()) t.standingInstructions = inputs.instructions;
     if (leftOut > 0) {
       log.info(
         `Left out ${leftOut} comment(s) created or edited after the run was triggered (${trigger.approved?.at ?? 'unknown time'}): the task is what was approved.`,
@@ -300,6 +379,10 @@ export async function runAction(
         ...(resume ? { resume } : {}),
         ...(sandbox ? { sandbox } : {}),
         ...(endpoint ? { modelEndpoint: endpoint } : {}),
+        userSettings: userSettings.settings,
+        extensions: inputs.extensions,
+        maxTokens: inputs.maxTokens,
+        ...(tracking.comment ? { onEvent: (e: RunEvent) => tracking.comment?.onEvent(e) } : {}),
       }),
     );
   } catch (error) {
@@ -331,7 +414,6 @@ export async function runAction(
   const outDir = join(ctx.runnerTemp, `gemini-run-output-${ctx.runId}-${ctx.runAttempt}`);
   await mkdir(outDir, { recursive: true });
   const artifactName = `gemini-run-${ctx.runId}-${ctx.runAttempt}`;
-  const runUrl = `${ctx.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${ctx.runId}`;
 
   // What already existed outside the run: never rewritten, never counted, never bundled. The remote's tips are
   // asked now, so a commit someone pushed (and the agent fetched) during the run counts too.

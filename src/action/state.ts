@@ -6,6 +6,8 @@ const STATE = {
   sandbox: 'sandbox',
   worktree: 'worktree',
   savedCredentials: 'savedCredentials',
+  /** The live tracking comment while the run works ('' once its last edit is done). */
+  tracking: 'tracking',
 } as const;
 
 export function saveState(key: keyof typeof STATE, value: string): void {

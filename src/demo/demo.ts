@@ -22,6 +22,7 @@ import type { RunMode } from '../domain/types.js';
 import { exec } from '../util/exec.js';
 import type { Logger } from '../util/log.js';
 import { findPinnedGemini } from '../gemini/install.js';
+import { TRACKING_MARKER } from '../action/tracking-comment.js';
 
 const DEMO_OWNER = 'octo-org';
 const DEMO_REPO = 'hello-world';
@@ -43,7 +44,37 @@ export interface DemoResult {
   commits: string;
   summaryComment?: string;
   issueComment?: string;
+  /** The live tracking comment as it ended, and how many versions of it the demo saw. */
+  trackingComment?: string;
+  trackingVersions: number;
   elapsedMs: number;
+}
+
+/** Logs each new version of the issue's tracking comment as the run edits it: its headline and its counts. */
+function watchTrackingComment(
+  comments: () => { body: string }[],
+  log: Logger,
+): { stop(): void; last(): string | undefined; versions(): number } {
+  let last: string | undefined;
+  let versions = 0;
+  const look = () => {
+    const body = comments().find((c) => c.body.startsWith(TRACKING_MARKER))?.body;
+    if (body === undefined || body === last) return;
+    last = body;
+    versions++;
+    const lines = body.split('\n').filter((l) => l.trim() && !l.startsWith('<!--'));
+    log.info(`tracking comment v${versions}: ${lines[0] ?? ''} | ${lines[1] ?? ''}`);
+  };
+  const timer = setInterval(look, 250);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      look();
+    },
+    last: () => last,
+    versions: () => versions,
+  };
 }
 
 export async function runDemo(o: {
@@ -156,9 +187,13 @@ export async function runDemo(o: {
         GOOGLE_GEMINI_BASE_URL: gemini.url,
         // The fake model is on loopback: never send its traffic through a proxy the user may have set.
         NO_PROXY: '127.0.0.1,localhost',
+        // A local fake GitHub has no rate limits: edit the tracking comment every second, so a short demo shows it.
+        GEMINI_RUN_TRACKING_INTERVAL_MS: '1000',
       },
     };
-    const { outputs, failure } = await runAction(inputs, ctx, io);
+    const fakeGitHub = github;
+    const watch = watchTrackingComment(() => fakeGitHub.comments(1), o.log);
+    const { outputs, failure } = await runAction(inputs, ctx, io).finally(() => watch.stop());
     runDir = state.get('runDir');
     const pull = github.pulls()[0];
     const commits = (
@@ -179,7 +214,17 @@ export async function runDemo(o: {
     ).stdout.trim();
     const summaryComment = pull ? github.comments(pull.number)[0]?.body : undefined;
     const issueComment = github.comments(1).find((c) => c.body.includes('gemini-run:issue'))?.body;
-    return { outputs, failure, pull, commits, summaryComment, issueComment, elapsedMs: Date.now() - started };
+    return {
+      outputs,
+      failure,
+      pull,
+      commits,
+      summaryComment,
+      issueComment,
+      ...(watch.last() !== undefined ? { trackingComment: watch.last() } : {}),
+      trackingVersions: watch.versions(),
+      elapsedMs: Date.now() - started,
+    };
   } finally {
     await cleanupRun({ runDir, worktree: workspace, log: o.log }).catch(() => undefined);
     await gemini?.close();

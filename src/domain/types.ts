@@ -46,6 +46,10 @@ export interface Task {
   /** The issue or PR body when the instruction came from a comment. */
   body?: string;
   comments: { author: string; body: string }[];
+  /** The review comment's place in the diff, when a review comment started the run. */
+  anchor?: { path: string; line?: number; diffHunk?: string };
+  /** The workflow's standing instructions (`instructions` input), shown after the task. */
+  standingInstructions?: string;
   source: { kind: 'issue' | 'pull_request' | 'dispatch' | 'local'; number?: number; url?: string };
 }
 

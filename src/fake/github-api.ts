@@ -44,6 +44,8 @@ export interface RecordedRequest {
   status: number;
   /** The Authorization header carried the configured token. */
   authorized: boolean;
+  /** When the request arrived (ms since the epoch), to order it against other fakes' records. */
+  at: number;
 }
 
 export type FaultKind = 'bad-gateway' | 'server-error' | 'secondary-rate-limit' | 'rate-limit';
@@ -638,6 +640,7 @@ export class FakeGitHub implements AsyncDisposable {
       body: undefined,
       status: 0,
       authorized: false,
+      at: Date.now(),
     };
     this.requests.push(record);
     let reply: Reply;
@@ -987,6 +990,7 @@ export class FakeGitHub implements AsyncDisposable {
         body: c.body,
         status: 404,
         authorized: true,
+        at: Date.now(),
       });
       fail(404, 'Not Found');
     }

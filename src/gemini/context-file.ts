@@ -31,6 +31,17 @@ export function renderContextFile(task: Task, conventions: string[]): string {
     out.push(`${what}: ${ref}`, '');
   }
   out.push('### Instruction', '', task.instruction.trim() || '(none)', '');
+  if (task.anchor) {
+    const where = task.anchor.line !== undefined ? ` line ${task.anchor.line}` : '';
+    out.push('### Where', '', `The comment is on \`${oneLineText(task.anchor.path)}\`${where}.`, '');
+    if (task.anchor.diffHunk?.trim()) {
+      // A fence longer than any backtick run in the hunk, so the hunk cannot close it.
+      const fence = '`'.repeat(
+        Math.max(3, ...(task.anchor.diffHunk.match(/`+/g) ?? []).map((r) => r.length + 1)),
+      );
+      out.push(`${fence}diff`, task.anchor.diffHunk.trimEnd(), fence, '');
+    }
+  }
   if (task.body?.trim() && task.body.trim() !== task.instruction.trim()) {
     out.push('### Description', '', task.body.trim(), '');
   }
@@ -42,6 +53,9 @@ export function renderContextFile(task: Task, conventions: string[]): string {
     out.push('## Repository conventions', '');
     for (const c of conventions) out.push(`- ${c}`);
     out.push('');
+  }
+  if (task.standingInstructions?.trim()) {
+    out.push('## Standing instructions', '', task.standingInstructions.trim(), '');
   }
   out.push(
     '## When you are done',

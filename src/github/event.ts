@@ -13,7 +13,7 @@ import { hasOwnMarker } from './comments.js';
 import { listReviewComments } from './pulls.js';
 import { sanitizeUserText } from './sanitize.js';
 
-export type TriggerVia = 'label' | 'comment' | 'dispatch';
+export type TriggerVia = 'label' | 'comment' | 'dispatch' | 'assign' | 'review-comment' | 'review';
 
 export interface RunTrigger {
   kind: 'run';
@@ -30,6 +30,10 @@ export interface RunTrigger {
   via: TriggerVia;
   /** The triggering comment (for a reaction, and to leave it out of the comment history). */
   commentId?: number;
+  /** The triggering review comment (left out of the review history; it is the instruction). */
+  reviewCommentId?: number;
+  /** Where the triggering review comment sits in the diff. */
+  anchor?: { path: string; line?: number; diffHunk?: string };
   /** Web URL of the issue or PR. */
   url?: string;
   /**
@@ -46,6 +50,8 @@ export interface TriggerSettings {
   triggerPhrase: string;
   /** The action's `prompt` input; when set it is the instruction whatever the event. */
   prompt?: string;
+  /** `trigger-assignee`: assigning an issue to this login starts a run; empty turns the trigger off. */
+  triggerAssignee?: string;
 }
 
 const userSchema = z.object({ login: z.string(), type: z.string().nullish() });
@@ -64,6 +70,7 @@ const issueSchema = z.object({
 const issuesEventSchema = z.object({
   action: z.string(),
   label: z.object({ name: z.string() }).optional(),
+  assignee: userSchema.nullish(),
   issue: issueSchema,
   sender: userSchema,
 });
@@ -78,6 +85,42 @@ const issueCommentEventSchema = z.object({
     created_at: z.string().optional(),
   }),
   issue: issueSchema,
+  sender: userSchema,
+});
+
+const pullRequestSchema = z.object({
+  number: z.number().int().positive(),
+  title: z.string(),
+  body: z.string().nullish(),
+  html_url: z.string().optional(),
+  updated_at: z.string().optional(),
+});
+
+const reviewCommentEventSchema = z.object({
+  action: z.string(),
+  comment: z.object({
+    id: z.number().int(),
+    body: z.string(),
+    user: userSchema,
+    path: z.string(),
+    line: z.number().int().nullish(),
+    original_line: z.number().int().nullish(),
+    diff_hunk: z.string().nullish(),
+    created_at: z.string().optional(),
+  }),
+  pull_request: pullRequestSchema,
+  sender: userSchema,
+});
+
+const reviewEventSchema = z.object({
+  action: z.string(),
+  review: z.object({
+    id: z.number().int(),
+    body: z.string().nullish(),
+    user: userSchema,
+    submitted_at: z.string().nullish(),
+  }),
+  pull_request: pullRequestSchema,
   sender: userSchema,
 });
 
@@ -139,6 +182,7 @@ export function interpretEvent(name: string, payload: unknown, settings: Trigger
   switch (name) {
     case 'issues': {
       const e = parsePayload(name, issuesEventSchema, payload);
+      if (e.action === 'assigned') return interpretAssigned(e, settings, prompt);
       if (e.action !== 'labeled')
         return { kind: 'skip', reason: `issues event action '${e.action}' does not start a run` };
       if (!e.label)
@@ -209,16 +253,104 @@ export function interpretEvent(name: string, payload: unknown, settings: Trigger
         via: 'dispatch',
       };
     }
+    case 'pull_request_review_comment': {
+      const e = parsePayload(name, reviewCommentEventSchema, payload);
+      if (e.action !== 'created') {
+        return { kind: 'skip', reason: `${name} event action '${e.action}' does not start a run` };
+      }
+      const c = e.comment;
+      const refused = skipComment(c.body, c.user, settings.triggerPhrase);
+      if (typeof refused === 'object') return refused;
+      const line = c.line ?? c.original_line ?? undefined;
+      return {
+        kind: 'run',
+        actor: c.user.login,
+        number: e.pull_request.number,
+        isPullRequest: true,
+        instruction: prompt || refused,
+        via: 'review-comment',
+        reviewCommentId: c.id,
+        anchor: {
+          path: c.path,
+          ...(line !== undefined ? { line } : {}),
+          ...(c.diff_hunk ? { diffHunk: c.diff_hunk } : {}),
+        },
+        ...(e.pull_request.html_url ? { url: e.pull_request.html_url } : {}),
+        approved: approvedIssue(e.pull_request, c.created_at),
+      };
+    }
+    case 'pull_request_review': {
+      const e = parsePayload(name, reviewEventSchema, payload);
+      if (e.action !== 'submitted') {
+        return { kind: 'skip', reason: `${name} event action '${e.action}' does not start a run` };
+      }
+      const r = e.review;
+      const refused = skipComment(r.body ?? '', r.user, settings.triggerPhrase);
+      if (typeof refused === 'object') return refused;
+      return {
+        kind: 'run',
+        actor: r.user.login,
+        number: e.pull_request.number,
+        isPullRequest: true,
+        instruction: prompt || refused,
+        via: 'review',
+        ...(e.pull_request.html_url ? { url: e.pull_request.html_url } : {}),
+        approved: approvedIssue(e.pull_request, r.submitted_at ?? undefined),
+      };
+    }
     default:
       return {
         kind: 'skip',
-        reason: `event '${name}' is not supported (use issues: labeled, issue_comment: created or workflow_dispatch)`,
+        reason: `event '${name}' is not supported (use issues: labeled or assigned, issue_comment, pull_request_review_comment, pull_request_review or workflow_dispatch)`,
       };
   }
 }
 
+/** The instruction after the trigger phrase, or the reason a comment or review body does not start a run. */
+function skipComment(
+  body: string,
+  user: z.infer<typeof userSchema>,
+  phrase: string,
+): string | { kind: 'skip'; reason: string } {
+  if (hasOwnMarker(body)) return { kind: 'skip', reason: 'the comment was written by gemini-run' };
+  if (isBotUser(user)) return { kind: 'skip', reason: `the comment is by a bot (${who(user)})` };
+  const rest = matchTriggerPhrase(sanitizeUserText(body), phrase);
+  if (rest === undefined) {
+    return { kind: 'skip', reason: `the comment does not start with the trigger phrase '${phrase}'` };
+  }
+  return rest;
+}
+
+/** `issues: assigned` to the configured login; the person who assigned it is the one whose access counts. */
+function interpretAssigned(
+  e: z.infer<typeof issuesEventSchema>,
+  settings: TriggerSettings,
+  prompt: string,
+): Trigger {
+  const wanted = settings.triggerAssignee?.trim().toLowerCase();
+  if (!wanted) return { kind: 'skip', reason: "issues assigned: no 'trigger-assignee' is configured" };
+  if (e.assignee?.login.toLowerCase() !== wanted) {
+    return {
+      kind: 'skip',
+      reason: `the issue was assigned to ${who(e.assignee)}, not the trigger assignee '${settings.triggerAssignee}'`,
+    };
+  }
+  if (isBotUser(e.sender))
+    return { kind: 'skip', reason: `the issue was assigned by a bot (${who(e.sender)})` };
+  return {
+    kind: 'run',
+    actor: e.sender.login,
+    number: e.issue.number,
+    isPullRequest: Boolean(e.issue.pull_request),
+    instruction: prompt,
+    via: 'assign',
+    ...(e.issue.html_url ? { url: e.issue.html_url } : {}),
+    approved: approvedIssue(e.issue, e.issue.updated_at),
+  };
+}
+
 function approvedIssue(
-  issue: z.infer<typeof issueSchema>,
+  issue: { title: string; body?: string | null },
   at: string | undefined,
 ): NonNullable<RunTrigger['approved']> {
   return { title: issue.title, body: issue.body ?? '', ...(at ? { at } : {}) };
@@ -327,6 +459,7 @@ export async function buildTask(
   if (isPullRequest) {
     const reviews = await listReviewComments(client, repo, trigger.number);
     for (const c of reviews) {
+      if (c.id === trigger.reviewCommentId) continue;
       if (isBotUser({ login: c.author, type: c.authorType }) || hasOwnMarker(c.body)) continue;
       if (!existedAtTrigger(c, at)) {
         leftOut++;
@@ -352,6 +485,7 @@ export async function buildTask(
       comments: history
         .filter((h) => h.body !== '')
         .map(({ author, body: text }) => ({ author, body: text })),
+      ...(trigger.anchor ? { anchor: trigger.anchor } : {}),
       source: {
         kind: isPullRequest ? 'pull_request' : 'issue',
         number: trigger.number,

@@ -40,6 +40,8 @@ export interface SpawnContext {
   taskText: string;
   /** Where gemini's own files go: the sandbox's directory, or the run dir without isolation. */
   agentRoot: string;
+  /** True once the run spent more tokens than its budget: the mode runner stops the agent as at a timeout. */
+  overBudget(): boolean;
 }
 
 /** What both mode runners start each spawn attempt with: a fresh telemetry file and the session to use. */

@@ -37,6 +37,9 @@ import { Progress } from './progress.js';
 import type { FoldedTranscript } from '../domain/types.js';
 import type { RunOptions } from './options.js';
 import type { RunResult } from './types.js';
+import { TokenBudget } from './budget.js';
+import { installExtensions } from '../gemini/extensions.js';
+import { writeUserSettings } from '../gemini/user-settings.js';
 
 /**
  * Files the environment names that the agent's user may not be able to read (they are the runner's): an
@@ -88,12 +91,24 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
     withoutCreds: opts.modelEndpoint?.kind === 'code-assist',
   });
   const sourceEnv = opts.sandbox ? await agentReadableEnv(opts.sourceEnv, agentRoot, log) : opts.sourceEnv;
+  if (opts.userSettings) await writeUserSettings(home.settingsPath, opts.userSettings);
+  if (opts.extensions?.length) {
+    await installExtensions({
+      geminiPath: opts.geminiPath,
+      home,
+      sources: opts.extensions,
+      worktree: opts.worktree,
+      sourceEnv: opts.sourceEnv,
+      log,
+    });
+  }
   if (opts.resume) {
     const restored = await restoreTranscript(home.root, opts.worktree, opts.resume.transcriptFile);
     log.info(`resuming session ${opts.resume.sessionId} (${restored})`);
   }
   const taskText = renderContextFile(opts.task, await detectConventions(opts.worktree));
   const progress = new Progress(log, opts.onEvent, startedAt);
+  const budget = new TokenBudget(opts.maxTokens ?? 0);
   let skills: string[] = [];
   let outcome: SpawnOutcome;
   const sandbox = opts.sandbox;
@@ -110,6 +125,7 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
       progress,
       taskText,
       agentRoot,
+      overBudget: () => budget.exceeded(progress.tokens),
       envFor: (telemetryFile) =>
         buildEnv({
           home,
@@ -145,6 +161,7 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
     );
     await removeInstalledSkills(opts.worktree, skills).catch(() => undefined);
   }
+  outcome = budget.settle(outcome, progress.tokens);
   log.info(`gemini ended: ${outcome.status}${outcome.message ? ` (${outcome.message})` : ''}`);
 
   // collected
@@ -200,5 +217,6 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
     commits: commits.map((c) => ({ sha: c.sha, subject: c.subject })),
     filesChanged: files,
     leftoverCommitted,
+    ...(budget.max > 0 ? { maxTokens: budget.max } : {}),
   };
 }

@@ -30,6 +30,22 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
   const spec = buildHeadlessSpec({ ...base, stdin: ctx.taskText });
 
   const events: TelemetryEvent[] = [];
+  /** gemini's process group, once spawned. */
+  const group: { pid?: number } = {};
+  let timedOut = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  /** Ends gemini's group as at a timeout (the budget stops the agent the same way). */
+  const stop = (why: string): void => {
+    if (timedOut) return;
+    timedOut = true;
+    log.warning(`${why}: stopping gemini (SIGTERM, then SIGKILL)`);
+    killProcessGroup(group.pid, 'SIGTERM');
+    killTimer = setTimeout(() => killProcessGroup(group.pid, 'SIGKILL'), KILL_AFTER_TERM_MS);
+  };
+  const checkBudget = (): void => {
+    if (group.pid !== undefined && !timedOut && ctx.overBudget())
+      stop(`token budget of ${opts.maxTokens} reached`);
+  };
   const stopFollowing = new AbortController();
   // Stream-json already reports tools and text; telemetry adds what it lacks (tokens per call, fallbacks).
   const follower = followTelemetry(
@@ -41,6 +57,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
           for (const re of telemetryToRunEvents(ev)) progress.emit(re);
         }
       }
+      checkBudget();
     },
     { signal: stopFollowing.signal },
   ).catch((e: unknown) => log.warning(`telemetry follower stopped: ${getErrorMessage(e)}`));
@@ -71,6 +88,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
       if (e.type !== 'text') progress.emit(e);
       else opts.onEvent?.(e);
     }
+    checkBudget();
   };
 
   const spawnedAt = Date.now();
@@ -82,6 +100,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     // Its own process group, so a timeout ends gemini and everything it started.
     detached: true,
   });
+  group.pid = child.pid;
   // A cancelled job (SIGTERM to us) must not leave gemini running.
   const releaseGuard = guardProcessExit(() => killProcessGroup(child.pid, 'SIGKILL'));
   // The stream's `init` announces the session (as 'started'); nothing to emit here.
@@ -95,16 +114,10 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
   child.stdin.on('error', () => undefined);
   child.stdin.end(spec.stdin ?? '');
 
-  let timedOut = false;
-  let killTimer: NodeJS.Timeout | undefined;
-  const timeout = setTimeout(() => {
-    timedOut = true;
-    log.warning(
-      `timeout after ${Math.round(opts.timeoutMs / 1000)} s: stopping gemini (SIGTERM, then SIGKILL)`,
-    );
-    killProcessGroup(child.pid, 'SIGTERM');
-    killTimer = setTimeout(() => killProcessGroup(child.pid, 'SIGKILL'), KILL_AFTER_TERM_MS);
-  }, opts.timeoutMs);
+  const timeout = setTimeout(
+    () => stop(`timeout after ${Math.round(opts.timeoutMs / 1000)} s`),
+    opts.timeoutMs,
+  );
 
   let exit: { code: number | null; signal: NodeJS.Signals | null };
   try {

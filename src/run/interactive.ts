@@ -80,6 +80,12 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
         for (const e of await tail.poll()) progress.emit(e);
       }
       const elapsedMs = Date.now() - spawnedAt;
+      if (escapeSentAtMs === undefined && ctx.overBudget()) {
+        // The budget stops the agent the way the timeout does: one Escape, then /quit once the turn ends.
+        log.warning(`token budget of ${opts.maxTokens} reached: sending one Escape to cancel the turn`);
+        await driver.sendEscape();
+        escapeSentAtMs = elapsedMs;
+      }
       const d = decideWall({
         events,
         pane,

@@ -43,4 +43,10 @@ export interface RunOptions {
   sandbox?: AgentSandbox;
   /** The loopback model proxy that holds the credential; gemini gets its URL and a placeholder. */
   modelEndpoint?: ModelEndpoint;
+  /** The workflow's own Gemini settings (src/gemini/user-settings.ts), already without the product's keys. */
+  userSettings?: Record<string, unknown>;
+  /** Extensions installed into the run's home (src/gemini/extensions.ts). */
+  extensions?: readonly string[];
+  /** Token budget of the run (src/run/budget.ts); 0 or absent: none. */
+  maxTokens?: number;
 }

@@ -20,6 +20,7 @@ const STATUS_LINE: Record<EngineStatus, string> = {
   crashed: '💥 crashed',
   'quota-exhausted': '🚫 quota exhausted',
   'auth-failed': '🔒 authentication failed',
+  'budget-exceeded': '💰 token budget exceeded',
 };
 
 /** Token shapes that must never be printed, whatever the model wrote. Exported for tests. */
@@ -92,6 +93,12 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
     ['Turns', String(usage.turns)],
     ['Tool calls', String(Math.max(usage.toolCalls, result.transcript.toolCalls.length))],
     ['Total tokens', formatTokens(usage.totalTokens)],
+    ...(result.maxTokens
+      ? ([['Token budget', `${formatTokens(usage.totalTokens)} of ${formatTokens(result.maxTokens)}`]] as [
+          string,
+          string,
+        ][])
+      : []),
   ];
   out.push('| | |', '|---|---|', ...facts.map(([k, v]) => `| ${k} | ${v} |`), '');
 

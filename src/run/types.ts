@@ -2,7 +2,8 @@
 import type { FoldedTranscript, RunMode, Usage } from '../domain/types.js';
 
 /** How a run of the engine ended. The action adds `no-changes`, `refused` and `skipped`. */
-export type EngineStatus = 'finished' | 'timed-out' | 'crashed' | 'quota-exhausted' | 'auth-failed';
+export type EngineStatus =
+  'finished' | 'timed-out' | 'crashed' | 'quota-exhausted' | 'auth-failed' | 'budget-exceeded';
 
 export type ActionStatus = EngineStatus | 'no-changes' | 'refused' | 'skipped';
 
@@ -11,6 +12,7 @@ export const FAILING_STATUSES: readonly ActionStatus[] = [
   'crashed',
   'quota-exhausted',
   'auth-failed',
+  'budget-exceeded',
 ];
 
 export interface CommitInfo {
@@ -41,4 +43,6 @@ export interface RunResult {
   filesChanged: string[];
   /** Uncommitted work was committed by the engine after the agent stopped. */
   leftoverCommitted: boolean;
+  /** The run's token budget (`max-tokens`), when it had one. */
+  maxTokens?: number;
 }

@@ -53,6 +53,13 @@ describe('gemini-run demo', () => {
     expect(commits).not.toMatch(/Co-authored-by|Generated with/i);
     expect(r.out).toContain('Gemini run: ✅ finished');
     expect(r.out).toMatch(/status: finished {2}commits: 1/);
+    // The tracking comment was seen working, then finished with the PR link.
+    expect(r.out).toMatch(/tracking comment v1: \*\*gemini-run\*\* is working/);
+    expect(r.out).toMatch(/Tracking comment on issue #1 \((\d+) version/);
+    expect(Number(/Tracking comment on issue #1 \((\d+) version/.exec(r.out)?.[1])).toBeGreaterThanOrEqual(2);
+    expect(r.out).toMatch(
+      /`finished` after .*\n[\s\S]*Pull request: https:\/\/github.com\/octo-org\/hello-world\/pull\/2/,
+    );
     expect(r.out).not.toContain('AIzaSy');
     expect(Date.now() - started).toBeLessThan(60_000);
   });

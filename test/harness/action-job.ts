@@ -61,6 +61,8 @@ function runNode(
   cwd: string,
   asUser?: { uid: number; gid: number },
   launch?: StepLauncher,
+  /** Polled every 100 ms; once true, the step is killed (SIGKILL), as a runner that loses the job would. */
+  killWhen?: () => boolean,
 ): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   const argv = launch ? launch(script, env, cwd) : { command: process.execPath, args: [script], env };
   return new Promise((resolvePromise, reject) => {
@@ -71,6 +73,12 @@ function runNode(
       // A launcher decides itself who runs the step.
       ...(asUser && !launch ? { uid: asUser.uid, gid: asUser.gid } : {}),
     });
+    if (killWhen) {
+      const poll = setInterval(() => {
+        if (killWhen()) child.kill('SIGKILL');
+      }, 100);
+      child.on('close', () => clearInterval(poll));
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -100,6 +108,8 @@ export interface JobOptions {
   asUser?: { uid: number; gid: number; home: string };
   /** Start both steps through this (a container) instead of this process's node. */
   launch?: StepLauncher;
+  /** Kill the main step (SIGKILL) once this returns true; the post step runs after it as usual. */
+  killMainWhen?: () => boolean;
 }
 
 /** The files a step left for its artifact (summary, run summary, transcript). */
@@ -256,7 +266,14 @@ export class ActionWorld implements AsyncDisposable {
         base.HOME = o.asUser.home;
         await exec('chown', ['-R', `${o.asUser.uid}:${o.asUser.gid}`, stepDir]);
       }
-      const main = await runNode(join(ROOT, 'dist', 'index.js'), base, this.workspace, o.asUser, o.launch);
+      const main = await runNode(
+        join(ROOT, 'dist', 'index.js'),
+        base,
+        this.workspace,
+        o.asUser,
+        o.launch,
+        o.killMainWhen,
+      );
       const mainResult: StepResult = {
         ...main,
         outputs: parseFileCommand(await readFile(files.output, 'utf8')),

@@ -64,3 +64,49 @@ describe('parseInputs', () => {
     expect(parseInputs({ ...base, draft: 'TRUE' }).draft).toBe(true);
   });
 });
+
+describe('the inputs of issue 13', () => {
+  const base = { ...INPUT_DEFAULTS } as Record<InputName, string>;
+
+  it('parses the lists, the budget and the settings object', () => {
+    const inputs = parseInputs({
+      ...base,
+      'exclude-tools': ' write_file, run_shell_command ,,write_file',
+      'allowed-tools': 'read_file',
+      extensions: './ext/one\n\n https://github.com/o/ext.git \n',
+      'max-tokens': '5000',
+      settings: '{"ui": {"hideBanner": true}}',
+      'trigger-assignee': 'gemini-bot',
+    });
+    expect(inputs).toMatchObject({
+      excludeTools: ['write_file', 'run_shell_command'],
+      allowedTools: ['read_file'],
+      extensions: ['./ext/one', 'https://github.com/o/ext.git'],
+      maxTokens: 5000,
+      settings: { ui: { hideBanner: true } },
+      trackProgress: true,
+      triggerAssignee: 'gemini-bot',
+    });
+  });
+
+  it('turns invalid settings JSON and a bad budget into one line naming the input', () => {
+    let message = '';
+    try {
+      parseInputs({ ...base, settings: '{"ui": ', 'max-tokens': '-3' });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/'settings' is not valid JSON/);
+    expect(message).toContain("'max-tokens'");
+    expect(message).not.toContain('\n');
+    expect(() => parseInputs({ ...base, settings: '[1]' })).toThrow(/'settings' must be a JSON object/);
+  });
+
+  it('declares the camel-case name of every input', () => {
+    const inputs = parseInputs(base) as unknown as Record<string, unknown>;
+    for (const name of Object.keys(INPUT_DEFAULTS)) {
+      const camel = name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+      expect(inputs, name).toHaveProperty(camel);
+    }
+  });
+});

@@ -91,6 +91,27 @@ describe('dispatch', () => {
     },
   );
 
+  it('run --help names the flags that shape a run, and a bad budget or settings is one usage line', async () => {
+    const t = io();
+    expect(await main(['run', '--help'], t)).toBe(0);
+    for (const flag of [
+      '--settings',
+      '--instructions',
+      '--allowed-tools',
+      '--exclude-tools',
+      '--extensions',
+      '--max-tokens',
+    ])
+      expect(t.stdout.text).toContain(flag);
+    const bad = io();
+    expect(await main(['run', '--prompt', 'x', '--max-tokens', 'lots'], bad)).not.toBe(0);
+    expect(bad.stderr.text).toMatch(/--max-tokens must be a whole number/);
+    const badJson = io();
+    expect(await main(['run', '--prompt', 'x', '--settings', '{nope'], badJson)).not.toBe(0);
+    expect(badJson.stderr.text.trim().split('\n')).toHaveLength(1);
+    expect(badJson.stderr.text).toMatch(/'settings' is not valid JSON/);
+  });
+
   it('help <command> prints that command', async () => {
     const t = io();
     expect(await main(['help', 'logout'], t)).toBe(0);

@@ -59,6 +59,21 @@ afterEach(async () => {
 });
 
 describe('renderContextFile', () => {
+  it('places a review comment in its file, line and hunk, and standing instructions after the task', () => {
+    const md = renderContextFile(
+      {
+        ...task,
+        anchor: { path: 'src/a.ts', line: 12, diffHunk: '@@ -10,3 +10,3 @@\n-old ```x```\n+new' },
+        standingInstructions: 'Write commit subjects in the imperative.',
+      },
+      [],
+    );
+    expect(md).toContain('The comment is on `src/a.ts` line 12.');
+    expect(md).toMatch(/````diff\n@@ -10,3 \+10,3 @@\n-old ```x```\n\+new\n````/);
+    const rules = md.indexOf('## Standing instructions');
+    expect(rules).toBeGreaterThan(md.indexOf('### Discussion'));
+    expect(md.slice(rules)).toContain('Write commit subjects in the imperative.');
+  });
   it('carries title, instruction, body, comments with authors, conventions and the done-rules', () => {
     const md = renderContextFile(task, ['Run the tests with `npm test` before committing.']);
     expect(md).toContain('## Fix the login bug');

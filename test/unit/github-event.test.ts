@@ -361,3 +361,80 @@ describe('buildTask', () => {
     expect(existedAtTrigger({ createdAt: '2026-01-01T00:00:11Z' }, undefined)).toBe(true);
   });
 });
+
+describe('review and assignment triggers', () => {
+  const pr = {
+    number: 12,
+    title: 'Add notes',
+    body: 'The PR body',
+    html_url: 'https://github.com/acme/demo/pull/12',
+  };
+  const reviewComment = (body: string, login = 'alice') => ({
+    action: 'created',
+    comment: {
+      id: 901,
+      body,
+      user: { login, type: 'User' },
+      path: 'src/notes.ts',
+      line: 14,
+      diff_hunk: '@@ -10,4 +10,5 @@\n const a = 1;\n+const b = 2;',
+      created_at: '2026-01-02T03:04:05Z',
+    },
+    pull_request: pr,
+    sender: { login, type: 'User' },
+  });
+
+  it('a review comment with the phrase runs on its PR, carrying path, line and hunk', () => {
+    const t = interpretEvent('pull_request_review_comment', reviewComment('/gemini rename b to c'), settings);
+    expect(t).toMatchObject({
+      kind: 'run',
+      actor: 'alice',
+      number: 12,
+      isPullRequest: true,
+      instruction: 'rename b to c',
+      via: 'review-comment',
+      reviewCommentId: 901,
+      anchor: { path: 'src/notes.ts', line: 14, diffHunk: expect.stringContaining('+const b = 2;') },
+      approved: { title: 'Add notes', body: 'The PR body', at: '2026-01-02T03:04:05Z' },
+    });
+  });
+
+  it('a review comment without the phrase, or by a bot, is skipped', () => {
+    expect(interpretEvent('pull_request_review_comment', reviewComment('looks fine'), settings).kind).toBe(
+      'skip',
+    );
+    expect(
+      interpretEvent('pull_request_review_comment', reviewComment('/gemini x', 'ci[bot]'), settings),
+    ).toMatchObject({ kind: 'skip', reason: expect.stringMatching(/bot/) });
+  });
+
+  it('a submitted review whose body starts with the phrase runs on the PR', () => {
+    const t = interpretEvent(
+      'pull_request_review',
+      {
+        action: 'submitted',
+        review: { id: 5, body: '/gemini address the comments', user: { login: 'alice' }, submitted_at: 'x' },
+        pull_request: pr,
+        sender: { login: 'alice' },
+      },
+      settings,
+    );
+    expect(t).toMatchObject({ kind: 'run', number: 12, via: 'review', instruction: 'address the comments' });
+  });
+
+  it('issues assigned to the trigger assignee runs; to anyone else, or unconfigured, skips', () => {
+    const payload = (assignee: string) => ({
+      action: 'assigned',
+      assignee: { login: assignee, type: 'User' },
+      issue: { number: 3, title: 'T', body: 'B', updated_at: '2026-01-01T00:00:00Z' },
+      sender: { login: 'alice', type: 'User' },
+    });
+    expect(
+      interpretEvent('issues', payload('Gemini-Bot'), { ...settings, triggerAssignee: 'gemini-bot' }),
+    ).toMatchObject({ kind: 'run', actor: 'alice', number: 3, via: 'assign' });
+    expect(
+      interpretEvent('issues', payload('bob'), { ...settings, triggerAssignee: 'gemini-bot' }).kind,
+    ).toBe('skip');
+    expect(interpretEvent('issues', payload('gemini-bot'), settings).kind).toBe('skip');
+  });
+});

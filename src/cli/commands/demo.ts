@@ -68,6 +68,14 @@ export const demoCommand: Command = {
     }
     if (r.summaryComment) out.push(section('Summary comment on the pull request', r.summaryComment));
     if (r.issueComment) out.push(section('Comment on issue #1', r.issueComment));
+    if (r.trackingComment) {
+      out.push(
+        section(
+          `Tracking comment on issue #1 (${r.trackingVersions} version(s) seen while the run worked)`,
+          r.trackingComment.replace(/^<!--.*-->\n/, ''),
+        ),
+      );
+    }
     out.push(
       `\nstatus: ${r.outputs.status}  commits: ${r.outputs['commit-count']}  pr: ${r.outputs['pr-url'] || '-'}  ` +
         `session: ${r.outputs['session-id'] || '-'}  took ${(r.elapsedMs / 1000).toFixed(1)} s`,

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { scrubAttribution } from '../../gemini/attribution.js';
 import { hostHomeFrom, readHostCreds, writeBackCreds, homeAt } from '../../gemini/home.js';
 import { resolveModel } from '../../gemini/models.js';
+import { buildUserSettings, parseSettingsInput, parseToolList } from '../../gemini/user-settings.js';
 import { Git } from '../../git/git.js';
 import { listCommits } from '../../git/commits.js';
 import { scrubCommits } from '../../git/scrub.js';
@@ -34,6 +35,12 @@ Options:
   --gemini <path>         the gemini to run (default: $GEMINI_RUN_GEMINI_PATH, then the pinned copy)
   --skills <dir>          agent skills to offer (copied into .gemini/skills for the run, then removed)
   --no-scrub              keep attribution lines in commit messages
+  --settings <json>       a JSON object merged into the run's Gemini settings (gemini-run's own keys win)
+  --instructions <text>   standing instructions added to the context file after the task
+  --allowed-tools <list>  comma-separated built-in tools, the only ones the CLI registers (tools.core)
+  --exclude-tools <list>  comma-separated tools the CLI never offers the model (tools.exclude)
+  --extensions <list>     comma-separated Gemini CLI extensions (local paths or git URLs) for the run
+  --max-tokens <n>        token budget (0 = none): past it the agent is stopped, status budget-exceeded
   -h, --help              show this help
 
 Auth (exactly one): GEMINI_API_KEY in the environment; GOOGLE_GENAI_USE_VERTEXAI=true with
@@ -75,6 +82,28 @@ async function readPrompt(values: { prompt?: string; 'prompt-file'?: string }, i
   });
 }
 
+/** The flags that shape the run the way the action's inputs do (settings, tools, extensions, budget). */
+function runShape(values: {
+  settings?: string;
+  'allowed-tools'?: string;
+  'exclude-tools'?: string;
+  extensions?: string;
+  'max-tokens'?: string;
+}): { userSettings: Record<string, unknown>; extensions: string[]; maxTokens: number } {
+  const maxTokens = values['max-tokens'] ?? '0';
+  if (!/^\d+$/.test(maxTokens)) throw new UsageError('--max-tokens must be a whole number of tokens', 'run');
+  const { settings } = buildUserSettings({
+    settings: parseSettingsInput(values.settings ?? ''),
+    allowedTools: parseToolList(values['allowed-tools'] ?? '', /,/, 'allowed-tools'),
+    excludeTools: parseToolList(values['exclude-tools'] ?? '', /,/, 'exclude-tools'),
+  });
+  return {
+    userSettings: settings,
+    extensions: parseToolList(values.extensions ?? '', /,/, 'extensions'),
+    maxTokens: Number(maxTokens),
+  };
+}
+
 export const runCommand: Command = {
   name: 'run',
   summary: 'run gemini unattended on a local repository and leave its commits on a branch',
@@ -91,6 +120,12 @@ export const runCommand: Command = {
       gemini: { type: 'string' },
       skills: { type: 'string' },
       'no-scrub': { type: 'boolean' },
+      settings: { type: 'string' },
+      instructions: { type: 'string' },
+      'allowed-tools': { type: 'string' },
+      'exclude-tools': { type: 'string' },
+      extensions: { type: 'string' },
+      'max-tokens': { type: 'string' },
     });
     if (help) {
       write(io.stdout, USAGE);
@@ -104,6 +139,7 @@ export const runCommand: Command = {
       throw new UsageError('--timeout-minutes must be a positive number', 'run');
     const instruction = (await readPrompt(values, io)).trim();
     if (!instruction) throw new UserError('The task is empty.');
+    const shape = runShape(values);
     const model = resolveModel(values.model);
     const auth = await authFromEnv(io.env);
 
@@ -129,6 +165,7 @@ export const runCommand: Command = {
       instruction,
       comments: [],
       source: { kind: 'local' },
+      ...(values.instructions?.trim() ? { standingInstructions: values.instructions } : {}),
     };
     const log = createStreamLogger({ out: io.stdout, err: io.stderr });
     const runDir = await mkdtemp(join(tmpdir(), 'gemini-run-local-'));
@@ -147,6 +184,7 @@ export const runCommand: Command = {
         sourceEnv: io.env,
         log,
         ...(values.skills ? { skillsDir: resolve(io.cwd, values.skills) } : {}),
+        ...shape,
       });
       if (auth.kind === 'oauth') await writeBackCreds(homeAt(join(runDir, 'home')), auth).catch(() => false);
       let commits = result.commits;

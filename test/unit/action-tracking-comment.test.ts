@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryLogger } from '../../src/util/log.js';
+import {
+  TRACKING_MARKER,
+  TrackingComment,
+  applyRunEvent,
+  finishAbandoned,
+  renderTracking,
+  type TrackingView,
+} from '../../src/action/tracking-comment.js';
+import { TEST_REPO, useFakeGitHub } from '../harness/github-fixture.js';
+
+const fx = useFakeGitHub('ghs_tracking_token_0123456789abcdefghij');
+
+const base: TrackingView = {
+  mode: 'interactive',
+  runUrl: 'https://github.com/acme/demo/actions/runs/7',
+  startedAt: 0,
+  turns: 0,
+  tokens: 0,
+  tools: [],
+  toolCount: 0,
+};
+
+describe('the tracking view', () => {
+  it('folds turns, tokens and tool calls with their kind and target', () => {
+    let v = applyRunEvent(base, { type: 'turn-started', at: 1 });
+    v = applyRunEvent(v, { type: 'tool-started', name: 'write_file', kind: 'write', detail: 'NOTES.md' });
+    v = applyRunEvent(v, { type: 'tool-completed', name: 'write_file', kind: 'write', ok: true });
+    v = applyRunEvent(v, {
+      type: 'model-response',
+      model: 'm',
+      inputTokens: 10,
+      outputTokens: 5,
+      totalTokens: 15,
+    });
+    expect(v).toMatchObject({ turns: 1, tokens: 15, toolCount: 1 });
+    const text = renderTracking(v, 65_000);
+    expect(text).toContain('is working… (1 min 5 s so far)');
+    expect(text).toContain('- write `write_file` `NOTES.md` ✓');
+    expect(text).toContain('[Job run](https://github.com/acme/demo/actions/runs/7)');
+    const done = renderTracking({ ...v, final: { status: 'finished', prUrl: 'https://x/pull/2' } }, 70_000);
+    expect(done).toContain('`finished` after 1 min 10 s');
+    expect(done).toContain('Pull request: https://x/pull/2');
+  });
+});
+
+describe('TrackingComment', () => {
+  it('edits one comment, never two edits at once and at most once per interval, then finishes it', async () => {
+    const issue = fx.gh.addIssue({ title: 't', user: 'alice' });
+    const states: string[] = [];
+    const t = await TrackingComment.start({
+      client: fx.client,
+      repo: TEST_REPO,
+      number: issue,
+      author: undefined,
+      mode: 'headless',
+      runUrl: 'https://github.com/acme/demo/actions/runs/1',
+      log: createMemoryLogger(),
+      intervalMs: 300,
+      saveState: (v) => states.push(v),
+    });
+    expect(t).toBeDefined();
+    const started = Date.now();
+    for (let i = 0; i < 40; i++) {
+      t!.onEvent({ type: 'tool-started', name: 'read_file', kind: 'read', detail: `f${i}` });
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const spent = Date.now() - started;
+    await t!.finish({ status: 'finished', prUrl: 'https://github.com/acme/demo/pull/9' });
+    const edits = fx.gh.requests.filter((r) => r.method === 'PATCH' && r.path.includes('/issues/comments/'));
+    // One edit per 300 ms window at most, plus the final one.
+    expect(edits.length).toBeGreaterThanOrEqual(2);
+    expect(edits.length).toBeLessThanOrEqual(Math.ceil(spent / 300) + 2);
+    for (let i = 1; i < edits.length - 1; i++) {
+      expect(edits[i]!.at - edits[i - 1]!.at).toBeGreaterThanOrEqual(250);
+    }
+    const comments = fx.gh.comments(issue);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body.startsWith(TRACKING_MARKER)).toBe(true);
+    expect(comments[0]!.body).toContain('`finished`');
+    expect(comments[0]!.body).toContain('Tool calls: 40');
+    expect(comments[0]!.body).toContain('https://github.com/acme/demo/pull/9');
+    // The post step has nothing left to finish.
+    expect(states.at(-1)).toBe('');
+    expect(JSON.parse(states[0]!)).toMatchObject({ commentId: comments[0]!.id });
+  });
+
+  it('a comment left working is finished by the post step as stopped', async () => {
+    const issue = fx.gh.addIssue({ title: 't', user: 'alice' });
+    const states: string[] = [];
+    const t = await TrackingComment.start({
+      client: fx.client,
+      repo: TEST_REPO,
+      number: issue,
+      author: undefined,
+      mode: 'interactive',
+      runUrl: 'https://github.com/acme/demo/actions/runs/1',
+      log: createMemoryLogger(),
+      saveState: (v) => states.push(v),
+    });
+    expect(t).toBeDefined();
+    expect(await finishAbandoned(fx.client, states.at(-1)!, Date.now())).toBe(true);
+    expect(fx.gh.comments(issue)[0]!.body).toContain('`stopped`');
+    expect(await finishAbandoned(fx.client, '', Date.now())).toBe(false);
+    expect(await finishAbandoned(fx.client, '{"broken":', Date.now())).toBe(false);
+  });
+});
