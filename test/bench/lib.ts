@@ -349,7 +349,7 @@ export function bench(
   console.log(`# ${name}: ${how}`);
   if (!measured(value) || !measured(extra.baseline) || !measured(extra.ratio)) {
     const got = [`value=${value}`, ...Object.entries(extra).map(([k, v]) => `${k}=${v}`)].join(' ');
-    console.log(`# ${name}: not measured (${got} ${unit}: below what this method can resolve)`);
+    console.log(`# ${name}: not measured (${got} ${unit}: not a positive finite figure)`);
     return;
   }
   let line = `BENCH ${name} ${fmt(value)} ${unit}`;
