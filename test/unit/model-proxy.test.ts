@@ -6,7 +6,7 @@ import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { withoutKeyParam } from '../../src/proxy/credential.js';
 import { PROXY_CHILD_ENV, launchModelProxy } from '../../src/proxy/launch.js';
 import { startModelProxy, type ModelProxyOptions } from '../../src/proxy/model-proxy.js';
@@ -46,10 +46,8 @@ const QUOTA_BODY = `${JSON.stringify(
 )}\n`;
 const OVERLOADED_BODY = `{\n  "error": {\n    "code": 503,\n    "message": "The model is overloaded. Please try again later.",\n    "status": "UNAVAILABLE"\n  }\n}\n`;
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
+afterEach(() => {
   vi.unstubAllEnvs();
-  while (cleanups.length) await cleanups.pop()!();
 });
 
 interface Seen {
@@ -80,7 +78,7 @@ async function startUpstream(handler: Handler = (_q, res) => void res.end('{"ok"
       server.closeAllConnections();
       server.close(() => r());
     });
-  cleanups.push(close);
+  onTestFinished(() => close());
   return { url: `http://127.0.0.1:${port}`, port, seen, server, close };
 }
 
@@ -93,7 +91,7 @@ async function proxyTo(upstream: string, extra: Partial<ModelProxyOptions> = {})
     log: (l) => lines.push(l),
     ...extra,
   });
-  cleanups.push(p.close);
+  onTestFinished(() => p.close());
   return { ...p, lines };
 }
 
@@ -493,7 +491,7 @@ describe('model proxy: routing through an enterprise proxy', () => {
       req.pipe(out);
     });
     await new Promise<void>((r) => forward.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise((r) => (forward.closeAllConnections(), forward.close(r))));
+    onTestFinished(() => new Promise<void>((r) => (forward.closeAllConnections(), forward.close(() => r()))));
     vi.stubEnv('HTTP_PROXY', `http://user:p%40ss@127.0.0.1:${(forward.address() as AddressInfo).port}`);
     vi.stubEnv('NO_PROXY', '');
     const proxy = await proxyTo('http://model.example.test/base');
@@ -512,7 +510,7 @@ describe('model proxy: routing through an enterprise proxy', () => {
       client.end('HTTP/1.1 407 Proxy Authentication Required\r\ncontent-length: 0\r\n\r\n');
     });
     await new Promise<void>((r) => corp.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise((r) => (corp.closeAllConnections(), corp.close(r))));
+    onTestFinished(() => new Promise<void>((r) => (corp.closeAllConnections(), corp.close(() => r()))));
     vi.stubEnv('HTTPS_PROXY', `http://127.0.0.1:${(corp.address() as AddressInfo).port}`);
     vi.stubEnv('NO_PROXY', '');
     const proxy = await proxyTo('https://generativelanguage.googleapis.com');
@@ -544,7 +542,7 @@ describe('model proxy: as its own process', () => {
       placeholder: PLACEHOLDER,
       credential: { kind: 'api-key', apiKey: KEY },
     });
-    cleanups.push(p.stop);
+    onTestFinished(() => p.stop());
     expect(p.pid).toBeUndefined();
     expect((await call(p.url, '/v1beta/models', { headers: withKey() })).status).toBe(200);
   });
@@ -562,7 +560,7 @@ describe('model proxy: as its own process', () => {
       execArgv: TSX,
       log: (l) => lines.push(l),
     });
-    cleanups.push(p.stop);
+    onTestFinished(() => p.stop());
     expect(p.pid).toBeGreaterThan(0);
     const cmdline = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8');
     const environ = readFileSync(`/proc/${p.pid}/environ`, 'utf8');
@@ -611,8 +609,10 @@ describe('model proxy: as its own process', () => {
       client.on('error', () => upstream.destroy());
     });
     await new Promise<void>((r) => corp.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise((r) => (tlsServer.closeAllConnections(), tlsServer.close(r))));
-    cleanups.push(() => new Promise((r) => (corp.closeAllConnections(), corp.close(r))));
+    onTestFinished(
+      () => new Promise<void>((r) => (tlsServer.closeAllConnections(), tlsServer.close(() => r()))),
+    );
+    onTestFinished(() => new Promise<void>((r) => (corp.closeAllConnections(), corp.close(() => r()))));
     vi.stubEnv('HTTPS_PROXY', `http://127.0.0.1:${(corp.address() as AddressInfo).port}`);
     vi.stubEnv('NO_PROXY', 'localhost');
     vi.stubEnv('NODE_EXTRA_CA_CERTS', certs.caFile);
@@ -623,7 +623,7 @@ describe('model proxy: as its own process', () => {
       script: MAIN_TS,
       execArgv: TSX,
     });
-    cleanups.push(p.stop);
+    onTestFinished(() => p.stop());
     for (let i = 0; i < 2; i++) {
       const r = await call(p.url, '/v1beta/models/m:streamGenerateContent?alt=sse', {
         body: '{}',
@@ -644,7 +644,9 @@ describe('model proxy: as its own process', () => {
   /** Runs main.ts directly, to see the protocol itself: exit codes, stderr, update lines. */
   function runMain() {
     const child = spawn(process.execPath, [...TSX, MAIN_TS], { env: { PATH: process.env.PATH } });
-    cleanups.push(() => child.kill('SIGKILL'));
+    onTestFinished(() => {
+      child.kill('SIGKILL');
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
