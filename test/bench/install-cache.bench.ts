@@ -48,7 +48,7 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 
 const quiet = async <T>(fn: () => Promise<T>): Promise<T> => {
   const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = (() => true) as typeof process.stdout.write;
+  process.stdout.write = () => true;
   try {
     return await fn();
   } finally {

@@ -255,7 +255,9 @@ describe('model proxy: credentials', () => {
         JSON.stringify({ error: { code: 403, message: `token ${token} lacks scope`, status: 'DENIED' } }),
       );
     });
-    const proxy = await proxyTo(up.url, { credential: { kind: 'bearer', token: async () => token } });
+    const proxy = await proxyTo(up.url, {
+      credential: { kind: 'bearer', token: () => Promise.resolve(token) },
+    });
     const r = await call(proxy.url, '/v1/projects/p/locations/l/publishers/google/models/m:generateContent', {
       body: '{}',
       headers: withKey(),
