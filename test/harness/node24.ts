@@ -54,8 +54,12 @@ export function ensureNode24(root: string): string {
       );
     }
     execFileSync('tar', ['-xzf', join(work, tarball.filename), '-C', work]);
-    rmSync(join(bin, '..', '..'), { recursive: true, force: true });
-    renameSync(join(work, 'package'), join(bin, '..', '..'));
+    try {
+      // One rename: the folder is complete or absent, whoever else (another suite) installs at the same time.
+      renameSync(join(work, 'package'), join(bin, '..', '..'));
+    } catch (e) {
+      if (!existsSync(bin)) throw e;
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
