@@ -149,12 +149,14 @@ describe('TmuxDriver (real tmux)', () => {
 
   it('reports a program killed by a signal', async () => {
     const d = await start({ command: 'sleep', args: ['30'] });
-    const pids = await waitFor(async () => {
-      const p = await d.panePids();
-      return p.length >= 2 ? p : undefined;
+    // The sleep itself: the pane's sh briefly has other children (the script's `rm -f "$0"`).
+    const sleeper = await waitFor(async () => {
+      for (const pid of await d.panePids()) {
+        const name = await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '');
+        if (name.trim() === 'sleep') return pid;
+      }
+      return undefined;
     });
-    expect(pids.length).toBeGreaterThanOrEqual(2);
-    const sleeper = pids[pids.length - 1] as number;
     process.kill(sleeper, 'SIGKILL');
     const st = await waitFor(async () => {
       const s = await d.paneState();
@@ -193,10 +195,11 @@ describe('TmuxDriver (real tmux)', () => {
   it('stop kills the whole tree, the server and the script, and is idempotent', async () => {
     // A grandchild in its own session, as a tool started by the agent might be.
     const d = await start({ command: 'sh', args: ['-c', 'setsid sleep 60 & sleep 60'] });
-    // sh and both sleeps, however slowly a loaded machine forks them.
+    // Both sleeps, however slowly a loaded machine forks them.
     const pids = await waitFor(async () => {
       const p = await d.panePids();
-      return p.length >= 3 ? p : undefined;
+      const names = await Promise.all(p.map((pid) => readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')));
+      return names.filter((n) => n.trim() === 'sleep').length === 2 ? p : undefined;
     });
     expect(await tmuxServerAlive(d.socket)).toBe(true);
     // The socket is on record for the post step's cleanup (src/run/cleanup.ts).
