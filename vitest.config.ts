@@ -4,8 +4,9 @@ import { defineConfig } from 'vitest/config';
  * Three projects, so the fast part runs alone (`npm run test:unit`, seconds) and `npm test` still runs all:
  * - unit: pure code in this process, no child process (test/unit-setup.ts makes one fail the test);
  * - integration: real processes (git, tmux, openssl, the proxy process, dist/post.js) but no gemini;
- * - gemini: the real gemini 0.42.0 against the fake model (most of test/e2e).
- * A test file under test/unit that starts a process is listed in INTEGRATION (or GEMINI).
+ * - gemini: the real gemini 0.42.0 against the fake model (most of test/e2e, the runner image in test/image).
+ * A test file under test/unit that starts a process is listed in INTEGRATION (or GEMINI); a new folder of tests
+ * goes in a project's include (test/e2e/vitest-projects.test.ts fails on a test file that no project runs).
  */
 const INTEGRATION = [
   'test/unit/conformance.test.ts',
@@ -22,6 +23,7 @@ const INTEGRATION = [
   'test/e2e/install-cache.test.ts',
   'test/e2e/post-step.test.ts',
   'test/e2e/post-step-isolation.test.ts',
+  'test/e2e/vitest-projects.test.ts',
 ];
 /** Files under test/unit that start the real gemini (a live describe next to pure ones). */
 const GEMINI_IN_UNIT = ['test/unit/gemini-spawn.test.ts', 'test/unit/gemini-transcript.test.ts'];
@@ -56,7 +58,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'gemini',
-          include: ['test/e2e/**/*.test.ts', ...GEMINI_IN_UNIT],
+          include: ['test/e2e/**/*.test.ts', 'test/image/**/*.test.ts', ...GEMINI_IN_UNIT],
           exclude: INTEGRATION,
           globalSetup: ['test/global-setup.ts'],
         },
