@@ -1,9 +1,11 @@
 /**
  * Refuses to run the suite on a dist/ built from other sources: the end-to-end tests run dist/*.js as a runner
- * does, and a stale bundle would let them pass (or fail) for code that is not in src/.
+ * does, and a stale bundle would let them pass (or fail) for code that is not in src/. Also installs the Node 24 they
+ * run it on (test/harness/node24.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ensureNode24 } from './harness/node24.js';
 
 export default async function setup(): Promise<void> {
   const root = resolve(import.meta.dirname, '..');
@@ -18,4 +20,6 @@ export default async function setup(): Promise<void> {
   if (built !== sourceHash(root)) {
     throw new Error("dist/ is not built from the current sources: run 'npm run build' first.");
   }
+  // The end-to-end tests run dist/ on the Node that action.yml declares.
+  ensureNode24(root);
 }

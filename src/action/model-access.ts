@@ -95,7 +95,7 @@ export async function startModelAccess(o: {
       log,
     });
     o.log.info(`The API key stays in the model proxy (${proxy.url}); the agent holds a placeholder.`);
-    return { endpoint: { kind: 'gemini-api', baseUrl: proxy.url, placeholder }, stop: proxy.stop };
+    return { endpoint: { kind: 'gemini-api', baseUrl: proxy.url, placeholder }, stop: () => proxy.stop() };
   }
   if (o.auth.kind === 'oauth' && o.oauth) {
     const source = o.oauth;
@@ -116,7 +116,7 @@ export async function startModelAccess(o: {
     return {
       endpoint: { kind: 'code-assist', baseUrl: proxy.url, placeholder },
       oauthCreds: () => source.current,
-      stop: proxy.stop,
+      stop: () => proxy.stop(),
     };
   }
   if (o.auth.kind === 'vertex-ai') {
@@ -133,7 +133,7 @@ export async function startModelAccess(o: {
       o.log.info(
         `The Vertex AI API key stays in the model proxy (${proxy.url}); the agent holds a placeholder.`,
       );
-      return { endpoint: { kind: 'vertex', baseUrl: proxy.url, placeholder }, stop: proxy.stop };
+      return { endpoint: { kind: 'vertex', baseUrl: proxy.url, placeholder }, stop: () => proxy.stop() };
     }
     const adcFile = o.agentUid === undefined ? gcloudAdcFile(o.env) : undefined;
     if (adcFile) {
@@ -174,7 +174,7 @@ export async function startModelAccess(o: {
         placeholder,
         metadataHost: new URL(proxy.url).host,
       },
-      stop: proxy.stop,
+      stop: () => proxy.stop(),
     };
   }
   return { stop: () => Promise.resolve() };

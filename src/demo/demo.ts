@@ -177,7 +177,7 @@ export async function runDemo(o: {
       log: o.log,
       mask: () => undefined,
       saveState: (k, v) => void state.set(k, v),
-      writeJobSummary: async () => undefined,
+      writeJobSummary: () => Promise.resolve(),
       transcriptStore: ({ repo }) => localTranscriptStore(join(root, 'transcripts'), repo),
       env: {
         PATH: process.env.PATH,

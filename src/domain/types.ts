@@ -140,7 +140,8 @@ export interface TranscriptToolCall {
 export interface TranscriptMessage {
   id: string;
   timestamp?: string;
-  type: 'user' | 'gemini' | 'info' | 'warning' | 'error' | string;
+  // `string & {}`: any other type the CLI adds, without swallowing the known ones in the union.
+  type: 'user' | 'gemini' | 'info' | 'warning' | 'error' | (string & {});
   text: string;
   model?: string;
   tokens?: { input: number; output: number; cached: number; thoughts: number; tool: number; total: number };

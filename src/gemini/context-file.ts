@@ -190,7 +190,7 @@ function oneLineText(text: string): string {
 async function readJson(path: string): Promise<{ scripts?: unknown } | undefined> {
   try {
     const value: unknown = JSON.parse(await fs.readFile(path, 'utf8'));
-    return typeof value === 'object' && value !== null ? (value as { scripts?: unknown }) : undefined;
+    return typeof value === 'object' && value !== null ? value : undefined;
   } catch {
     return undefined;
   }

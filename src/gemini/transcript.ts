@@ -255,8 +255,7 @@ class TranscriptFolder {
       this.rewindTo(String(r['$rewindTo']));
     } else if ('$set' in r) {
       const set = r['$set'];
-      if (set && typeof set === 'object' && !Array.isArray(set))
-        this.meta = { ...this.meta, ...(set as object) };
+      if (set && typeof set === 'object' && !Array.isArray(set)) this.meta = { ...this.meta, ...set };
     } else if (typeof r['id'] === 'string') {
       this.setRaw(r['id'], trimmed);
     } else if (typeof r['sessionId'] === 'string') {
@@ -364,7 +363,7 @@ class TranscriptFolder {
     }
     this.pending = [];
     const str = (k: string): string | undefined =>
-      typeof this.meta[k] === 'string' ? (this.meta[k] as string) : undefined;
+      typeof this.meta[k] === 'string' ? this.meta[k] : undefined;
     const out: FoldedTranscript = { messages, toolCalls, tokensByModel, finalAnswer, models };
     const sessionId = str('sessionId');
     const startTime = str('startTime');

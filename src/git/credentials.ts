@@ -42,7 +42,7 @@ const savedCredentialsSchema = z.object({
 export type SavedCredentials = z.infer<typeof savedCredentialsSchema>;
 
 /** Parses saved state from the post step (JSON text or an object); throws on anything else. */
-export function parseSavedCredentials(raw: string | unknown): SavedCredentials {
+export function parseSavedCredentials(raw: unknown): SavedCredentials {
   return savedCredentialsSchema.parse(typeof raw === 'string' ? JSON.parse(raw) : raw);
 }
 

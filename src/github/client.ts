@@ -102,10 +102,5 @@ export function isBotUser(user: { login: string; type?: string | null } | null |
 
 /** True for an Octokit RequestError (or anything shaped like one) with this HTTP status. */
 export function hasStatus(error: unknown, status: number): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    'status' in error &&
-    (error as { status: unknown }).status === status
-  );
+  return typeof error === 'object' && error !== null && 'status' in error && error.status === status;
 }

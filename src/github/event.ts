@@ -358,11 +358,11 @@ function approvedIssue(
 
 function parseIssueInput(value: unknown): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  const text = String(value).trim().replace(/^#/, '');
+  const text =
+    typeof value === 'string' || typeof value === 'number' ? String(value).trim().replace(/^#/, '') : '';
   if (!/^\d+$/.test(text) || Number(text) < 1) {
-    throw new UserError(
-      `The workflow_dispatch 'issue' input must be an issue number, got '${String(value)}'.`,
-    );
+    const shown = typeof value === 'string' ? value : JSON.stringify(value);
+    throw new UserError(`The workflow_dispatch 'issue' input must be an issue number, got '${shown}'.`);
   }
   return Number(text);
 }

@@ -114,7 +114,7 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
     // Running from src/ (vitest, tsx) there is no bundle to spawn. The in-process proxy is the same code; only
     // the process boundary is missing, which the product, always running from dist/, never lacks.
     const p = await startModelProxy(o);
-    return { url: p.url, stop: p.close };
+    return { url: p.url, stop: () => p.close() };
   }
   const cred = o.credential;
   const secrets = new SecretSet();

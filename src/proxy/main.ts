@@ -32,7 +32,7 @@ async function configure(line: string): Promise<void> {
   const credential =
     config.credential.kind === 'api-key'
       ? config.credential
-      : { kind: 'bearer' as const, token: async () => token };
+      : { kind: 'bearer' as const, token: () => Promise.resolve(token) };
   if (config.credential.kind === 'bearer') token = config.credential.token;
   try {
     proxy = await startModelProxy({

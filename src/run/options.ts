@@ -25,7 +25,7 @@ export interface RunOptions {
   skillsDir?: string;
   gitIdentity?: GitIdentity;
   log: Logger;
-  onEvent?(e: RunEvent): void;
+  onEvent?: (e: RunEvent) => void;
   /** Heartbeat period; default 30000; 0 turns it off. */
   heartbeatMs?: number;
   /** How long to wait for gemini to exit after /quit before killing it; default 10000. */

@@ -6,6 +6,7 @@
  * transcript record.
  */
 import { randomUUID } from 'node:crypto';
+import { exec } from '../../src/util/exec.js';
 
 const SESSION = '11111111-2222-3333-4444-555555555555';
 
@@ -331,26 +332,26 @@ export function transcriptHeader(sessionId = SESSION, at = Date.UTC(2026, 11, 2,
   });
 }
 
-/** Peak RSS sampler: call sample() often; peak is the highest RSS seen. */
-export class RssSampler {
-  readonly start = process.memoryUsage.rss();
-  peak = this.start;
-  sample(): void {
-    const r = process.memoryUsage.rss();
-    if (r > this.peak) this.peak = r;
-  }
-  get deltaMb(): number {
-    return (this.peak - this.start) / 1e6;
-  }
-}
-
+/**
+ * Prints `# <name>: <how>` (how the figure was measured, one line) and `BENCH <name> <value> <unit> …`. A figure
+ * that was not measured (zero, negative or not a number, or such a baseline) is not printed as one: the line says
+ * `# <name>: not measured (…)` and no BENCH line follows.
+ */
 export function bench(
   name: string,
   value: number,
   unit: string,
+  how: string,
   extra: { baseline?: number; ratio?: number } = {},
 ): void {
   const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(2));
+  const measured = (n: number | undefined): boolean => n === undefined || (Number.isFinite(n) && n > 0);
+  console.log(`# ${name}: ${how}`);
+  if (!measured(value) || !measured(extra.baseline) || !measured(extra.ratio)) {
+    const got = [`value=${value}`, ...Object.entries(extra).map(([k, v]) => `${k}=${v}`)].join(' ');
+    console.log(`# ${name}: not measured (${got} ${unit}: not a positive finite figure)`);
+    return;
+  }
   let line = `BENCH ${name} ${fmt(value)} ${unit}`;
   if (extra.baseline !== undefined) line += ` baseline=${fmt(extra.baseline)}`;
   if (extra.ratio !== undefined) line += ` ratio=${fmt(extra.ratio)}`;
@@ -361,26 +362,53 @@ export interface Measured<T> {
   value: T;
   /** Best wall time over the rounds: the machine is shared, and noise only ever adds time. */
   ms: number;
-  /** Peak RSS growth during the first round. */
-  rssMb: number;
 }
 
-/** Runs fn `rounds` times, sampling RSS every 2 ms (reads are async, so the timer gets its turns). */
+/** Runs fn `rounds` times after a GC each (when --expose-gc), returning the best wall time. */
 export async function measure<T>(rounds: number, fn: () => Promise<T>): Promise<Measured<T>> {
   let best = Infinity;
-  let rssMb = 0;
   let value: T | undefined;
   for (let r = 0; r < rounds; r++) {
     (globalThis as { gc?: () => void }).gc?.();
-    const s = new RssSampler();
-    const timer = setInterval(() => s.sample(), 2);
     const t0 = performance.now();
     value = await fn();
-    const ms = performance.now() - t0;
-    clearInterval(timer);
-    s.sample();
-    if (r === 0) rssMb = s.deltaMb;
-    best = Math.min(best, ms);
+    best = Math.min(best, performance.now() - t0);
   }
-  return { value: value as T, ms: best, rssMb };
+  return { value: value as T, ms: best };
+}
+
+const RSS_SIDE = '--rss-side=';
+
+/**
+ * In a child started by `peakRssMb`: the side it is to run once (then it calls `printPeakRss`), else undefined.
+ */
+export function rssSide(): string | undefined {
+  return process.argv.find((a) => a.startsWith(RSS_SIDE))?.slice(RSS_SIDE.length);
+}
+
+export function printPeakRss(): void {
+  console.log(`maxrss-kb ${process.resourceUsage().maxRSS}`);
+}
+
+/** How peakRssMb measures, for the benchmark's `how` line. */
+export const PEAK_RSS_HOW =
+  'peak RSS growth: getrusage maxrss of a fresh process that runs the side once, less that of one that only starts (same imports)';
+
+/**
+ * The peak RSS growth of running `side` once, in MB: the benchmark file `file` is started again as a fresh process
+ * in `--rss-side=<side>` mode and the kernel's high-water mark (getrusage maxrss) is compared with that of a fresh
+ * process started in `--rss-side=idle` mode. In-process sampling cannot do this: a streaming reader reuses heap
+ * the process already grew (writing the input, an earlier round), so its growth reads as 0.
+ */
+export async function peakRssMb(file: string, side: string, args: string[]): Promise<number> {
+  const run = async (s: string): Promise<number> => {
+    const r = await exec(process.execPath, ['--import', 'tsx', file, `${RSS_SIDE}${s}`, ...args], {
+      env: process.env,
+      timeoutMs: 600_000,
+    });
+    const kb = /^maxrss-kb (\d+)$/m.exec(r.stdout)?.[1];
+    if (kb === undefined) throw new Error(`${file} ${RSS_SIDE}${s} printed no maxrss-kb line`);
+    return (Number(kb) * 1024) / 1e6;
+  };
+  return (await run(side)) - (await run('idle'));
 }

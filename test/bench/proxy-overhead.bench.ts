@@ -110,7 +110,13 @@ try {
   console.log(
     `# proxy-overhead: ${shipped ? 'dist/proxy.js' : 'src/proxy/main.ts (tsx)'}, ${REQUESTS} pairs`,
   );
-  bench('proxy-overhead-ms', median(diffs), 'ms', { baseline: base, ratio: median(proxieds) / base });
+  bench(
+    'proxy-overhead-ms',
+    median(diffs),
+    'ms',
+    `median over ${REQUESTS} alternating pairs of time to first byte through the proxy minus straight to the upstream (keep-alive, after ${WARMUP} warm-ups); baseline: the straight median`,
+    { baseline: base, ratio: median(proxieds) / base },
+  );
 } finally {
   directAgent.destroy();
   proxiedAgent.destroy();

@@ -12,6 +12,7 @@ import { createMemoryLogger } from '../../src/util/log.js';
 import { FakeGemini, type Script } from '../harness/fake-gemini.js';
 import { GEMINI_BIN, TEST_GIT_IDENTITY } from '../harness/gemini-launcher.js';
 import { createWorkRepo } from '../harness/repo.js';
+import { bench } from './lib.js';
 
 const SCRIPT: Script = {
   description: 'three model turns: list, shell commit, answer',
@@ -89,4 +90,9 @@ console.error(
   `run-overhead: ${runs} run(s); median wall ${median.wallS.toFixed(2)} s, gemini lifetime ${median.lifetimeS.toFixed(2)} s; ` +
     `idle edge → runAgent returned ${median.idleToReturnS.toFixed(2)} s (edge latency + /quit + CLI exit + collect)`,
 );
-console.log(`BENCH run-overhead-s ${median.overheadS.toFixed(3)} s`);
+bench(
+  'run-overhead-s',
+  median.overheadS,
+  's',
+  `median over ${runs} run(s) of runAgent's wall time minus the gemini process's lifetime (its own clock)`,
+);

@@ -3,7 +3,7 @@
  * write order: user, `$set`, empty gemini record, the same id re-appended with a big tool result, the answer),
  * beside the naive approach in the same run: read the whole file, JSON.parse every line, fold in memory.
  * Each side runs BENCH_ROUNDS times (default 3) and reports its best time (the machine is shared; noise only
- * adds time). Also prints the peak RSS growth of each.
+ * adds time). Also prints the peak RSS growth of each (each side once in a fresh process, see peakRssMb).
  * Runs alone: `node --import tsx test/bench/transcript-fold.bench.ts`.
  */
 import { once } from 'node:events';
@@ -12,7 +12,16 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { foldTranscriptFile } from '../../src/gemini/transcript.js';
-import { bench, measure, transcriptHeader, transcriptTurn } from './lib.js';
+import {
+  bench,
+  measure,
+  PEAK_RSS_HOW,
+  peakRssMb,
+  printPeakRss,
+  rssSide,
+  transcriptHeader,
+  transcriptTurn,
+} from './lib.js';
 
 const TARGET = Number(process.env.BENCH_TRANSCRIPT_MB ?? 210) * 1e6;
 
@@ -36,6 +45,21 @@ async function writeFileOf(file: string, target: number): Promise<number> {
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
+/** What is measured, each returning the number of messages it folded. */
+const SIDES = {
+  fast: async (file: string): Promise<number> => (await foldTranscriptFile(file)).messages.length,
+  async naive(file: string): Promise<number> {
+    const text = await readFile(file, 'utf8');
+    const byId = new Map<string, unknown>();
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      const rec = JSON.parse(line) as { id?: string };
+      if (typeof rec.id === 'string') byId.set(rec.id, rec);
+    }
+    return byId.size;
+  },
+};
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'gr-bench-transcript-'));
   try {
@@ -43,30 +67,36 @@ async function main(): Promise<void> {
     const turns = await writeFileOf(file, TARGET);
     const mb = (await stat(file)).size / 1e6;
 
-    const fast = await measure(ROUNDS, async () => (await foldTranscriptFile(file)).messages.length);
-
-    const naive = await measure(ROUNDS, async () => {
-      const text = await readFile(file, 'utf8');
-      const byId = new Map<string, unknown>();
-      for (const line of text.split('\n')) {
-        if (line === '') continue;
-        const rec = JSON.parse(line) as { id?: string };
-        if (typeof rec.id === 'string') byId.set(rec.id, rec);
-      }
-      return byId.size;
-    });
+    const fast = await measure(ROUNDS, () => SIDES.fast(file));
+    const naive = await measure(ROUNDS, () => SIDES.naive(file));
+    const fastRss = await peakRssMb(import.meta.filename, 'fast', [file]);
+    const naiveRss = await peakRssMb(import.meta.filename, 'naive', [file]);
 
     if (fast.value !== turns * 3 || naive.value !== fast.value) {
       throw new Error(`fold mismatch: ${fast.value} vs naive ${naive.value}, expected ${turns * 3}`);
     }
     const fastMbps = mb / (fast.ms / 1000);
     const naiveMbps = mb / (naive.ms / 1000);
-    bench('transcript-fold-mbps', fastMbps, 'MB/s', { baseline: naiveMbps, ratio: fastMbps / naiveMbps });
-    bench('transcript-fold-peak-rss-mb', fast.rssMb, 'MB', { baseline: naive.rssMb });
+    bench(
+      'transcript-fold-mbps',
+      fastMbps,
+      'MB/s',
+      `file size / best wall time of ${ROUNDS} folds in this process; baseline: readFile + JSON.parse of every line`,
+      { baseline: naiveMbps, ratio: fastMbps / naiveMbps },
+    );
+    bench('transcript-fold-peak-rss-mb', fastRss, 'MB', `${PEAK_RSS_HOW}; baseline: the naive side`, {
+      baseline: naiveRss,
+    });
     console.log(`# file ${mb.toFixed(0)} MB, ${turns} turns, ${fast.value} messages`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-await main();
+const side = rssSide();
+if (side === undefined) {
+  await main();
+} else {
+  if (side === 'fast' || side === 'naive') await SIDES[side](process.argv.at(-1) ?? '');
+  printPeakRss();
+}

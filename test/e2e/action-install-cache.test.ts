@@ -2,17 +2,19 @@
  * The action on two GitHub-hosted jobs with no `gemini-path`: the first installs the pinned gemini from the real npm
  * registry and saves it to the Actions cache (the fake results service, real @actions/cache in dist/index.js); the
  * second starts with an empty tool cache at the same path, as a fresh VM does, restores it and runs the agent with
- * it, without npm. Needs the npm registry.
+ * it, without npm. Needs the npm registry: runs only with GEMINI_RUN_TEST_NETWORK=1.
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ActionWorld, OWNER, REPO } from '../harness/action-job.js';
 import { FakeActionsServices } from '../harness/fake-actions.js';
+import { NETWORK_SKIPPED, NETWORK_TESTS } from '../harness/network.js';
 
 const script = { description: 'answers without tools', steps: [{ text: 'Nothing to change.' }] };
 
-it('a hosted job restores the gemini install the previous job saved, instead of installing it from npm', async () => {
+it('a hosted job restores the gemini install the previous job saved, instead of installing it from npm', async (t) => {
+  t.skip(!NETWORK_TESTS, NETWORK_SKIPPED);
   await using world = await ActionWorld.create();
   await world.checkout();
   await using services = await FakeActionsServices.start({ blobHost: 'azure' });

@@ -150,7 +150,7 @@ describe.skipIf(!root)('the agent cannot reach a secret (action, attacker agent)
             ? ['setpriv', `--reuid=${asUser.uid}`, `--regid=${asUser.gid}`, '--clear-groups']
             : [];
           const [file, ...args] = [...asRunner, 'git', 'status', '--porcelain'];
-          const status = await exec(file as string, args, {
+          const status = await exec(file, args, {
             cwd: world.workspace,
             allowAllExitCodes: true,
             env: { ...process.env, HOME: asUser?.home ?? process.env.HOME },

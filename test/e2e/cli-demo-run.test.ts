@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGemini } from '../../src/fake/gemini-api.js';
 import { exec } from '../../src/util/exec.js';
-import { ROOT } from '../harness/action-job.js';
+import { ACTION_NODE, ROOT } from '../harness/action-job.js';
 import { letReach } from '../harness/reach.js';
 import { createWorkRepo, type WorkRepo } from '../harness/repo.js';
 
@@ -18,7 +18,7 @@ function cli(
   asUser?: { uid: number; gid: number },
 ): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
+    const child = spawn(ACTION_NODE, [join(ROOT, 'dist', 'cli.js'), ...args], {
       env,
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 /**
  * `gemini-run doctor` and `gemini-run setup` end to end in temp homes, against the real gemini 0.42.0
- * (node_modules) and, once, a real npm install of the pinned version into a temp prefix.
+ * (node_modules) and, once, a real npm install of the pinned version into a temp prefix (only with
+ * GEMINI_RUN_TEST_NETWORK=1).
  */
 import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Check } from '../../src/cli/commands/doctor.js';
+import { NETWORK_SKIPPED, NETWORK_TESTS } from '../harness/network.js';
 
 const GEMINI = join(process.cwd(), 'node_modules', '.bin', 'gemini');
 const CLI = [
@@ -147,7 +149,8 @@ describe('gemini-run setup', () => {
   it(
     'installs the pinned gemini from the npm registry into a prefix the user owns; doctor finds it in the tool cache',
     { timeout: 300_000 },
-    async () => {
+    async ({ skip }) => {
+      skip(!NETWORK_TESTS, NETWORK_SKIPPED);
       const prefix = join(home, 'tool-cache');
       const npmDir = dirname(process.execPath);
       // The host's npm configuration (registry, proxy CA) still applies with HOME pointing at the temp home.

@@ -20,6 +20,7 @@ import { exec } from '../../src/util/exec.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 import { FakeGemini, type Script } from '../harness/fake-gemini.js';
 import { GEMINI_BIN, TEST_GIT_IDENTITY } from '../harness/gemini-launcher.js';
+import { ModelGate } from '../harness/model-gate.js';
 import { createWorkRepo, type WorkRepo } from '../harness/repo.js';
 
 const RUNS = 8;
@@ -40,9 +41,9 @@ interface Slot {
   runDir: string;
   /** As root, each run's agent has its own user (the product's default); elsewhere it runs as us. */
   sandbox?: AgentSandbox;
-  startedAt?: number;
+  /** The fake's URL behind the gate. */
+  model: string;
   result?: RunResult;
-  endedAt?: number;
   lines: string[];
 }
 
@@ -83,6 +84,8 @@ async function processesMentioning(needles: string[]): Promise<string[]> {
 
 describe('concurrency (interactive, real gemini 0.42.0)', () => {
   it(`${RUNS} runs at once: all finish, each with its own transcript, commits and home`, async () => {
+    // Well inside each run's 60 s: eight TUIs boot at once on two cores, next to other work.
+    await using gate = new ModelGate(RUNS, 45_000);
     const slots: Slot[] = await Promise.all(
       Array.from({ length: RUNS }, async (_, index) => {
         const marker = `M${index}-${randomBytes(4).toString('hex')}`;
@@ -101,7 +104,8 @@ describe('concurrency (interactive, real gemini 0.42.0)', () => {
             })
           : undefined;
         if (sandbox) cleanups.push(() => sandbox.close());
-        return { index, marker, fake, repo, runDir, lines: [], ...(sandbox ? { sandbox } : {}) };
+        const model = await gate.front(fake.url);
+        return { index, marker, fake, model, repo, runDir, lines: [], ...(sandbox ? { sandbox } : {}) };
       }),
     );
 
@@ -126,16 +130,12 @@ describe('concurrency (interactive, real gemini 0.42.0)', () => {
           // Generous: eight TUIs boot at once on two cores, next to other work.
           timeoutMs: 60_000,
           runDir: s.runDir,
-          sourceEnv: { ...s.repo.env, GOOGLE_GEMINI_BASE_URL: s.fake.url },
+          sourceEnv: { ...s.repo.env, GOOGLE_GEMINI_BASE_URL: s.model },
           gitIdentity: TEST_GIT_IDENTITY,
           log,
           heartbeatMs: 0,
           ...(s.sandbox ? { sandbox: s.sandbox } : {}),
-          onEvent: (e) => {
-            if (e.type === 'started') s.startedAt = Date.now();
-          },
         });
-        s.endedAt = Date.now();
       }),
     );
     const wallMs = Date.now() - t0;
@@ -146,10 +146,8 @@ describe('concurrency (interactive, real gemini 0.42.0)', () => {
     );
 
     const results = slots.map((s) => s.result as RunResult);
-    // They really overlapped: every gemini was spawned before the first run ended.
-    const lastStart = Math.max(...slots.map((s) => s.startedAt ?? Infinity));
-    const firstEnd = Math.min(...slots.map((s) => s.endedAt ?? 0));
-    expect(lastStart).toBeLessThan(firstEnd);
+    // They really overlapped: each run's first model request waited at the gate until all had sent theirs.
+    expect(gate.complete, `${gate.arrived} of ${RUNS} runs reached the model together`).toBe(true);
     expect(new Set(results.map((r) => r.sessionId)).size).toBe(RUNS);
 
     const sockets: string[] = [];

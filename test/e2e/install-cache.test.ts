@@ -75,10 +75,10 @@ async function install() {
   const log = createMemoryLogger();
   const printed: string[] = [];
   const write = process.stdout.write.bind(process.stdout) as (...a: unknown[]) => boolean;
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown, ...rest: unknown[]) => {
     printed.push(String(chunk));
     return write(chunk, ...rest);
-  }) as typeof process.stdout.write);
+  });
   try {
     const bin = await installGemini({ version: VERSION, cacheRoot: toolCache(), log, npm });
     return { bin, lines: log.lines, printed: printed.join('') };

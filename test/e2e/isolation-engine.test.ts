@@ -85,7 +85,7 @@ async function attack(mode: 'interactive' | 'headless', isolate: boolean) {
   });
   // A process of the action's user holding the secret in its environment, as the runner's node does.
   const holder = spawn('sleep', ['120'], { env: { PATH: process.env.PATH, INPUT_GITHUB_TOKEN: SECRET } });
-  cleanups.push(async () => void holder.kill('SIGKILL'));
+  cleanups.push(() => Promise.resolve(void holder.kill('SIGKILL')));
 
   const fake = await FakeGemini.start(attackerScript([runDir, parent]));
   cleanups.push(() => fake.close());

@@ -12,7 +12,7 @@ import { CLAIMS_DIR } from '../../src/isolation/agent-user.js';
 import { pidsOfUid } from '../../src/isolation/procs.js';
 import { sandboxStateSchema } from '../../src/isolation/sandbox.js';
 import { exec } from '../../src/util/exec.js';
-import { ROOT } from '../harness/action-job.js';
+import { ACTION_NODE, ROOT } from '../harness/action-job.js';
 import { createWorkRepo, type WorkRepo } from '../harness/repo.js';
 
 const exists = (p: string) =>
@@ -42,7 +42,7 @@ describe.skipIf(process.getuid?.() !== 0)('post step with an isolated agent (as 
     expect((await stat(join(repo.dir, 'agent-was-here'))).uid).toBe(state.user.uid);
 
     const out = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, 'dist', 'post.js')], {
+      const child = spawn(ACTION_NODE, [join(ROOT, 'dist', 'post.js')], {
         env: { PATH: process.env.PATH, HOME: process.env.HOME, STATE_sandbox: JSON.stringify(state) },
         stdio: ['ignore', 'pipe', 'inherit'],
       });

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isolateCheckoutCredentials } from '../../src/git/credentials.js';
 import { SOCKETS_FILE } from '../../src/tmux/tmux.js';
 import { exec } from '../../src/util/exec.js';
-import { ROOT } from '../harness/action-job.js';
+import { ACTION_NODE, ROOT } from '../harness/action-job.js';
 import { createWorkRepo, type WorkRepo } from '../harness/repo.js';
 
 const exists = (p: string) =>
@@ -83,7 +83,7 @@ describe('post step', () => {
       STATE_savedCredentials: JSON.stringify(saved),
     };
     const out = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, 'dist', 'post.js')], {
+      const child = spawn(ACTION_NODE, [join(ROOT, 'dist', 'post.js')], {
         env,
         stdio: ['ignore', 'pipe', 'inherit'],
       });
@@ -106,7 +106,7 @@ describe('post step', () => {
 
   it('with nothing to clean, says so and succeeds', async () => {
     const out = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, 'dist', 'post.js')], {
+      const child = spawn(ACTION_NODE, [join(ROOT, 'dist', 'post.js')], {
         env: { PATH: process.env.PATH },
         stdio: ['ignore', 'pipe', 'inherit'],
       });

@@ -129,7 +129,7 @@ describe.skipIf(!root)('Vertex AI behind the model proxy (as root)', () => {
           ),
         );
       }, 50);
-      cleanups.push(async () => clearInterval(watch));
+      cleanups.push(() => Promise.resolve(clearInterval(watch)));
       let credsInHome = false;
 
       const result = await runAgent({

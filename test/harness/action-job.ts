@@ -10,9 +10,12 @@ import { join, resolve } from 'node:path';
 import { FakeGemini, type Script } from '../../src/fake/gemini-api.js';
 import { FakeGitHub, branchesFromGit } from '../../src/fake/github-api.js';
 import { exec } from '../../src/util/exec.js';
+import { node24Path } from './node24.js';
 import { createWorkRepo, scrubbedGitEnv, type WorkRepo } from './repo.js';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
+/** The Node that runs dist/*.js in these tests: the major action.yml's `runs.using` names, as on a runner. */
+export const ACTION_NODE = node24Path(ROOT);
 export const GEMINI_JS = join(ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 export const OWNER = 'acme';
 export const REPO = 'widgets';
@@ -55,7 +58,8 @@ export type StepLauncher = (
   cwd: string,
 ) => { command: string; args: string[]; env: Record<string, string> };
 
-function runNode(
+/** Runs `script` on ACTION_NODE, as the runner runs an action entry (or through `launch`). */
+export function runNode(
   script: string,
   env: Record<string, string>,
   cwd: string,
@@ -64,7 +68,7 @@ function runNode(
   /** Polled every 100 ms; once true, the step is killed (SIGKILL), as a runner that loses the job would. */
   killWhen?: () => boolean,
 ): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  const argv = launch ? launch(script, env, cwd) : { command: process.execPath, args: [script], env };
+  const argv = launch ? launch(script, env, cwd) : { command: ACTION_NODE, args: [script], env };
   return new Promise((resolvePromise, reject) => {
     const child = spawn(argv.command, argv.args, {
       env: argv.env,

@@ -10,7 +10,7 @@ import { createMemoryLogger } from '../../src/util/log.js';
 const [parentDir, worktree] = process.argv.slice(2) as [string, string];
 const sandbox = await openSandbox({ parentDir, worktree, reach: [], log: createMemoryLogger() });
 const [file, ...args] = [...sandbox.runAs, 'setsid', 'sh', '-c', 'touch agent-was-here; exec sleep 600'];
-spawn(file as string, args, { cwd: worktree, stdio: 'ignore', detached: true }).unref();
+spawn(file, args, { cwd: worktree, stdio: 'ignore', detached: true }).unref();
 await new Promise((r) => setTimeout(r, 500));
 process.stdout.write(
   `${JSON.stringify({ user: sandbox.user, privilege: sandbox.privilege, dir: sandbox.dir, worktree })}\n`,

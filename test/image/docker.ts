@@ -20,7 +20,7 @@ export async function requireDocker(): Promise<string> {
   const r = await exec('docker', ['version', '--format', '{{.Server.Version}}'], {
     allowAllExitCodes: true,
     timeoutMs: 20_000,
-  }).catch((e: unknown) => ({ exitCode: -1, stdout: '', stderr: String(e) }) as ExecResult);
+  }).catch((e: unknown) => ({ exitCode: -1, stdout: '', stderr: String(e) }));
   if (r.exitCode !== 0 || !r.stdout.trim()) {
     throw new Error(
       `The runner-image test needs a docker daemon and none answers (${firstLine(r.stderr) || `exit ${r.exitCode}`}): run .ci/run, or install docker.io and start dockerd as root.`,

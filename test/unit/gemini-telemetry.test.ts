@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   classifyApiError,
   followTelemetry,
@@ -326,27 +326,28 @@ describe('TelemetryReader and followTelemetry', () => {
     await reader.close();
   });
 
-  it('follows a growing file with low latency and stops on abort', async () => {
+  it('follows a growing file as it is written (fs.watch, not the poll) and stops on abort', async () => {
     const file = path.join(dir, 'follow.json');
-    const seen: { ev: TelemetryEvent; t: number }[] = [];
+    const record = (i: number): string =>
+      span(Date.now(), 5) + logRecord('gemini_cli.user_prompt', Date.now(), { prompt_id: `p${i}` });
+    const seen: TelemetryEvent[] = [];
     const ac = new AbortController();
-    const done = followTelemetry(file, (evs) => evs.forEach((ev) => seen.push({ ev, t: Date.now() })), {
+    // p0 is there before the follower starts: once its first read has delivered it, the watch is set up.
+    await appendFile(file, record(0));
+    const done = followTelemetry(file, (evs) => seen.push(...evs), {
       signal: ac.signal,
-      pollMs: 1000, // long on purpose: detection must come from fs.watch
+      // Longer than the test may take: every later event must be found through fs.watch. How fast is a
+      // benchmark's question (test/bench/edge-latency.bench.ts), not this test's.
+      pollMs: 3_600_000,
     });
-    await new Promise((r) => setTimeout(r, 100));
-    const latencies: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const t0 = Date.now();
-      await appendFile(file, span(t0, 5) + logRecord('gemini_cli.user_prompt', t0, { prompt_id: `p${i}` }));
-      while (seen.length <= i && Date.now() - t0 < 3000) await new Promise((r) => setTimeout(r, 2));
-      latencies.push((seen[i]?.t ?? Infinity) - t0);
+    await vi.waitFor(() => expect(seen).toHaveLength(1), { timeout: 20_000, interval: 5 });
+    for (let i = 1; i < 5; i++) {
+      await appendFile(file, record(i));
+      await vi.waitFor(() => expect(seen).toHaveLength(i + 1), { timeout: 20_000, interval: 5 });
     }
     ac.abort();
     await done;
-    expect(seen.map((s) => (s.ev as { promptId?: string }).promptId)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4']);
-    latencies.sort((x, y) => x - y);
-    expect(latencies[2]).toBeLessThan(250);
+    expect(seen.map((ev) => (ev as { promptId?: string }).promptId)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4']);
   });
 });
 

@@ -205,7 +205,7 @@ describe('TranscriptToolTail', () => {
     try {
       const file = join(dir, 'session.jsonl');
       let located = false;
-      const tail = new TranscriptToolTail(async () => (located ? file : undefined));
+      const tail = new TranscriptToolTail(() => Promise.resolve(located ? file : undefined));
       expect(await tail.poll()).toEqual([]);
       located = true;
       const call1 = { id: 't1', name: 'run_shell_command', args: { command: 'git status\nsecond line' } };
@@ -246,7 +246,7 @@ describe('TranscriptToolTail', () => {
       // Cut inside the two-byte é: the first read sees only its lead byte.
       const cut = bytes.indexOf(Buffer.from('é', 'utf8')) + 1;
       await writeFile(file, bytes.subarray(0, cut));
-      const tail = new TranscriptToolTail(async () => file);
+      const tail = new TranscriptToolTail(() => Promise.resolve(file));
       expect(await tail.poll()).toEqual([]);
       await appendFile(file, bytes.subarray(cut));
       expect(await tail.poll()).toEqual([

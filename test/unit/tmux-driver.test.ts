@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { UserError } from '../../src/util/errors.js';
 import {
   TmuxDriver,
@@ -67,33 +67,33 @@ describe('pane script (pure)', () => {
 });
 
 describe('TmuxDriver (real tmux)', () => {
-  const drivers: TmuxDriver[] = [];
-  const dirs: string[] = [];
   let n = 0;
+
+  /** A temp dir removed when the test finishes (after the drivers in it stop: finish hooks run last-in first). */
+  async function tempDir(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'tmux-drv-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    return dir;
+  }
 
   async function start(
     pane: Partial<PaneCommand> & { command: string; args: string[] },
   ): Promise<TmuxDriver> {
-    const dir = await mkdtemp(join(tmpdir(), 'tmux-drv-'));
-    dirs.push(dir);
+    const dir = await tempDir();
     const d = await TmuxDriver.create({
       id: `t${process.pid}-${Date.now()}-${n++}`,
       runDir: dir,
       pane: { env: {}, cwd: dir, ...pane },
       enterDelayMs: 50,
     });
-    drivers.push(d);
+    onTestFinished(async () => {
+      await d.stop();
+    });
     return d;
   }
 
-  afterEach(async () => {
-    for (const d of drivers.splice(0)) await d.stop();
-    for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-  });
-
   it('a missing tmux is a one-line user error', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'tmux-drv-'));
-    dirs.push(dir);
+    const dir = await tempDir();
     const p = TmuxDriver.create({
       id: 'missing',
       runDir: dir,
@@ -149,12 +149,14 @@ describe('TmuxDriver (real tmux)', () => {
 
   it('reports a program killed by a signal', async () => {
     const d = await start({ command: 'sleep', args: ['30'] });
-    const pids = await waitFor(async () => {
-      const p = await d.panePids();
-      return p.length >= 2 ? p : undefined;
+    // The sleep itself: the pane's sh briefly has other children (the script's `rm -f "$0"`).
+    const sleeper = await waitFor(async () => {
+      for (const pid of await d.panePids()) {
+        const name = await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '');
+        if (name.trim() === 'sleep') return pid;
+      }
+      return undefined;
     });
-    expect(pids.length).toBeGreaterThanOrEqual(2);
-    const sleeper = pids[pids.length - 1] as number;
     process.kill(sleeper, 'SIGKILL');
     const st = await waitFor(async () => {
       const s = await d.paneState();
@@ -165,8 +167,12 @@ describe('TmuxDriver (real tmux)', () => {
 
   it('sends a single Escape', async () => {
     // od shows the raw bytes the program received: one ESC (033), nothing more.
-    const d = await start({ command: 'sh', args: ['-c', 'stty raw -echo; head -c 1 | od -c; sleep 5'] });
-    await sleep(200);
+    const d = await start({
+      command: 'sh',
+      args: ['-c', 'stty raw -echo; echo raw-mode; head -c 1 | od -c; sleep 5'],
+    });
+    // The key must arrive after stty, or the line discipline eats it.
+    await waitFor(async () => ((await d.capture()).some((l) => l.includes('raw-mode')) ? true : undefined));
     await d.sendEscape();
     const lines = await waitFor(async () => {
       const l = await d.capture();
@@ -189,9 +195,12 @@ describe('TmuxDriver (real tmux)', () => {
   it('stop kills the whole tree, the server and the script, and is idempotent', async () => {
     // A grandchild in its own session, as a tool started by the agent might be.
     const d = await start({ command: 'sh', args: ['-c', 'setsid sleep 60 & sleep 60'] });
-    await sleep(300);
-    const pids = await d.panePids();
-    expect(pids.length).toBeGreaterThanOrEqual(3);
+    // Both sleeps, however slowly a loaded machine forks them.
+    const pids = await waitFor(async () => {
+      const p = await d.panePids();
+      const names = await Promise.all(p.map((pid) => readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')));
+      return names.filter((n) => n.trim() === 'sleep').length === 2 ? p : undefined;
+    });
     expect(await tmuxServerAlive(d.socket)).toBe(true);
     // The socket is on record for the post step's cleanup (src/run/cleanup.ts).
     expect(await readFile(join(d.exitFile, '..', 'tmux-sockets'), 'utf8')).toBe(`${d.socket}\n`);
@@ -208,8 +217,7 @@ describe('TmuxDriver (real tmux)', () => {
   });
 
   it('a signalled owner process takes its tmux server and pane processes with it', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'tmux-drv-'));
-    dirs.push(dir);
+    const dir = await tempDir();
     const script = join(dir, 'owner.mts');
     const tmuxModule = join(import.meta.dirname, '..', '..', 'src', 'tmux', 'tmux.ts');
     await writeFile(
@@ -244,7 +252,8 @@ describe('TmuxDriver (real tmux)', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe('SIGTERM');
     expect(await tmuxServerAlive(info.socket)).toBe(false);
-    for (const pid of info.pids) expect(isProcessAlive(pid)).toBe(false);
+    // Signalled on the way out; a killed process lingers until its new parent reaps it.
+    await waitFor(() => Promise.resolve(info.pids.some((pid) => isProcessAlive(pid)) ? undefined : true));
   });
 });
 

@@ -10,7 +10,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { prepareVertex, startModelAccess, vertexUpstream } from '../../src/action/model-access.js';
 import { homeAt } from '../../src/gemini/home.js';
 import { buildEnv } from '../../src/gemini/spawn.js';
@@ -25,11 +25,6 @@ const PLACEHOLDER = `gemini-run-${randomBytes(16).toString('hex')}`;
 const REAL = `ya29.real-${randomBytes(12).toString('hex')}`;
 const FLAVOR = { 'metadata-flavor': 'Google' };
 const TOKEN_PATH = '/computeMetadata/v1/instance/service-accounts/default/token';
-
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
 
 interface Seen {
   method: string;
@@ -55,7 +50,7 @@ async function recorder(
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  cleanups.push(
+  onTestFinished(
     () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
@@ -137,7 +132,7 @@ describe('the peer uid of a loopback connection', () => {
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+    onTestFinished(() => new Promise<void>((r) => server.close(() => r())));
     await get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     expect(found).toBe(process.getuid?.());
   });
@@ -155,7 +150,7 @@ describe('the model proxy with the metadata stand-in', () => {
       credential: { kind: 'bearer', token: () => Promise.resolve(REAL) },
       ...(metadata ? { metadata } : {}),
     });
-    cleanups.push(() => p.close());
+    onTestFinished(() => p.close());
     return { url: p.url, upstream };
   }
 
@@ -230,7 +225,7 @@ describe('the model proxy with the metadata stand-in', () => {
       script: 'src/proxy/main.ts',
       execArgv: ['--import', 'tsx'],
     });
-    cleanups.push(() => p.stop());
+    onTestFinished(() => p.stop());
     expect(p.pid).toBeGreaterThan(0);
     const token = await get(`${p.url}${TOKEN_PATH}`, FLAVOR);
     expect(JSON.parse(token.body).access_token).toBe(PLACEHOLDER);
@@ -345,7 +340,7 @@ describe('minting the Vertex AI token in the action (real google-auth-library, l
       body: { accessToken: REAL, expireTime: new Date(Date.now() + 3600_000).toISOString() },
     }));
     const dir = await mkdtemp(join(tmpdir(), 'vertex-wif-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, 'gha-creds-test.json');
     await writeFile(
       file,
@@ -404,7 +399,7 @@ describe('minting the Vertex AI token in the action (real google-auth-library, l
 
   it('a service-account key (openssl-generated) is read and signed; the token request is its JWT bearer grant', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'vertex-sa-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const pem = join(dir, 'key.pem');
     execFileSync(
       'openssl',
@@ -463,7 +458,7 @@ describe('startModelAccess for Vertex AI', () => {
       log: createMemoryLogger(),
       mask: (s) => masked.push(s),
     });
-    cleanups.push(() => access.stop());
+    onTestFinished(() => access.stop());
     const ep = access.endpoint!;
     expect(ep.kind).toBe('vertex');
     expect(ep.metadataHost).toBe(new URL(ep.baseUrl).host);
@@ -490,14 +485,14 @@ describe('startModelAccess for Vertex AI', () => {
 
   it("isolation: none with gcloud's ADC file in the shared HOME: gemini uses it directly (it would bypass the metadata stand-in)", async () => {
     const home = await mkdtemp(join(tmpdir(), 'vertex-home-'));
-    cleanups.push(() => rm(home, { recursive: true, force: true }));
+    onTestFinished(() => rm(home, { recursive: true, force: true }));
     await mkdir(join(home, '.config', 'gcloud'), { recursive: true });
     await writeFile(join(home, '.config', 'gcloud', 'application_default_credentials.json'), '{}');
     const auth = { kind: 'vertex-ai', project: 'my-proj', location: 'us-central1' } as const;
     const vertex = { token: () => Promise.resolve(REAL) };
     const log = createMemoryLogger();
     const shared = await startModelAccess({ auth, vertex, env: { HOME: home }, log, mask: () => undefined });
-    cleanups.push(() => shared.stop());
+    onTestFinished(() => shared.stop());
     expect(shared.endpoint).toBeUndefined();
     expect(log.lines.join('\n')).toContain('application_default_credentials.json');
     // With a user of its own the agent has its own HOME: the proxy is used.
@@ -509,7 +504,7 @@ describe('startModelAccess for Vertex AI', () => {
       log,
       mask: () => undefined,
     });
-    cleanups.push(() => isolated.stop());
+    onTestFinished(() => isolated.stop());
     expect(isolated.endpoint?.kind).toBe('vertex');
   });
 
@@ -522,7 +517,7 @@ describe('startModelAccess for Vertex AI', () => {
       log: createMemoryLogger(),
       mask: (s) => masked.push(s),
     });
-    cleanups.push(() => access.stop());
+    onTestFinished(() => access.stop());
     expect(access.endpoint?.metadataHost).toBeUndefined();
     expect(masked).toContain('AIza-vertex-express-key');
     expect(await prepareVertex({ kind: 'vertex-ai' }, { GOOGLE_API_KEY: 'k' })).toBeUndefined();

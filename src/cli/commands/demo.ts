@@ -41,7 +41,7 @@ export const demoCommand: Command = {
     }
     let mode = (values.mode ?? 'interactive') as RunMode;
     if (mode !== 'interactive' && mode !== 'headless')
-      throw new UsageError(`--mode must be interactive or headless, not '${mode}'`, 'demo');
+      throw new UsageError(`--mode must be interactive or headless, not '${values.mode}'`, 'demo');
     if (mode === 'interactive' && values.mode === undefined && !(await tmuxVersion())) {
       // A newcomer's first command should work on a machine without tmux too.
       write(

@@ -132,7 +132,10 @@ export const escapeCancelsProbe: Probe = {
   async run(ctx) {
     const fake = await ctx.startFake([{ hang: true }]);
     const tui = await ctx.interactive([...postureArgs(probeSessionId('escape')), 'this will hang']);
-    const asked = await ctx.waitFor(async () => (fake.modelRequests().length > 0 ? true : undefined), 20_000);
+    const asked = await ctx.waitFor(
+      () => Promise.resolve(fake.modelRequests().length > 0 ? true : undefined),
+      20_000,
+    );
     if (!asked) return { observed: 'no model request was made', pass: false };
     await sleep(500);
     await tui.driver.sendEscape();

@@ -117,7 +117,7 @@ const titleTurnEndProbe: Probe = {
     // 0.61.0 flushes telemetry up to 5 s late: wait for both idle records to land.
     const events = await ctx.waitForTelemetry((ev) => finishedStamps(ev).length >= 2, 8000);
     const finished = finishedStamps(events);
-    const deltas = readies.map((r, i) => (finished[i] === undefined ? NaN : r - (finished[i] as number)));
+    const deltas = readies.map((r, i) => (finished[i] === undefined ? NaN : r - finished[i]));
     const inStep = deltas.length === 2 && deltas.every((d) => Math.abs(d) <= 250);
     return {
       observed: `titles ${compact(turnPart.map((x) => x.state))}; ${readies.length} Ready edge(s); Ready − conversation_finished: ${deltas.map((d) => `${d} ms`).join(', ') || 'none'}`,
@@ -146,7 +146,10 @@ const titleWallsProbe: Probe = {
     const fake = await ctx.startFake([{ hang: true }]);
     const esc = await ctx.interactive([...postureArgs(probeSessionId('titleesc')), 'this will hang']);
     const escTitles = await recordTitles(esc, join(ctx.root, 'titles-esc.log'));
-    const asked = await ctx.waitFor(async () => (fake.modelRequests().length > 0 ? true : undefined), 20_000);
+    const asked = await ctx.waitFor(
+      () => Promise.resolve(fake.modelRequests().length > 0 ? true : undefined),
+      20_000,
+    );
     await sleep(500);
     await esc.driver.sendEscape();
     const cancelled = await esc.waitForScreen(/Request cancelled\./, 8000);
@@ -224,7 +227,7 @@ const afterAgentHookProbe: Probe = {
       inputs.every((i) => i.hook_event_name === 'AfterAgent' && i.session_id === sid) &&
       inputs[0]?.prompt_response === 'HOOK-ONE-DONE' &&
       inputs[1]?.prompt_response === 'HOOK-TWO-DONE';
-    const leads = r.map((x, i) => (finished[i] === undefined ? NaN : (finished[i] as number) - x.at));
+    const leads = r.map((x, i) => (finished[i] === undefined ? NaN : finished[i] - x.at));
     const before = leads.length === 2 && leads.every((d) => d >= -5);
     const keys = inputs[0] ? Object.keys(inputs[0]).sort().join(',') : 'none';
     const shown = screen
