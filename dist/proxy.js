@@ -10386,7 +10386,7 @@ async function configure(line) {
     }
     const credential = config.credential.kind === 'api-key'
         ? config.credential
-        : { kind: 'bearer', token: async () => token };
+        : { kind: 'bearer', token: () => Promise.resolve(token) };
     if (config.credential.kind === 'bearer')
         token = config.credential.token;
     try {

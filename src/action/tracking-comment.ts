@@ -149,7 +149,7 @@ export class TrackingComment {
       intervalMs: number;
       now: () => number;
       /** Called with the state after each successful write ('' once finished). */
-      saveState(value: string): void;
+      saveState: (value: string) => void;
     },
     view: TrackingView,
   ) {
@@ -170,7 +170,7 @@ export class TrackingComment {
     log: Logger;
     intervalMs?: number;
     now?: () => number;
-    saveState(value: string): void;
+    saveState: (value: string) => void;
   }): Promise<TrackingComment | undefined> {
     const now = o.now ?? Date.now;
     const view: TrackingView = {
