@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import { z } from 'zod';
-import { APPROVAL_MODES, RUN_MODES, type ApprovalMode, type RunMode } from '../domain/types.js';
+import { APPROVAL_MODES, type ApprovalMode } from '../domain/types.js';
+import { maxTokensSchema, runModeSchema, timeoutMinutesSchema } from '../domain/value-schemas.js';
 import { parseSettingsInput, parseToolList } from '../gemini/user-settings.js';
 import type { IsolationMode } from '../isolation/sandbox.js';
 import { UserError } from '../util/errors.js';
@@ -61,12 +62,7 @@ const INPUT_SHAPE = {
   ),
   'gemini-path': input('', text),
   model: input('', text),
-  mode: input(
-    'interactive',
-    z.enum(RUN_MODES as [RunMode, ...RunMode[]], {
-      message: `'mode' must be one of: ${RUN_MODES.join(', ')}`,
-    }),
-  ),
+  mode: input('interactive', runModeSchema("'mode'")),
   'approval-mode': input(
     'yolo',
     z.enum(APPROVAL_MODES as [ApprovalMode, ...ApprovalMode[]], {
@@ -82,22 +78,8 @@ const INPUT_SHAPE = {
       message: "'trigger-assignee' must be a GitHub login",
     }),
   ),
-  'timeout-minutes': input(
-    '30',
-    z
-      .string()
-      .transform(Number)
-      .refine((n) => Number.isFinite(n) && n > 0 && n <= 6 * 60, {
-        message: "'timeout-minutes' must be a number of minutes between 0 and 360",
-      }),
-  ),
-  'max-tokens': input(
-    '0',
-    z
-      .string()
-      .regex(/^\d+$/, { message: "'max-tokens' must be a whole number of tokens (0 = no limit)" })
-      .transform(Number),
-  ),
+  'timeout-minutes': input('30', timeoutMinutesSchema("'timeout-minutes'")),
+  'max-tokens': input('0', maxTokensSchema("'max-tokens'")),
   'base-branch': input('', text),
   'branch-prefix': input(
     'gemini-run/',

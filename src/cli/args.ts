@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { z } from 'zod';
 import { UserError } from '../util/errors.js';
 
 export interface CliIO {
@@ -34,6 +35,13 @@ export class UsageError extends UserError {
   ) {
     super(message);
   }
+}
+
+/** A flag's string through the schema the action's input uses too; its first problem becomes a UsageError. */
+export function flagValue<T>(schema: z.ZodType<T, string>, value: string, command: string): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new UsageError(r.error.issues[0]?.message ?? 'invalid value', command);
+  return r.data;
 }
 
 export const EXIT_FAILURE = 1;

@@ -106,6 +106,16 @@ describe('dispatch', () => {
     const bad = io();
     expect(await main(['run', '--prompt', 'x', '--max-tokens', 'lots'], bad)).not.toBe(0);
     expect(bad.stderr.text).toMatch(/--max-tokens must be a whole number/);
+    // Mode and timeout go through the schemas of the action's inputs, with the flag's name in the message.
+    for (const [flag, value, message] of [
+      ['--mode', 'batch', /^gemini-run run: --mode must be interactive or headless/m],
+      ['--timeout-minutes', '0', /--timeout-minutes must be a number of minutes between 0 and 360/],
+      ['--timeout-minutes', '361', /--timeout-minutes must be a number of minutes between 0 and 360/],
+    ] as const) {
+      const t2 = io();
+      expect(await main(['run', '--prompt', 'x', flag, value], t2)).toBe(2);
+      expect(t2.stderr.text).toMatch(message);
+    }
     const badJson = io();
     expect(await main(['run', '--prompt', 'x', '--settings', '{nope'], badJson)).not.toBe(0);
     expect(badJson.stderr.text.trim().split('\n')).toHaveLength(1);

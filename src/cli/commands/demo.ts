@@ -1,6 +1,7 @@
-import { parseCommandArgs, write, UsageError, type CliIO, type Command } from '../args.js';
+import { flagValue, parseCommandArgs, write, type CliIO, type Command } from '../args.js';
+import { runModeSchema } from '../../domain/value-schemas.js';
 import { runDemo } from '../../demo/demo.js';
-import type { RunMode } from '../../domain/types.js';
+
 import { createStreamLogger } from '../../util/log.js';
 import { tmuxVersion } from '../../tmux/tmux.js';
 
@@ -39,9 +40,7 @@ export const demoCommand: Command = {
       write(io.stdout, USAGE);
       return 0;
     }
-    let mode = (values.mode ?? 'interactive') as RunMode;
-    if (mode !== 'interactive' && mode !== 'headless')
-      throw new UsageError(`--mode must be interactive or headless, not '${values.mode}'`, 'demo');
+    let mode = flagValue(runModeSchema('--mode'), values.mode ?? 'interactive', 'demo');
     if (mode === 'interactive' && values.mode === undefined && !(await tmuxVersion())) {
       // A newcomer's first command should work on a machine without tmux too.
       write(

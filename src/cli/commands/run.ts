@@ -11,12 +11,13 @@ import { scrubCommits } from '../../git/scrub.js';
 import { runAgent } from '../../run/engine.js';
 import { renderSummary } from '../../run/report.js';
 import { cleanupRun } from '../../run/cleanup.js';
-import { type AuthConfig, type RunMode, type Task } from '../../domain/types.js';
+import { type AuthConfig, type Task } from '../../domain/types.js';
 import { FAILING_STATUSES } from '../../run/types.js';
 import { UserError } from '../../util/errors.js';
 import { createStreamLogger } from '../../util/log.js';
 import { findPinnedGemini, geminiVersion } from '../../gemini/install.js';
-import { parseCommandArgs, write, UsageError, type CliIO, type Command } from '../args.js';
+import { flagValue, parseCommandArgs, write, UsageError, type CliIO, type Command } from '../args.js';
+import { maxTokensSchema, runModeSchema, timeoutMinutesSchema } from '../../domain/value-schemas.js';
 
 const USAGE = `usage: gemini-run run (--prompt <text> | --prompt-file <file>) [options]
 
@@ -90,8 +91,7 @@ function runShape(values: {
   extensions?: string;
   'max-tokens'?: string;
 }): { userSettings: Record<string, unknown>; extensions: string[]; maxTokens: number } {
-  const maxTokens = values['max-tokens'] ?? '0';
-  if (!/^\d+$/.test(maxTokens)) throw new UsageError('--max-tokens must be a whole number of tokens', 'run');
+  const maxTokens = flagValue(maxTokensSchema('--max-tokens'), values['max-tokens'] ?? '0', 'run');
   const { settings } = buildUserSettings({
     settings: parseSettingsInput(values.settings ?? ''),
     allowedTools: parseToolList(values['allowed-tools'] ?? '', /,/, 'allowed-tools'),
@@ -100,7 +100,7 @@ function runShape(values: {
   return {
     userSettings: settings,
     extensions: parseToolList(values.extensions ?? '', /,/, 'extensions'),
-    maxTokens: Number(maxTokens),
+    maxTokens,
   };
 }
 
@@ -131,12 +131,12 @@ export const runCommand: Command = {
       write(io.stdout, USAGE);
       return 0;
     }
-    const mode = (values.mode ?? 'interactive') as RunMode;
-    if (mode !== 'interactive' && mode !== 'headless')
-      throw new UsageError(`--mode must be interactive or headless`, 'run');
-    const minutes = Number(values['timeout-minutes'] ?? '30');
-    if (!Number.isFinite(minutes) || minutes <= 0)
-      throw new UsageError('--timeout-minutes must be a positive number', 'run');
+    const mode = flagValue(runModeSchema('--mode'), values.mode ?? 'interactive', 'run');
+    const minutes = flagValue(
+      timeoutMinutesSchema('--timeout-minutes'),
+      values['timeout-minutes'] ?? '30',
+      'run',
+    );
     const instruction = (await readPrompt(values, io)).trim();
     if (!instruction) throw new UserError('The task is empty.');
     const shape = runShape(values);

@@ -1,0 +1,25 @@
+/**
+ * Values the action's inputs and the CLI's flags share, parsed the same way: `label` is how the caller names the
+ * value in an error (`'mode'` for an input, `--mode` for a flag).
+ */
+import { z } from 'zod';
+import { RUN_MODES, type RunMode } from './types.js';
+
+export const runModeSchema = (label: string) =>
+  z.enum(RUN_MODES as [RunMode, ...RunMode[]], {
+    message: `${label} must be ${RUN_MODES.join(' or ')}`,
+  });
+
+export const timeoutMinutesSchema = (label: string) =>
+  z
+    .string()
+    .transform(Number)
+    .refine((n) => Number.isFinite(n) && n > 0 && n <= 6 * 60, {
+      message: `${label} must be a number of minutes between 0 and 360`,
+    });
+
+export const maxTokensSchema = (label: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, { message: `${label} must be a whole number of tokens (0 = no limit)` })
+    .transform(Number);
