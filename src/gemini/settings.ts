@@ -227,6 +227,11 @@ function restorePath(obj: Record<string, unknown>, path: string, prev: Previous)
     setPath(obj, path, structuredClone(prev.value), 'settings');
     return;
   }
+  deletePath(obj, path);
+}
+
+/** Deletes a dotted key and any parent objects that became empty; a path through a non-object is left alone. */
+export function deletePath(obj: Record<string, unknown>, path: string): void {
   const keys = path.split('.');
   const chain: Record<string, unknown>[] = [obj];
   for (const key of keys.slice(0, -1)) {

@@ -4,7 +4,7 @@
  * which always win; the caller logs the keys that were overridden.
  */
 import { UserError } from '../util/errors.js';
-import { OWNED_SETTINGS, RUN_HOME_SETTINGS, readSettings, writeAtomic } from './settings.js';
+import { OWNED_SETTINGS, RUN_HOME_SETTINGS, deletePath, readSettings, writeAtomic } from './settings.js';
 
 /**
  * Subtrees the product owns beyond the keys it writes: telemetry is set through the environment and must keep
@@ -109,21 +109,6 @@ function leafPaths(obj: Record<string, unknown>, prefix = ''): string[] {
     else out.push(path);
   }
   return out;
-}
-
-function deletePath(obj: Record<string, unknown>, path: string): void {
-  const keys = path.split('.');
-  const chain: Record<string, unknown>[] = [obj];
-  for (const key of keys.slice(0, -1)) {
-    const child = chain[chain.length - 1]![key];
-    if (!isPlainObject(child)) return;
-    chain.push(child);
-  }
-  delete chain[chain.length - 1]![keys[keys.length - 1]!];
-  for (let i = chain.length - 1; i > 0; i--) {
-    if (Object.keys(chain[i]!).length > 0) break;
-    delete chain[i - 1]![keys[i - 1]!];
-  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

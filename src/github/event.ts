@@ -75,15 +75,16 @@ const issuesEventSchema = z.object({
   sender: userSchema,
 });
 
+const commentSchema = z.object({
+  id: z.number().int(),
+  body: z.string(),
+  user: userSchema,
+  created_at: z.string().optional(),
+});
+
 const issueCommentEventSchema = z.object({
   action: z.string(),
-  comment: z.object({
-    id: z.number().int(),
-    body: z.string(),
-    user: userSchema,
-    html_url: z.string().optional(),
-    created_at: z.string().optional(),
-  }),
+  comment: commentSchema.extend({ html_url: z.string().optional() }),
   issue: issueSchema,
   sender: userSchema,
 });
@@ -98,15 +99,11 @@ const pullRequestSchema = z.object({
 
 const reviewCommentEventSchema = z.object({
   action: z.string(),
-  comment: z.object({
-    id: z.number().int(),
-    body: z.string(),
-    user: userSchema,
+  comment: commentSchema.extend({
     path: z.string(),
     line: z.number().int().nullish(),
     original_line: z.number().int().nullish(),
     diff_hunk: z.string().nullish(),
-    created_at: z.string().optional(),
   }),
   pull_request: pullRequestSchema,
   sender: userSchema,
