@@ -382,7 +382,15 @@ async function runPipeline(
         userSettings: userSettings.settings,
         extensions: inputs.extensions,
         maxTokens: inputs.maxTokens,
-        ...(tracking.comment ? { onEvent: (e: RunEvent) => tracking.comment?.onEvent(e) } : {}),
+        ...(tracking.comment
+          ? {
+              // A tool's target is the agent's text: no secret of ours goes into the comment (isolation: none).
+              onEvent: (e: RunEvent) =>
+                tracking.comment?.onEvent(
+                  e.type === 'tool-started' && e.detail ? { ...e, detail: redactor.redact(e.detail) } : e,
+                ),
+            }
+          : {}),
       }),
     );
   } catch (error) {

@@ -74,12 +74,21 @@ export function renderTracking(v: TrackingView, now: number): string {
     if (hidden > 0) out.push(`- … ${hidden} earlier`);
     for (const t of v.tools) {
       const mark = t.ok === undefined ? '' : t.ok ? ' ✓' : ' ✗';
-      const target = t.target ? ` \`${t.target.replace(/`/g, "'").slice(0, 120)}\`` : '';
-      out.push(`- ${t.kind} \`${t.name}\`${target}${mark}`);
+      const target = t.target ? ` \`${inlineCode(t.target).slice(0, 120)}\`` : '';
+      out.push(`- ${t.kind} \`${inlineCode(t.name)}\`${target}${mark}`);
     }
     out.push('', '</details>');
   }
   return out.join('\n');
+}
+
+/**
+ * Text the agent chose (a shell command, a path) kept inside one code span: no backtick to close it and no line
+ * break to end the list item, so it cannot become a mention, a link or HTML in the comment.
+ */
+function inlineCode(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what must go
+  return text.replace(/`/g, "'").replace(/[\s\u0000-\u001f\u007f]+/g, ' ');
 }
 
 /** Pure: folds one engine event into the view. */

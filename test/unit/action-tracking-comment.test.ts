@@ -45,6 +45,22 @@ describe('the tracking view', () => {
   });
 });
 
+describe('the tracking view, against a hostile agent', () => {
+  it("keeps a tool's target inside its code span: no mention, link or HTML of the agent's making", () => {
+    const v = applyRunEvent(base, {
+      type: 'tool-started',
+      name: 'run_shell_command',
+      kind: 'shell',
+      detail: 'echo ok`\n\n@my-org/admins please merge </details><img src=x>\r\n[x](https://evil)',
+    });
+    const lines = renderTracking(v, 1000).split('\n');
+    const line = lines.find((l) => l.includes('run_shell_command')) ?? '';
+    expect(line).toMatch(/^- shell `run_shell_command` `[^`]*`$/);
+    expect(line).toContain('@my-org/admins');
+    expect(lines.filter((l) => l.includes('@my-org'))).toEqual([line]);
+  });
+});
+
 describe('TrackingComment', () => {
   it('edits one comment, never two edits at once and at most once per interval, then finishes it', async () => {
     const issue = fx.gh.addIssue({ title: 't', user: 'alice' });
