@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Check } from '../../src/cli/commands/doctor.js';
 import { NETWORK_SKIPPED, NETWORK_TESTS } from '../harness/network.js';
 
-const GEMINI = join(process.cwd(), 'node_modules', '.bin', 'gemini');
+const GEMINI = join(process.cwd(), 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 const CLI = [
   '--import',
   pathToFileURL(join(process.cwd(), 'node_modules', 'tsx', 'dist', 'loader.mjs')).href,
