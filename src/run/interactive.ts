@@ -95,6 +95,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
         ...(escapeSentAtMs !== undefined ? { escapeSentAtMs } : {}),
         ...(opts.escapeGraceMs !== undefined ? { escapeGraceMs: opts.escapeGraceMs } : {}),
         sessionRetries: attempt,
+        ...(opts.cliProfile ? { cli: opts.cliProfile } : {}),
       });
       if (d.action === 'wait') {
         await waitTick(TICK_MS);
