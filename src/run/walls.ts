@@ -145,6 +145,8 @@ export interface WallInput {
   sessionRetries: number;
   /** What the running CLI's exit codes mean; default 0.42.0's. */
   cli?: Pick<CliProfile, 'httpStatusExitCodes'>;
+  /** The window title went Ready after work (src/run/title-edge.ts): an idle edge ahead of telemetry. */
+  titleIdle?: boolean;
 }
 
 export type WallDecision =
@@ -301,14 +303,14 @@ export function decideWall(input: WallInput): WallDecision {
     const message = unavailable?.message ?? `timed out after ${Math.round(input.timeoutMs / 1000)} s`;
     // Any idle edge at all after the Escape: the turn was cancelled (or had just finished) and the TUI is usable.
     const status = unavailable?.status ?? 'timed-out';
-    if (idleAfterLastTurn(events)) return { action: 'quit', status, message };
+    if (idleAfterLastTurn(events) || input.titleIdle === true) return { action: 'quit', status, message };
     if (input.elapsedMs - escapedAt >= (input.escapeGraceMs ?? DEFAULT_ESCAPE_GRACE_MS)) {
       return { action: 'stop', status, message: `${message}; gemini did not settle after Escape` };
     }
     return { action: 'wait' };
   }
 
-  if (idleAfterLastTurn(events)) {
+  if (idleAfterLastTurn(events) || input.titleIdle === true) {
     // The CLI gave up retrying and went idle: the turn ended, but nothing was done.
     const unavailable = modelUnavailable(events, 'crashed');
     if (unavailable) return { action: 'quit', ...unavailable };
