@@ -61,6 +61,7 @@ const INPUT_SHAPE = {
     }),
   ),
   'gemini-path': input('', text),
+  'allow-unchecked-gemini-version': input('false', bool('allow-unchecked-gemini-version')),
   model: input('', text),
   mode: input('interactive', runModeSchema("'mode'")),
   'approval-mode': input(

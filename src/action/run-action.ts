@@ -2,7 +2,8 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scrubAttribution } from '../gemini/attribution.js';
 import { writeBackCreds, writeBackRefreshedCreds, homeAt } from '../gemini/home.js';
-import { installGemini, geminiVersion, PINNED_GEMINI_VERSION } from '../gemini/install.js';
+import { installGemini, geminiVersion } from '../gemini/install.js';
+import { profileFor, type CliProfile } from '../gemini/cli-profile.js';
 import { resolveModel } from '../gemini/models.js';
 import { buildUserSettings } from '../gemini/user-settings.js';
 import {
@@ -93,7 +94,8 @@ async function resolveGemini(
   ctx: ActionContext,
   env: NodeJS.ProcessEnv,
   log: Logger,
-): Promise<string> {
+): Promise<{ path: string; profile: CliProfile }> {
+  const allowUnchecked = inputs.allowUncheckedGeminiVersion;
   // A self-hosted runner prepared by `gemini-run setup` names its gemini in the runner's .env, which the
   // workflow's expressions cannot see.
   const path = inputs.geminiPath || env.GEMINI_RUN_GEMINI_PATH || '';
@@ -101,15 +103,25 @@ async function resolveGemini(
     const version = await geminiVersion(path);
     if (!version)
       throw new UserError(`The gemini at ${path} does not run ('--version' failed): check 'gemini-path'.`);
-    if (version !== PINNED_GEMINI_VERSION) {
-      log.warning(
-        `gemini at ${path} is ${version}; gemini-run is verified against ${PINNED_GEMINI_VERSION}.`,
-      );
-    }
-    log.info(`Using gemini ${version} at ${path}`);
-    return path;
+    const profile = profileFor(version, { allowUnchecked });
+    logProfile(profile, path, log);
+    return { path, profile };
   }
-  return installGemini({ version: inputs.geminiVersion, cacheRoot: ctx.toolCache, log });
+  // Refused before npm runs: an unchecked version is not worth a download.
+  profileFor(inputs.geminiVersion, { allowUnchecked });
+  const installed = await installGemini({ version: inputs.geminiVersion, cacheRoot: ctx.toolCache, log });
+  const profile = profileFor((await geminiVersion(installed)) ?? inputs.geminiVersion, { allowUnchecked });
+  logProfile(profile, installed, log);
+  return { path: installed, profile };
+}
+
+function logProfile(profile: CliProfile, path: string, log: Logger): void {
+  if (profile.unchecked) {
+    log.warning(
+      `gemini at ${path} is ${profile.version}, which gemini-run's probes have not checked: running it with the ${profile.checked} profile because allow-unchecked-gemini-version is set.`,
+    );
+  }
+  log.info(`Using gemini ${profile.version} at ${path}`);
 }
 
 /** The run's live tracking comment, once posted, and how to keep secrets out of its last words. */
@@ -276,7 +288,9 @@ async function runPipeline(
       "isolation: none — the agent runs as the runner user: it can read the GitHub token and every other secret of this job's processes.",
     );
   }
-  const geminiPath = await log.group('Installing gemini', () => resolveGemini(inputs, ctx, io.env, log));
+  const { path: geminiPath, profile: cliProfile } = await log.group('Installing gemini', () =>
+    resolveGemini(inputs, ctx, io.env, log),
+  );
   const userSettings = buildUserSettings({
     settings: inputs.settings,
     allowedTools: inputs.allowedTools,
@@ -368,6 +382,7 @@ async function runPipeline(
         task,
         auth,
         geminiPath,
+        cliProfile,
         model,
         approvalMode: inputs.approvalMode,
         mode: inputs.mode,

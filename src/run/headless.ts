@@ -148,6 +148,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     streamTerminalQuota,
     stderr,
     sessionRetries: attempt,
+    ...(opts.cliProfile ? { cli: opts.cliProfile } : {}),
   });
   if (d.action === 'retry') return { kind: 'retry', message: d.message };
   const lastScreen = stderr.trim() ? stderr.trim().split('\n').slice(-20) : undefined;

@@ -10,7 +10,9 @@ import { TmuxDriver } from '../tmux/tmux.js';
 import { getErrorMessage } from '../util/errors.js';
 import { prepareSpawn, runAttempts, type Attempt, type SpawnContext, type SpawnOutcome } from './attempt.js';
 import { TranscriptToolTail, telemetryToRunEvents } from './progress.js';
-import { decideWall } from './walls.js';
+import { TitleEdges, followTitles, titleHookCommand } from './title-edge.js';
+import { decideWall, type WallInput } from './walls.js';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const TICK_MS = 200;
@@ -42,6 +44,9 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     });
   const stopFollowing = new AbortController();
   let follower: Promise<void> | undefined;
+  let titleFollower: Promise<void> | undefined;
+  const titles = new TitleEdges();
+  const titleFile = join(opts.runDir, `titles-${attempt}`);
   let driver: TmuxDriver | undefined;
   const tail = new TranscriptToolTail(() => locateTranscript(ctx.home.root, opts.worktree, sessionId));
   try {
@@ -50,6 +55,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
       runDir: opts.runDir,
       pane: spec,
       ...(opts.tmuxPath ? { tmuxPath: opts.tmuxPath } : {}),
+      setup: [titleHookCommand(titleFile)],
     });
     const spawnedAt = Date.now();
     log.info(`gemini spawned in tmux (socket ${driver.socket})`);
@@ -63,6 +69,10 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
       },
       { signal: stopFollowing.signal },
     ).catch((e: unknown) => log.warning(`telemetry follower stopped: ${getErrorMessage(e)}`));
+    titleFollower = followTitles(titleFile, titles, {
+      signal: stopFollowing.signal,
+      onChange: () => wake?.(),
+    }).catch((e: unknown) => log.warning(`window-title follower stopped: ${getErrorMessage(e)}`));
 
     let screen: string[] = [];
     let escapeSentAtMs: number | undefined;
@@ -86,7 +96,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
         await driver.sendEscape();
         escapeSentAtMs = elapsedMs;
       }
-      const d = decideWall({
+      const input: WallInput = {
         events,
         pane,
         screen,
@@ -95,7 +105,10 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
         ...(escapeSentAtMs !== undefined ? { escapeSentAtMs } : {}),
         ...(opts.escapeGraceMs !== undefined ? { escapeGraceMs: opts.escapeGraceMs } : {}),
         sessionRetries: attempt,
-      });
+        ...(opts.cliProfile ? { cli: opts.cliProfile } : {}),
+        titleIdle: titles.idle,
+      };
+      const d = decideWall(input);
       if (d.action === 'wait') {
         await waitTick(TICK_MS);
         continue;
@@ -120,16 +133,25 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
 
       if (d.action === 'quit') {
         log.info(
-          d.status === 'finished' ? 'agent is idle: quitting gemini' : 'turn cancelled: quitting gemini',
+          `${d.status === 'finished' ? 'agent is idle' : 'turn cancelled'} (edge: ${titles.idle ? 'window title' : 'telemetry'}): quitting gemini`,
         );
         const exited = await quit(driver, opts.graceMs ?? 10_000);
         const finalPane = await driver.paneState();
         if (!exited) log.warning('gemini did not exit after /quit; stopping it');
+        // Quit on the title's edge, ahead of telemetry: the end state waits for the records the CLI flushes at
+        // exit (an api_error of the last turn can be 5 s behind on 0.61.0), then is decided as telemetry sees it.
+        let end: { status: typeof d.status; message?: string } = d;
+        if (titles.idle) {
+          stopFollowing.abort();
+          await follower;
+          const settled = decideWall({ ...input, events, titleIdle: true });
+          if (settled.action === 'quit' || settled.action === 'stop') end = settled;
+        }
         return {
           kind: 'done',
           outcome: {
-            status: d.status,
-            ...(d.message !== undefined ? { message: d.message } : {}),
+            status: end.status,
+            ...(end.message !== undefined ? { message: end.message } : {}),
             sessionId,
             exitCode: finalPane.exitCode,
             geminiLifetimeMs: (exited ?? Date.now()) - spawnedAt,
@@ -169,6 +191,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     stopFollowing.abort();
     wake?.();
     await follower;
+    await titleFollower;
     await tail.close();
   }
 }

@@ -1,5 +1,6 @@
 /** What a caller hands the engine for one run (kept apart from the engine so the mode runners can read it too). */
 import type { ApprovalMode, AuthConfig, ResumeSource, RunEvent, RunMode, Task } from '../domain/types.js';
+import type { CliProfile } from '../gemini/cli-profile.js';
 import type { ModelEndpoint } from '../gemini/spawn.js';
 import type { GitIdentity } from '../git/commits.js';
 import type { AgentSandbox } from '../isolation/sandbox.js';
@@ -11,6 +12,8 @@ export interface RunOptions {
   task: Task;
   auth: AuthConfig;
   geminiPath: string;
+  /** What differs in the CLI at geminiPath (src/gemini/cli-profile.ts); default 0.42.0's. */
+  cliProfile?: CliProfile;
   /** undefined = Auto. */
   model?: string;
   approvalMode: ApprovalMode;

@@ -5,6 +5,7 @@
  * DIALOG_TEXTS with its proof (a captured screen, or the literal in the 0.42.0 bundle).
  */
 import type { TelemetryEvent } from '../gemini/telemetry.js';
+import { describeExit, httpStatusOfExit, type CliProfile } from '../gemini/cli-profile.js';
 import type { EngineStatus } from './types.js';
 import { SCREEN_TEXTS, findOnScreen, stripBox } from '../gemini/screen.js';
 
@@ -142,6 +143,10 @@ export interface WallInput {
   escapeGraceMs?: number;
   /** How many times the spawn was already retried for a session id collision. */
   sessionRetries: number;
+  /** What the running CLI's exit codes mean; default 0.42.0's. */
+  cli?: Pick<CliProfile, 'httpStatusExitCodes'>;
+  /** The window title went Ready after work (src/run/title-edge.ts): an idle edge ahead of telemetry. */
+  titleIdle?: boolean;
 }
 
 export type WallDecision =
@@ -242,14 +247,6 @@ function screenTail(screen: readonly string[], n = 3): string {
     .join(' | ');
 }
 
-function exitDescription(pane: WallInput['pane']): string {
-  if (pane.exitCode !== null && pane.exitCode > 128)
-    return `gemini was killed by signal ${pane.exitCode - 128}`;
-  if (pane.exitCode === null && pane.signal) return `gemini was killed by signal ${pane.signal}`;
-  if (pane.exitCode === null) return 'gemini exited (exit code unknown)';
-  return `gemini exited with code ${pane.exitCode}`;
-}
-
 /** The next move of the engine. Pure: everything it needs is in the input. */
 export function decideWall(input: WallInput): WallDecision {
   const { events, pane, screen } = input;
@@ -280,7 +277,11 @@ export function decideWall(input: WallInput): WallDecision {
     const unavailable = modelUnavailable(events, timedOut ? 'timed-out' : 'crashed');
     if (unavailable) return { action: 'stop', ...unavailable };
     if (timedOut)
-      return { action: 'stop', status: 'timed-out', message: `timed out; then ${exitDescription(pane)}` };
+      return {
+        action: 'stop',
+        status: 'timed-out',
+        message: `timed out; then ${describeExit(pane, input.cli)}`,
+      };
     if (pane.exitCode === 0 && idleAfterLastTurn(events)) {
       return { action: 'stop', status: 'finished', message: 'gemini exited after the turn finished' };
     }
@@ -288,7 +289,7 @@ export function decideWall(input: WallInput): WallDecision {
     return {
       action: 'stop',
       status: 'crashed',
-      message: `${exitDescription(pane)} before the turn finished${tail ? `: ${tail}` : ''}`,
+      message: `${describeExit(pane, input.cli)} before the turn finished${tail ? `: ${tail}` : ''}`,
     };
   }
 
@@ -302,14 +303,14 @@ export function decideWall(input: WallInput): WallDecision {
     const message = unavailable?.message ?? `timed out after ${Math.round(input.timeoutMs / 1000)} s`;
     // Any idle edge at all after the Escape: the turn was cancelled (or had just finished) and the TUI is usable.
     const status = unavailable?.status ?? 'timed-out';
-    if (idleAfterLastTurn(events)) return { action: 'quit', status, message };
+    if (idleAfterLastTurn(events) || input.titleIdle === true) return { action: 'quit', status, message };
     if (input.elapsedMs - escapedAt >= (input.escapeGraceMs ?? DEFAULT_ESCAPE_GRACE_MS)) {
       return { action: 'stop', status, message: `${message}; gemini did not settle after Escape` };
     }
     return { action: 'wait' };
   }
 
-  if (idleAfterLastTurn(events)) {
+  if (idleAfterLastTurn(events) || input.titleIdle === true) {
     // The CLI gave up retrying and went idle: the turn ended, but nothing was done.
     const unavailable = modelUnavailable(events, 'crashed');
     if (unavailable) return { action: 'quit', ...unavailable };
@@ -333,6 +334,8 @@ export interface HeadlessEndInput {
   /** The tail of stderr (fatal errors are JSON there: `{"error":{"message":...,"code":N}}`). */
   stderr: string;
   sessionRetries: number;
+  /** What the running CLI's exit codes mean; default 0.42.0's. */
+  cli?: Pick<CliProfile, 'httpStatusExitCodes'>;
 }
 
 /** The end state of a headless run from its exit code and stream. Pure. */
@@ -382,7 +385,12 @@ export function decideHeadlessEnd(
   const how =
     input.exitCode === null
       ? `gemini was killed by ${input.signal ?? 'a signal'}`
-      : `gemini exited with code ${input.exitCode}`;
+      : `gemini exited with code ${input.exitCode}${exitMeaning(input.exitCode, input.cli)}`;
   const why = input.streamError ? serverMessage(input.streamError) : stderrMessage;
   return { action: 'end', status: 'crashed', message: why ? `${how}: ${why}` : how };
+}
+
+function exitMeaning(code: number, cli: HeadlessEndInput['cli']): string {
+  const http = httpStatusOfExit(code, cli);
+  return http ? ` (${http})` : '';
 }

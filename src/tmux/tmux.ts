@@ -80,6 +80,8 @@ export interface TmuxCreateOptions {
   tmuxPath?: string;
   /** Pause between the literal text and Enter; the CLI drops an Enter that arrives with the text (live). */
   enterDelayMs?: number;
+  /** More server commands (hooks) for the start-up invocation, so they are in place before the program runs. */
+  setup?: string[][];
 }
 
 const PANE_TERM = 'screen-256color';
@@ -334,6 +336,7 @@ async function createTmuxDriver(o: TmuxCreateOptions): Promise<TmuxDriver> {
     ['set-option', '-g', 'history-limit', '5000'],
     ['set-option', '-g', 'default-terminal', PANE_TERM],
     ['set-option', '-g', 'default-size', `${width}x${height}`],
+    ...(o.setup ?? []),
     [
       'new-session',
       '-d',

@@ -34,10 +34,10 @@ import { OWNED_SETTINGS, RUN_HOME_SETTINGS, mergeSettings } from '../../src/gemi
 import { OTEL_BLRP_SCHEDULE_DELAY_MS, buildEnv, buildInteractiveSpec } from '../../src/gemini/spawn.js';
 import { followTelemetry, type TelemetryEvent } from '../../src/gemini/telemetry.js';
 import { TmuxDriver } from '../../src/tmux/tmux.js';
-import { exec } from '../../src/util/exec.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 import { FakeGemini, type Script } from '../harness/fake-gemini.js';
-import { GEMINI_BIN } from '../harness/gemini-launcher.js';
+import { GEMINI_BIN, GEMINI_LATEST_BIN as GEMINI_LATEST_DEV } from '../harness/gemini-launcher.js';
+import { TitleEdges, titleHookCommand } from '../../src/run/title-edge.js';
 import { createWorkRepo } from '../harness/repo.js';
 import { bench } from './lib.js';
 
@@ -45,7 +45,6 @@ const TURNS = Math.max(2, Number(process.env.TURNS ?? 12));
 const LATEST_VERSION = '0.61.0';
 const SIGNALS = ['otel', 'hook', 'title', 'transcript'] as const;
 type Signal = (typeof SIGNALS)[number];
-const READY_TITLE = /^\u25C7 {2}Ready/;
 
 /** Times (ms) at which each `:streamGenerateContent` response finished, through a forwarding proxy. */
 class StampingProxy {
@@ -267,13 +266,13 @@ async function session(gemini: string, opts: { hook: boolean }): Promise<Session
       { signal: stop.signal, pollMs: 50 },
     );
     cleanups.push(tailLines(hookFile, (_l, at) => note('hook', at)));
-    let lastTitle = '';
+    // The product's own reading of the titles (src/run/title-edge.ts): an edge is the change into idle.
+    const titles = new TitleEdges();
     cleanups.push(
       tailLines(titleFile, (line, at) => {
-        const ready = READY_TITLE.test(line);
-        // Only the change INTO ready counts (the title is rewritten when other state changes).
-        if (ready && !READY_TITLE.test(lastTitle)) note('title', at);
-        lastTitle = line;
+        const before = titles.idle;
+        titles.line(line);
+        if (titles.idle && !before) note('title', at);
       }),
     );
     cleanups.push(followTranscript(home.geminiDir, new Set(finals), (at) => note('transcript', at)));
@@ -282,21 +281,9 @@ async function session(gemini: string, opts: { hook: boolean }): Promise<Session
       id: `edge-latest-${randomBytes(4).toString('hex')}`,
       runDir,
       pane: spec,
+      // The product's hook (src/run/interactive.ts), in place before the CLI starts.
+      setup: [titleHookCommand(titleFile)],
     });
-    // -b: the shell runs in the background, so tmux does not wait for it. `q:` escapes the title for sh: it is
-    // program output (a model's thought subject when ui.showStatusInTitle is on), never shell code.
-    await exec(
-      'tmux',
-      [
-        '-L',
-        driver.socket,
-        'set-hook',
-        '-g',
-        'pane-title-changed',
-        `run-shell -b "echo #{q:pane_title} >> '${titleFile}'"`,
-      ],
-      { allowAllExitCodes: false, timeoutMs: 5000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } },
-    );
     const waitFor = async (s: Signal, n: number, timeoutMs: number): Promise<void> => {
       const end = Date.now() + timeoutMs;
       // Only signals after a model response count (the title is "Ready" once at start-up).
@@ -387,6 +374,7 @@ function sleep(ms: number): Promise<void> {
 async function latestGemini(): Promise<string> {
   const given = process.env.GEMINI_LATEST_BIN;
   if (given) return given;
+  if ((await geminiVersion(GEMINI_LATEST_DEV)) === LATEST_VERSION) return GEMINI_LATEST_DEV;
   const cacheRoot = join(homedir(), '.cache', 'gemini-run', 'bench');
   await mkdir(cacheRoot, { recursive: true });
   return installGemini({ version: LATEST_VERSION, cacheRoot, log: createMemoryLogger(), cache: null });

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Check } from '../../src/cli/commands/doctor.js';
 import { NETWORK_SKIPPED, NETWORK_TESTS } from '../harness/network.js';
 
-const GEMINI = join(process.cwd(), 'node_modules', '.bin', 'gemini');
+const GEMINI = join(process.cwd(), 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 const CLI = [
   '--import',
   pathToFileURL(join(process.cwd(), 'node_modules', 'tsx', 'dist', 'loader.mjs')).href,
@@ -144,6 +144,23 @@ describe('gemini-run setup', () => {
     expect(range.stderr).toBe(
       "gemini-run setup: --gemini-version must be an exact version like 0.42.0, not '^0.61'\n",
     );
+    await writeFile(fake, '#!/bin/sh\necho 0.55.0\n');
+    const unchecked = await cli(['setup', '--gemini', fake, '--gemini-version', '0.55.0', '--home', home]);
+    expect(unchecked.code).toBe(1);
+    expect(unchecked.stderr).toMatch(
+      /^gemini-run setup: gemini 0\.55\.0 has not been checked .*--allow-unchecked-gemini-version/,
+    );
+    const allowed = await cli([
+      'setup',
+      '--gemini',
+      fake,
+      '--gemini-version',
+      '0.55.0',
+      '--allow-unchecked-gemini-version',
+      '--home',
+      home,
+    ]);
+    expect(allowed.code, allowed.stderr).toBe(0);
   });
 
   it(

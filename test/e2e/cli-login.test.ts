@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exec } from '../../src/util/exec.js';
 import { CONSUMER_REFUSAL_MESSAGE, OAuthProxy } from '../harness/oauth-proxy.js';
 
-const GEMINI = join(process.cwd(), 'node_modules', '.bin', 'gemini');
+const GEMINI = join(process.cwd(), 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 // tsx by path: the CLI runs with cwd = the temp home, where a bare 'tsx' would not resolve.
 const CLI = [
   '--import',

@@ -10,8 +10,14 @@ import { splitConcatenatedJson } from '../../src/probe/otel.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Absolute path of the pinned real binary. */
-export const GEMINI_BIN = join(ROOT, 'node_modules', '.bin', 'gemini');
+/**
+ * Absolute path of the pinned real binary. Not node_modules/.bin/gemini: the `gemini-cli-latest` alias installs a
+ * second `gemini` bin and npm links whichever it writes last.
+ */
+export const GEMINI_BIN = join(ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+
+/** The second pinned binary (devDependency `gemini-cli-latest`, @google/gemini-cli 0.61.0). */
+export const GEMINI_LATEST_BIN = join(ROOT, 'node_modules', 'gemini-cli-latest', 'bundle', 'gemini.js');
 
 export const TEST_GIT_IDENTITY = { name: 'Gemini Run Test', email: 'gemini-run-test@example.invalid' };
 

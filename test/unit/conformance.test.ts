@@ -19,7 +19,7 @@ import { TmuxDriver } from '../../src/tmux/tmux.js';
 import { exec } from '../../src/util/exec.js';
 
 const SENTINEL = 'SENTINEL-TASK-TEXT-b7e1';
-const GEMINI = resolve('node_modules/.bin/gemini');
+const GEMINI = resolve('node_modules/@google/gemini-cli/bundle/gemini.js');
 const SOURCE_ENV: NodeJS.ProcessEnv = {
   PATH: '/usr/bin',
   HOME: '/home/runner',

@@ -18,7 +18,7 @@ import {
 } from '../../src/gemini/spawn.js';
 import type { AuthConfig } from '../../src/domain/types.js';
 
-const GEMINI = resolve('node_modules/.bin/gemini');
+const GEMINI = resolve('node_modules/@google/gemini-cli/bundle/gemini.js');
 const home = homeAt('/runs/1/home');
 const hostileEnv: NodeJS.ProcessEnv = {
   PATH: '/usr/bin:/bin',

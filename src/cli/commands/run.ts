@@ -15,7 +15,8 @@ import { type AuthConfig, type Task } from '../../domain/types.js';
 import { FAILING_STATUSES } from '../../run/types.js';
 import { UserError } from '../../util/errors.js';
 import { createStreamLogger } from '../../util/log.js';
-import { findPinnedGemini, geminiVersion } from '../../gemini/install.js';
+import { findPinnedGemini } from '../../gemini/install.js';
+import { profileOfBinary } from '../../gemini/cli-profile.js';
 import { flagValue, parseCommandArgs, write, UsageError, type CliIO, type Command } from '../args.js';
 import { maxTokensSchema, runModeSchema, timeoutMinutesSchema } from '../../domain/value-schemas.js';
 
@@ -34,6 +35,8 @@ Options:
   --model <id>            a model from the catalog (default: Auto)
   --timeout-minutes <n>   bound on the agent's work (default: 30)
   --gemini <path>         the gemini to run (default: $GEMINI_RUN_GEMINI_PATH, then the pinned copy)
+  --allow-unchecked-gemini-version
+                          run a gemini other than 0.42.0 and 0.61.0 (the probe-checked ones) instead of refusing
   --skills <dir>          agent skills to offer (copied into .gemini/skills for the run, then removed)
   --no-scrub              keep attribution lines in commit messages
   --settings <json>       a JSON object merged into the run's Gemini settings (gemini-run's own keys win)
@@ -120,6 +123,7 @@ export const runCommand: Command = {
       gemini: { type: 'string' },
       skills: { type: 'string' },
       'no-scrub': { type: 'boolean' },
+      'allow-unchecked-gemini-version': { type: 'boolean' },
       settings: { type: 'string' },
       instructions: { type: 'string' },
       'allowed-tools': { type: 'string' },
@@ -154,7 +158,15 @@ export const runCommand: Command = {
       );
     }
     const geminiPath = values.gemini ?? io.env.GEMINI_RUN_GEMINI_PATH ?? (await findPinnedGemini());
-    if (!(await geminiVersion(geminiPath))) throw new UserError(`The gemini at ${geminiPath} does not run.`);
+    const cliProfile = await profileOfBinary(geminiPath, {
+      allowUnchecked: values['allow-unchecked-gemini-version'] === true,
+    });
+    if (cliProfile.unchecked) {
+      write(
+        io.stderr,
+        `gemini ${cliProfile.version} has not been checked by gemini-run's probes: running it with the ${cliProfile.checked} profile.`,
+      );
+    }
     const branch =
       values.branch ?? `gemini-run/local-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}`;
     await git.run(['checkout', '--quiet', '-b', branch]).catch(() => {
@@ -176,6 +188,7 @@ export const runCommand: Command = {
         task,
         auth,
         geminiPath,
+        cliProfile,
         model,
         approvalMode: 'yolo',
         mode,

@@ -1,6 +1,7 @@
 import { constants, promises as fs } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PINNED_GEMINI_VERSION, geminiVersion, installGemini } from '../../gemini/install.js';
+import { CHECKED_VERSIONS, profileFor } from '../../gemini/cli-profile.js';
 import { homeAt } from '../../gemini/home.js';
 import { OWNED_SETTINGS, mergeSettings } from '../../gemini/settings.js';
 import { AGENT_POOL_SIZE } from '../../isolation/agent-user.js';
@@ -22,7 +23,8 @@ Options:
                    (default: $RUNNER_TOOL_CACHE, else ~/.cache/gemini-run/tool-cache)
   --home <dir>     the Gemini home to configure (default: $GEMINI_CLI_HOME, else $HOME)
   --gemini <path>  use this gemini instead of installing one (its version is checked)
-  --gemini-version <v>  the exact version to install or expect (default ${PINNED_GEMINI_VERSION}, the tested one)
+  --gemini-version <v>  the exact version to install or expect: ${CHECKED_VERSIONS.join(' or ')} (default
+                        ${PINNED_GEMINI_VERSION}); any other is refused unless --allow-unchecked-gemini-version
   --npm <path>     the npm to install with (default: npm on PATH)
   --agent-users <n>     (as root) prepare agent isolation instead: create the agent users gemini-agent-1..n,
                         the claims directory, and the sudoers rule that lets --runner-user start processes as
@@ -61,6 +63,7 @@ export const setupCommand: Command = {
       gemini: { type: 'string' },
       npm: { type: 'string' },
       'gemini-version': { type: 'string' },
+      'allow-unchecked-gemini-version': { type: 'boolean' },
       'agent-users': { type: 'string' },
       'runner-user': { type: 'string' },
     });
@@ -91,6 +94,7 @@ export const setupCommand: Command = {
         `--gemini-version must be an exact version like ${PINNED_GEMINI_VERSION}, not '${wanted}'`,
       );
     }
+    profileFor(wanted, { allowUnchecked: values['allow-unchecked-gemini-version'] === true });
     const home = geminiHomeFrom(values.home, io.env);
     const log = createStreamLogger({ out: io.stderr, err: io.stderr });
 

@@ -1,0 +1,150 @@
+/**
+ * The one seam between gemini-run and the Gemini CLI versions its probes have checked. Everything that differs
+ * between 0.42.0 and 0.61.0 is a value here, chosen from what the running binary prints for `--version`; no
+ * other module compares version strings. Evidence for every value: compat/gemini/compat.md "0.61.0 — row by row".
+ */
+import { UserError } from '../util/errors.js';
+import { geminiVersion } from './install.js';
+
+export const CHECKED_VERSIONS = ['0.42.0', '0.61.0'] as const;
+export type CheckedVersion = (typeof CHECKED_VERSIONS)[number];
+const DEFAULT_GEMINI_VERSION: CheckedVersion = '0.42.0';
+
+export interface CliProfile {
+  /** What `gemini --version` printed. */
+  version: string;
+  /** The probed profile in use. */
+  checked: CheckedVersion;
+  /** The version was not probed; the workflow asked to try it anyway. */
+  unchecked: boolean;
+  /** How late a telemetry record can reach the outfile after its event (ms): the log batch delay. */
+  telemetryLagMs: number;
+  /** Records of the last batch are lost when the CLI dies on a fatal error (it exits without flushing). */
+  telemetryLostOnFatalExit: boolean;
+  /** Fatal API errors exit with their HTTP status & 0xFF (a daily quota, HTTP 429, exits 173). */
+  httpStatusExitCodes: boolean;
+  /** The exit code of a headless run that hit the daily quota. */
+  quotaExitCode: number;
+  /** A transcript `$set` may carry a full `messages` snapshot that replaces the history. */
+  transcriptSnapshots: boolean;
+  /** Tool results are also written as `user` records of functionResponse parts. */
+  toolResultsAsUserRecords: boolean;
+}
+
+type CheckedProfile = Omit<CliProfile, 'version' | 'unchecked'>;
+
+const CHECKED_PROFILES: Record<CheckedVersion, CheckedProfile> = {
+  '0.42.0': {
+    checked: '0.42.0',
+    // OTEL_BLRP_SCHEDULE_DELAY=50 is honoured: probe telemetry-latency.
+    telemetryLagMs: 50,
+    telemetryLostOnFatalExit: false,
+    httpStatusExitCodes: false,
+    quotaExitCode: 1,
+    transcriptSnapshots: false,
+    toolResultsAsUserRecords: false,
+  },
+  '0.61.0': {
+    checked: '0.61.0',
+    // The log batch is fixed at 5 s whatever OTEL_BLRP_SCHEDULE_DELAY says: probe telemetry-latency drifts.
+    telemetryLagMs: 5000,
+    telemetryLostOnFatalExit: true,
+    httpStatusExitCodes: true,
+    quotaExitCode: 173,
+    transcriptSnapshots: true,
+    toolResultsAsUserRecords: true,
+  },
+};
+
+const VERSION_RE = /^(\d+)\.(\d+)\.(\d+)(?:-[0-9A-Za-z.-]+)?$/;
+
+function parts(v: string): [number, number, number] | undefined {
+  const m = VERSION_RE.exec(v);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+function compare(a: [number, number, number], b: [number, number, number]): number {
+  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+}
+
+function isCheckedVersion(v: string): v is CheckedVersion {
+  return (CHECKED_VERSIONS as readonly string[]).includes(v);
+}
+
+/** The one-line refusal for a version the probes have not checked. */
+export function uncheckedMessage(version: string): string {
+  return `gemini ${version} has not been checked by gemini-run's probes (checked: ${CHECKED_VERSIONS.join(', ')}): use one of those, or set 'allow-unchecked-gemini-version: true' (CLI: --allow-unchecked-gemini-version) to try it anyway`;
+}
+
+/**
+ * The profile of a version: a checked version gets its own; any other is refused unless allowUnchecked, and then
+ * gets the newest checked profile not newer than it (a prerelease counts as its release), or the oldest one for
+ * anything older than every checked version.
+ */
+export function profileFor(version: string, o: { allowUnchecked: boolean }): CliProfile {
+  if (isCheckedVersion(version)) return { ...CHECKED_PROFILES[version], version, unchecked: false };
+  if (!o.allowUnchecked) throw new UserError(uncheckedMessage(version));
+  const v = parts(version);
+  let chosen: CheckedVersion = CHECKED_VERSIONS[0];
+  if (v) {
+    for (const c of CHECKED_VERSIONS) if (compare(parts(c) as [number, number, number], v) <= 0) chosen = c;
+  }
+  return { ...CHECKED_PROFILES[chosen], version, unchecked: true };
+}
+
+/** The profile of the binary at geminiPath, from its `--version`. */
+export async function profileOfBinary(
+  geminiPath: string,
+  o: { allowUnchecked: boolean; env?: NodeJS.ProcessEnv },
+): Promise<CliProfile> {
+  const version = await geminiVersion(geminiPath, o.env);
+  if (!version) throw new UserError(`The gemini at ${geminiPath} does not run ('--version' failed).`);
+  return profileFor(version, o);
+}
+
+/** The profile the engine assumes when its caller names none (library callers, older tests). */
+const DEFAULT_PROFILE: CliProfile = {
+  ...CHECKED_PROFILES[DEFAULT_GEMINI_VERSION],
+  version: DEFAULT_GEMINI_VERSION,
+  unchecked: false,
+};
+
+const HTTP_STATUS_NAMES: Record<number, string> = {
+  400: 'bad request',
+  401: 'unauthenticated',
+  403: 'permission denied',
+  404: 'not found',
+  429: 'quota exhausted',
+  500: 'server error',
+  503: 'unavailable',
+};
+
+/** The HTTP status a fatal exit code stands for on this CLI ("HTTP 429, quota exhausted"), if any. */
+export function httpStatusOfExit(
+  code: number | null,
+  profile: Pick<CliProfile, 'httpStatusExitCodes'> = DEFAULT_PROFILE,
+): string | undefined {
+  if (code === null || !profile.httpStatusExitCodes) return undefined;
+  for (const [status, name] of Object.entries(HTTP_STATUS_NAMES)) {
+    if ((Number(status) & 0xff) === code) return `HTTP ${status}, ${name}`;
+  }
+  return undefined;
+}
+
+/**
+ * How a pane's end reads. The wrapper shell reports a signal as 128+N, so on a CLI whose fatal errors exit with
+ * `status & 0xFF` an HTTP status must be recognised before the code is read as a signal (173 is HTTP 429, not
+ * signal 45).
+ */
+export function describeExit(
+  pane: { exitCode: number | null; signal?: number },
+  profile: Pick<CliProfile, 'httpStatusExitCodes'> = DEFAULT_PROFILE,
+): string {
+  const code = pane.exitCode;
+  const http = httpStatusOfExit(code, profile);
+  if (http) return `gemini exited with code ${code} (${http})`;
+  if (code !== null && code > 128) return `gemini was killed by signal ${code - 128}`;
+  if (code === null && pane.signal) return `gemini was killed by signal ${pane.signal}`;
+  if (code === null) return 'gemini exited (exit code unknown)';
+  return `gemini exited with code ${code}`;
+}
