@@ -45131,6 +45131,7 @@ async function createTmuxDriver(o) {
         ['set-option', '-g', 'history-limit', '5000'],
         ['set-option', '-g', 'default-terminal', PANE_TERM],
         ['set-option', '-g', 'default-size', `${width}x${height}`],
+        ...(o.setup ?? []),
         [
             'new-session',
             '-d',
