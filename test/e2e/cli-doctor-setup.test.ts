@@ -10,6 +10,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Check } from '../../src/cli/commands/doctor.js';
+import { GEMINI_LATEST_BIN } from '../harness/gemini-launcher.js';
 import { NETWORK_SKIPPED, NETWORK_TESTS } from '../harness/network.js';
 
 const GEMINI = join(process.cwd(), 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
@@ -85,15 +86,36 @@ describe('gemini-run doctor', () => {
     expect(table.stdout).toContain('check(s) failed.');
   });
 
-  it('flags a gemini that is not the pinned version, and a missing one', async () => {
+  it('accepts the real gemini 0.61.0 and names its profile', async () => {
+    const r = await cli(['doctor', '--json', '--gemini', GEMINI_LATEST_BIN]);
+    expect(byName((JSON.parse(r.stdout) as { checks: Check[] }).checks, 'gemini')).toEqual({
+      name: 'gemini',
+      status: 'ok',
+      detail: `0.61.0 at ${GEMINI_LATEST_BIN} (--gemini); profile 0.61.0`,
+    });
+  });
+
+  it('refuses an unchecked gemini in one line unless allowed, and flags a missing one', async () => {
     const fake = join(home, 'gemini');
     await writeFile(fake, '#!/bin/sh\necho 0.41.9\n');
     await chmod(fake, 0o755);
-    const r = await cli(['doctor', '--json'], { PATH: `${home}${delimiter}${BASE_PATH}` });
+    const env = { PATH: `${home}${delimiter}${BASE_PATH}` };
+    const r = await cli(['doctor', '--json'], env);
     const gemini = byName((JSON.parse(r.stdout) as { checks: Check[] }).checks, 'gemini');
-    expect(gemini).toMatchObject({ status: 'fail', detail: expect.stringContaining('0.41.9 at') });
-    expect(gemini?.detail).toContain('(PATH)');
-    expect(gemini?.detail).toContain('pinned 0.42.0');
+    expect(gemini).toMatchObject({
+      status: 'fail',
+      detail: `0.41.9 at ${fake} (PATH); not checked by the probes`,
+    });
+    expect(gemini?.fix).toMatch(
+      /^gemini 0\.41\.9 has not been checked [^\n]*--allow-unchecked-gemini-version/,
+    );
+    expect(r.code).toBe(1);
+
+    const allowed = await cli(['doctor', '--json', '--allow-unchecked-gemini-version'], env);
+    expect(byName((JSON.parse(allowed.stdout) as { checks: Check[] }).checks, 'gemini')).toMatchObject({
+      status: 'warn',
+      detail: `0.41.9 at ${fake} (PATH); unchecked, runs would use the 0.42.0 profile`,
+    });
 
     const none = await cli(['doctor', '--json']);
     expect(byName((JSON.parse(none.stdout) as { checks: Check[] }).checks, 'gemini')).toMatchObject({

@@ -15,7 +15,7 @@ import {
   type CliIO,
 } from '../../src/cli/args.js';
 import { COMMANDS, main } from '../../src/cli/main.js';
-import { checkDisk, checkNode, checkSettings } from '../../src/cli/commands/doctor.js';
+import { checkDisk, checkGeminiVersion, checkNode, checkSettings } from '../../src/cli/commands/doctor.js';
 import { evaluateAuth, signedOutAccounts } from '../../src/gemini/auth-status.js';
 
 class Sink extends Writable {
@@ -324,6 +324,31 @@ describe('doctor checks (pure)', () => {
     expect(checkSettings({ context: { fileName: 'GEMINI.md' } }, 'f')[2]?.detail).toContain(
       'missing GEMINI.local.md, AGENTS.md',
     );
+  });
+
+  it('gemini: every checked version passes naming its profile; others fail in one line unless allowed', () => {
+    expect(checkGeminiVersion('0.42.0', '/g (PATH)', false)).toEqual({
+      name: 'gemini',
+      status: 'ok',
+      detail: '0.42.0 at /g (PATH); profile 0.42.0',
+    });
+    expect(checkGeminiVersion('0.61.0', '/g (PATH)', false)).toMatchObject({
+      status: 'ok',
+      detail: '0.61.0 at /g (PATH); profile 0.61.0',
+    });
+    const refused = checkGeminiVersion('0.55.0', '/g (PATH)', false);
+    expect(refused).toMatchObject({
+      status: 'fail',
+      detail: '0.55.0 at /g (PATH); not checked by the probes',
+    });
+    expect(refused.fix).toMatch(/^gemini 0\.55\.0 has not been checked .*--allow-unchecked-gemini-version/);
+    expect(refused.fix).not.toContain('\n');
+    expect(checkGeminiVersion('0.55.0', '/g (PATH)', true)).toMatchObject({
+      status: 'warn',
+      detail: '0.55.0 at /g (PATH); unchecked, runs would use the 0.42.0 profile',
+      fix: expect.stringContaining('gemini-run probe'),
+    });
+    expect(checkGeminiVersion('0.70.1', '/g', true).detail).toContain('the 0.61.0 profile');
   });
 
   it('node and disk thresholds', () => {

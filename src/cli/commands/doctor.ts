@@ -2,6 +2,7 @@ import { constants, promises as fs } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { readAuthStatus } from '../../gemini/auth-status.js';
 import { PINNED_GEMINI_VERSION, geminiBinIn, geminiVersion, toolCacheDir } from '../../gemini/install.js';
+import { CHECKED_VERSIONS, profileFor, uncheckedMessage } from '../../gemini/cli-profile.js';
 import { homeAt } from '../../gemini/home.js';
 import { CONTEXT_FILE_NAMES, readSettings } from '../../gemini/settings.js';
 import { getErrorMessage } from '../../util/errors.js';
@@ -11,9 +12,10 @@ import { isolationAvailability } from '../../isolation/privilege.js';
 import { tmuxVersion } from '../../tmux/tmux.js';
 
 const USAGE = `usage: gemini-run doctor [--json] [--home <dir>] [--gemini <path>] [--tool-cache <dir>]
+                         [--allow-unchecked-gemini-version]
 
-Checks that this host can run gemini-run: node, tmux, the gemini CLI and its version against the pin
-(${PINNED_GEMINI_VERSION}), the Gemini settings (auto-update off, usage statistics off, context file names), the
+Checks that this host can run gemini-run: node, tmux, the gemini CLI and whether its version is one the probes
+have checked (${CHECKED_VERSIONS.join(', ')}), the Gemini settings (auto-update off, usage statistics off, context file names), the
 login, and free disk. Prints a table with a fix for every failed check; exit code 1 when any check fails.
 
 Where gemini is looked for: --gemini, else $GEMINI_RUN_GEMINI_PATH, else 'gemini' on PATH, else the tool cache
@@ -24,6 +26,8 @@ Options:
   --home <dir>        the Gemini home (default: $GEMINI_CLI_HOME, else $HOME)
   --gemini <path>     the gemini executable to check
   --tool-cache <dir>  where to look for a cached gemini
+  --allow-unchecked-gemini-version
+                      accept a gemini version no probe has checked (a warning, with the profile it would get)
   -h, --help          show this help
 
 Examples:
@@ -74,12 +78,16 @@ export async function locateGemini(
   if (onPath) return { path: onPath, source: 'PATH' };
   const cache = toolCache ?? env.RUNNER_TOOL_CACHE;
   if (cache) {
-    const bin = geminiBinIn(toolCacheDir(cache, PINNED_GEMINI_VERSION));
-    try {
-      await fs.access(bin);
-      return { path: bin, source: 'tool cache' };
-    } catch {
-      // not installed there
+    // The pin first: a cache holding both checked versions is checked against the default one.
+    const versions = [PINNED_GEMINI_VERSION, ...CHECKED_VERSIONS.filter((v) => v !== PINNED_GEMINI_VERSION)];
+    for (const version of versions) {
+      const bin = geminiBinIn(toolCacheDir(cache, version));
+      try {
+        await fs.access(bin);
+        return { path: bin, source: 'tool cache' };
+      } catch {
+        // not installed there
+      }
     }
   }
   return undefined;
@@ -96,6 +104,30 @@ export function checkNode(version: string): Check {
         detail: version,
         fix: 'install Node.js 20 or newer (gemini 0.42.0 needs it)',
       };
+}
+
+/** Pure: a gemini's `--version` against the probed profiles. Exported for tests. */
+export function checkGeminiVersion(version: string, where: string, allowUnchecked: boolean): Check {
+  const detail = `${version} at ${where}`;
+  let profile;
+  try {
+    profile = profileFor(version, { allowUnchecked });
+  } catch {
+    return {
+      name: 'gemini',
+      status: 'fail',
+      detail: `${detail}; not checked by the probes`,
+      fix: uncheckedMessage(version),
+    };
+  }
+  return profile.unchecked
+    ? {
+        name: 'gemini',
+        status: 'warn',
+        detail: `${detail}; unchecked, runs would use the ${profile.checked} profile`,
+        fix: `use ${CHECKED_VERSIONS.join(' or ')} ('gemini-run setup --gemini-version <v>'), or run 'gemini-run probe --gemini <path>' first`,
+      }
+    : { name: 'gemini', status: 'ok', detail: `${detail}; profile ${profile.checked}` };
 }
 
 /** Pure: the settings we need, from a parsed settings.json. Exported for tests. */
@@ -160,6 +192,7 @@ async function runChecks(o: {
   home: string;
   gemini?: string;
   toolCache?: string;
+  allowUnchecked: boolean;
   env: NodeJS.ProcessEnv;
 }): Promise<Check[]> {
   const checks: Check[] = [checkNode(process.version)];
@@ -198,15 +231,8 @@ async function runChecks(o: {
         detail: `${found.path} (${found.source}) does not run`,
         fix: `reinstall it with 'gemini-run setup'`,
       });
-    } else if (version !== PINNED_GEMINI_VERSION) {
-      checks.push({
-        name: 'gemini',
-        status: 'fail',
-        detail: `${version} at ${found.path} (${found.source}); pinned ${PINNED_GEMINI_VERSION}`,
-        fix: `run 'gemini-run setup' and use the installed path (GEMINI_RUN_GEMINI_PATH)`,
-      });
     } else {
-      checks.push({ name: 'gemini', status: 'ok', detail: `${version} at ${found.path} (${found.source})` });
+      checks.push(checkGeminiVersion(version, `${found.path} (${found.source})`, o.allowUnchecked));
     }
   }
 
@@ -294,6 +320,7 @@ export const doctorCommand: Command = {
       home: { type: 'string' },
       gemini: { type: 'string' },
       'tool-cache': { type: 'string' },
+      'allow-unchecked-gemini-version': { type: 'boolean' },
     });
     if (help) {
       write(io.stdout, USAGE);
@@ -303,6 +330,7 @@ export const doctorCommand: Command = {
       home: geminiHomeFrom(values.home, io.env),
       gemini: values.gemini,
       toolCache: values['tool-cache'],
+      allowUnchecked: values['allow-unchecked-gemini-version'] === true,
       env: io.env,
     });
     const failed = checks.filter((c) => c.status === 'fail');
