@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, readdir, readlink, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { profileFor, type CliProfile } from '../gemini/cli-profile.js';
+import { PINNED_GEMINI_VERSION } from '../gemini/install.js';
 import { OWNED_SETTINGS, RUN_HOME_SETTINGS } from '../gemini/settings.js';
 import { TmuxDriver } from '../tmux/tmux.js';
 import { signalProcess } from '../util/process.js';
@@ -22,7 +24,12 @@ export interface ProbeContextOptions {
   tmpRoot?: string;
   /** Basename of the worktree (the CLI derives its project slug from it). */
   worktreeName?: string;
+  /** Whose expectations the probe checks (default: the pinned version's). */
+  profile?: CliProfile;
 }
+
+/** The profile probes expect when their caller names none. */
+export const PINNED_PROFILE: CliProfile = profileFor(PINNED_GEMINI_VERSION, { allowUnchecked: false });
 
 export interface Interactive {
   driver: TmuxDriver;
@@ -71,6 +78,8 @@ export class ProbeContext {
     readonly tmpDir: string,
     readonly worktree: string,
     readonly telemetryFile: string,
+    /** The checked behaviour the probe compares against. */
+    readonly profile: CliProfile,
   ) {}
 
   static async create(o: ProbeContextOptions): Promise<ProbeContext> {
@@ -83,6 +92,7 @@ export class ProbeContext {
       join(root, 'tmp'),
       join(root, 'work', o.worktreeName ?? 'probe-repo'),
       join(root, 'telemetry.log'),
+      o.profile ?? PINNED_PROFILE,
     );
     await mkdir(ctx.tmpDir, { recursive: true });
     await ctx.writeHome(ctx.home);

@@ -1,5 +1,6 @@
 import { getErrorMessage } from '../util/errors.js';
-import { ProbeContext } from './context.js';
+import type { CliProfile } from '../gemini/cli-profile.js';
+import { PINNED_PROFILE, ProbeContext } from './context.js';
 import type { Probe, ProbeResult } from './types.js';
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
@@ -8,6 +9,8 @@ export interface RunProbesOptions {
   gemini: string;
   probes: readonly Probe[];
   tmpRoot?: string;
+  /** Whose expectations to check (default: the pinned version's). */
+  profile?: CliProfile;
   /** Called after each probe, for progress output. */
   onResult?: (r: ProbeResult) => void;
 }
@@ -23,10 +26,15 @@ export async function abortActiveProbes(): Promise<void> {
 }
 
 /** Runs one probe in a fresh context, bounded by its timeout; never throws. */
-export async function runProbe(probe: Probe, o: { gemini: string; tmpRoot?: string }): Promise<ProbeResult> {
+export async function runProbe(
+  probe: Probe,
+  o: { gemini: string; tmpRoot?: string; profile?: CliProfile },
+): Promise<ProbeResult> {
   const started = Date.now();
   const timeoutMs = probe.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
-  const base = { name: probe.name, behaviour: probe.behaviour, expected: probe.expected };
+  const profile = o.profile ?? PINNED_PROFILE;
+  const expected = typeof probe.expected === 'string' ? probe.expected : probe.expected(profile);
+  const base = { name: probe.name, behaviour: probe.behaviour, expected };
   let ctx: ProbeContext | undefined;
   let timer: NodeJS.Timeout | undefined;
   let observed: string;
@@ -37,6 +45,7 @@ export async function runProbe(probe: Probe, o: { gemini: string; tmpRoot?: stri
       deadline: started + timeoutMs,
       tmpRoot: o.tmpRoot,
       worktreeName: probe.worktreeName,
+      profile,
     });
     active.add(ctx);
     const running = probe.run(ctx);

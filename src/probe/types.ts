@@ -1,3 +1,4 @@
+import type { CliProfile } from '../gemini/cli-profile.js';
 import type { ProbeContext } from './context.js';
 
 /** What one probe saw. `observed` is one line a person can compare with `expected`. */
@@ -7,14 +8,15 @@ export interface ProbeOutcome {
 }
 
 /**
- * One behaviour of the Gemini CLI the project relies on, checked against a real binary. The `expected` text
- * describes 0.42.0 (the pin); a probe passes when the binary under test still behaves that way.
+ * One behaviour of the Gemini CLI the project relies on, checked against a real binary. The expectation is that of
+ * the profile under test (`ctx.profile`): a text for every version, or a function where a checked version is
+ * known to differ; a probe passes when the binary behaves the way its profile says.
  */
 export interface Probe {
   /** kebab-case, unique; compat.md names it in its `probe` column. */
   name: string;
   behaviour: string;
-  expected: string;
+  expected: string | ((profile: CliProfile) => string);
   /** Upper bound for this probe; the runner kills whatever it started when it is exceeded. Default 30 s. */
   timeoutMs?: number;
   /** Basename of the probe's worktree (the CLI derives its project slug from it). */

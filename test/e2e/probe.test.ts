@@ -41,7 +41,7 @@ describe.sequential('probe suite against the pinned gemini 0.42.0', () => {
 });
 
 describe('gemini-run probe', () => {
-  it('prints a drift table and exits 1 when the binary is not the pinned version', async () => {
+  it('prints a drift table against the nearest checked profile and exits 1 for an unchecked version', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'probe-cmd-'));
     try {
       const fake = join(dir, 'gemini');
@@ -50,9 +50,10 @@ describe('gemini-run probe', () => {
       const m = memoryIo();
       const code = await probeCommand.run(['--gemini', fake, '--only', 'version'], m.io);
       expect(code).toBe(1);
-      expect(m.out()).toContain('gemini 9.9.9 vs pinned 0.42.0');
+      expect(m.out()).toContain('gemini 9.9.9 vs the 0.61.0 profile (nearest checked)');
+      expect(m.out()).toContain('| probe | behaviour | expected (0.61.0) | observed | result |');
       expect(m.out()).toContain(
-        '| version | `gemini --version` prints the version on the last stdout line | 0.42.0 | 9.9.9 (exit 0) | **DRIFT** |',
+        '| version | `gemini --version` prints the version on the last stdout line | 0.61.0 | 9.9.9 (exit 0) | **DRIFT** |',
       );
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -63,8 +64,13 @@ describe('gemini-run probe', () => {
     const m = memoryIo();
     const code = await probeCommand.run(['--gemini', PINNED, '--only', 'version', '--json'], m.io);
     expect(code).toBe(0);
-    const parsed = JSON.parse(m.out()) as { version: string; results: { name: string; pass: boolean }[] };
+    const parsed = JSON.parse(m.out()) as {
+      version: string;
+      profile: string;
+      results: { name: string; pass: boolean }[];
+    };
     expect(parsed.version).toBe('0.42.0');
+    expect(parsed.profile).toBe('0.42.0');
     expect(parsed.results).toEqual([expect.objectContaining({ name: 'version', pass: true })]);
   });
 

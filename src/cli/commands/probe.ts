@@ -9,6 +9,7 @@ import {
   geminiVersion,
   installGemini,
 } from '../../gemini/install.js';
+import { CHECKED_VERSIONS, profileFor } from '../../gemini/cli-profile.js';
 import { PROBES, renderDriftTable, runProbes, selectProbes } from '../../probe/index.js';
 import { abortActiveProbes } from '../../probe/runner.js';
 import { UserError } from '../../util/errors.js';
@@ -18,7 +19,8 @@ import { createStreamLogger } from '../../util/log.js';
 const usage = `usage: gemini-run probe [--gemini <path> | --version <x.y.z>] [--only <probe,...>] [--json] [--list]
 
 Runs the compat probe suite (compat/gemini/compat.md) against a real gemini binary and a local fake Gemini API,
-and prints a drift table against the pinned ${PINNED_GEMINI_VERSION}. Exits 1 when any probe drifted.
+and prints a drift table against the expectations of the binary's profile: its own for a checked version
+(${CHECKED_VERSIONS.join(', ')}), else the nearest checked one. Exits 1 when any probe drifted.
   --gemini <path>    the executable to probe (default: the project's node_modules copy, else gemini on PATH)
   --version <x.y.z>  install ${GEMINI_PACKAGE}@<x.y.z> into a temporary prefix and probe that
   --only a,b         run only these probes
@@ -32,7 +34,7 @@ function defaultGemini(): Promise<string> {
 
 export const probeCommand: Command = {
   name: 'probe',
-  summary: `check the gemini behaviours the project relies on against a binary (drift vs ${PINNED_GEMINI_VERSION})`,
+  summary: 'check the gemini behaviours the project relies on against a binary (drift vs its profile)',
   usage,
   async run(argv: string[], io: Pick<CliIO, 'stdout' | 'stderr'> & Partial<CliIO>): Promise<number> {
     let values: {
@@ -114,10 +116,16 @@ export const probeCommand: Command = {
           `'${gemini}' does not run ('--version' failed); point --gemini at a gemini executable`,
         );
       }
-      io.stderr.write(`Probing ${gemini} (version ${version}) with ${probes.length} probe(s)\n`);
+      // Any version gets a drift table: an unchecked one against the nearest checked profile.
+      const profile = profileFor(version, { allowUnchecked: true });
+      const against = `the ${profile.checked} profile${profile.unchecked ? ' (nearest checked)' : ''}`;
+      io.stderr.write(
+        `Probing ${gemini} (version ${version}) against ${against} with ${probes.length} probe(s)\n`,
+      );
       const results = await runProbes({
         gemini,
         probes,
+        profile,
         onResult: (r) =>
           io.stderr.write(
             `${r.pass ? 'pass ' : 'DRIFT'} ${r.name} (${(r.durationMs / 1000).toFixed(1)}s): ${r.observed}\n`,
@@ -125,12 +133,10 @@ export const probeCommand: Command = {
       });
       if (values.json) {
         io.stdout.write(
-          `${JSON.stringify({ gemini, version, pinned: PINNED_GEMINI_VERSION, results }, null, 2)}\n`,
+          `${JSON.stringify({ gemini, version, profile: profile.checked, unchecked: profile.unchecked, results }, null, 2)}\n`,
         );
       } else {
-        io.stdout.write(
-          `gemini ${version} vs pinned ${PINNED_GEMINI_VERSION}\n\n${renderDriftTable(results, PINNED_GEMINI_VERSION)}\n`,
-        );
+        io.stdout.write(`gemini ${version} vs ${against}\n\n${renderDriftTable(results, profile.checked)}\n`);
       }
       return results.every((r) => r.pass) ? 0 : 1;
     } finally {

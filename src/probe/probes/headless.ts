@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PINNED_GEMINI_VERSION } from '../../gemini/install.js';
+import type { CliProfile } from '../../gemini/cli-profile.js';
 import { bodyText } from '../fake.js';
 import type { Probe } from '../types.js';
 import { brief, isRecord, parseJsonLines, postureArgs, probeSessionId, shortNames } from './util.js';
@@ -8,13 +8,13 @@ import { brief, isRecord, parseJsonLines, postureArgs, probeSessionId, shortName
 export const versionProbe: Probe = {
   name: 'version',
   behaviour: '`gemini --version` prints the version on the last stdout line',
-  expected: PINNED_GEMINI_VERSION,
+  expected: (p) => p.checked,
   async run(ctx) {
     const res = await ctx.headless(['--version']);
     const version = res.stdout.trim().split('\n').pop()?.trim() ?? '';
     return {
       observed: `${version || '(none)'} (exit ${res.exitCode})`,
-      pass: res.exitCode === 0 && version === PINNED_GEMINI_VERSION,
+      pass: res.exitCode === 0 && version === ctx.profile.checked,
     };
   },
 };
@@ -91,9 +91,10 @@ export const streamJsonProbe: Probe = {
 
 export const quotaHeadlessProbe: Probe = {
   name: 'quota-headless',
-  behaviour: 'Headless run hitting a daily-quota 429 (QuotaFailure …PerDay…): terminal, no retry, exit 1',
-  expected:
-    'exit 1; last stream-json line result{status:error, error.message "…exhausted your daily quota…"}; 1 model request',
+  behaviour:
+    "Headless run hitting a daily-quota 429 (QuotaFailure …PerDay…): terminal, no retry, the profile's exit code",
+  expected: (p) =>
+    `exit ${p.quotaExitCode}${p.httpStatusExitCodes ? ' (HTTP 429 & 0xFF)' : ''}; last stream-json line result{status:error, error.message "…exhausted your daily quota…"}; 1 model request`,
   async run(ctx) {
     const fake = await ctx.startFake([
       { error: { status: 429, kind: 'daily-quota' } },
@@ -113,7 +114,7 @@ export const quotaHeadlessProbe: Probe = {
     return {
       observed: `exit ${res.exitCode}; last=${String(last.type)}{status:${String(last.status)}, error.type:${String(err.type)}, message:"${brief(message, 80)}"}; ${asked} model request(s)`,
       pass:
-        res.exitCode === 1 &&
+        res.exitCode === ctx.profile.quotaExitCode &&
         last.type === 'result' &&
         last.status === 'error' &&
         /exhausted your daily quota/.test(message) &&
@@ -257,11 +258,19 @@ export const contextFilesProbe: Probe = {
   },
 };
 
+/** How late a record may be read: the profile's batch delay plus the poll and write slack. */
+function latencyBound(p: CliProfile): number {
+  return Math.max(1000, p.telemetryLagMs + 1000);
+}
+
 export const latencyProbe: Probe = {
   name: 'telemetry-latency',
   behaviour:
     'OTEL_BLRP_SCHEDULE_DELAY=50 makes telemetry events reach the outfile promptly (default batch delay: 5000 ms)',
-  expected: 'api_request readable in the file < 1000 ms after its event.timestamp',
+  expected: (p) =>
+    p.telemetryLagMs < 1000
+      ? 'api_request readable in the file < 1000 ms after its event.timestamp'
+      : `api_request readable in the file < ${latencyBound(p)} ms after its event.timestamp (the ${p.telemetryLagMs} ms batch delay ignores OTEL_BLRP_SCHEDULE_DELAY)`,
   async run(ctx) {
     await ctx.startFake([{ text: 'slow answer', delayMs: 4000 }]);
     const started = ctx.headless(['--prompt=hello', ...postureArgs(probeSessionId('latency'))]);
@@ -283,7 +292,7 @@ export const latencyProbe: Probe = {
         latency === undefined
           ? `api_request never seen (exit ${res.exitCode})`
           : `api_request read ${latency} ms after it happened (exit ${res.exitCode})`,
-      pass: latency !== undefined && latency < 1000 && res.exitCode === 0,
+      pass: latency !== undefined && latency < latencyBound(ctx.profile) && res.exitCode === 0,
     };
   },
 };

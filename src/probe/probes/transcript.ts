@@ -89,8 +89,14 @@ export const foldProbe: Probe = {
   name: 'transcript-fold',
   behaviour:
     'Transcript grammar: JSONL header, user, gemini, $set; a gemini record is re-appended with the SAME id when its toolCalls land',
-  expected:
-    'header, user, gemini (content ""), gemini again with the same id + toolCalls, gemini (answer); $set = metadata only (no messages); 1 user record (function responses unrecorded); fold = last writer wins by id',
+  expected: (p) =>
+    `header, user, gemini (content ""), gemini again with the same id + toolCalls, gemini (answer); ${
+      p.transcriptSnapshots ? '$set carries a messages snapshot' : '$set = metadata only (no messages)'
+    }; ${
+      p.toolResultsAsUserRecords
+        ? '2 user records (the prompt + function responses)'
+        : '1 user record (function responses unrecorded)'
+    }; fold = last writer wins by id`,
   async run(ctx) {
     await ctx.startFake([
       { functionCalls: [{ name: 'list_directory', args: { dir_path: '.' } }] },
@@ -127,8 +133,8 @@ export const foldProbe: Probe = {
         recordKind(records[0]) === 'header' &&
         reappendWithTools &&
         records.some((r) => recordKind(r) === '$set') &&
-        !setKeys.has('messages') &&
-        users === 1 &&
+        setKeys.has('messages') === ctx.profile.transcriptSnapshots &&
+        users === (ctx.profile.toolResultsAsUserRecords ? 2 : 1) &&
         lastAnswer?.content === 'FOLD-DONE',
     };
   },
