@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CHECKED_VERSIONS, profileFor } from '../../src/gemini/cli-profile.js';
 import { PROBES, renderDriftTable, selectProbes } from '../../src/probe/index.js';
 import { parseOtelEvents, splitConcatenatedJson } from '../../src/probe/otel.js';
 import { compact, turns } from '../../src/probe/probes/util.js';
@@ -13,13 +14,19 @@ interface Row {
   behaviour: string;
   provenance: string;
   probes: string[];
+  /** The per-version column (header = a version) of the row, by version. */
+  versions: Record<string, string>;
   notes: string;
 }
 
-/** The rows of every table whose header starts `| id | behaviour | provenance | probe |`. */
+/**
+ * The rows of every table whose header starts `| id | behaviour | provenance | probe |`, then one column per
+ * version, then notes.
+ */
 function parseCompatRows(markdown: string): Row[] {
   const rows: Row[] = [];
   let inTable = false;
+  let versionColumns: string[] = [];
   for (const line of markdown.split('\n')) {
     const cells = line.trim().startsWith('|') ? splitRow(line) : undefined;
     if (!cells) {
@@ -28,6 +35,7 @@ function parseCompatRows(markdown: string): Row[] {
     }
     if (cells[0] === 'id' && cells[1] === 'behaviour' && cells[2] === 'provenance' && cells[3] === 'probe') {
       inTable = true;
+      versionColumns = cells.slice(4).filter((c) => /^\d+\.\d+\.\d+$/.test(c));
       continue;
     }
     if (!inTable || /^-+$/.test(cells[0] ?? '')) continue;
@@ -39,7 +47,8 @@ function parseCompatRows(markdown: string): Row[] {
         .split(',')
         .map((s) => s.replace(/`/g, '').trim())
         .filter((s) => s && s !== '—' && s !== '-'),
-      notes: cells[4] ?? '',
+      versions: Object.fromEntries(versionColumns.map((v, i) => [v, cells[4 + i] ?? ''])),
+      notes: cells[4 + versionColumns.length] ?? '',
     });
   }
   return rows;
@@ -86,6 +95,22 @@ describe('compat/gemini/compat.md', () => {
     }
   });
 
+  it('has a column per checked version in every behaviour table, filled on every probe row', () => {
+    for (const r of rows) {
+      expect(Object.keys(r.versions), `${r.id} version columns`).toEqual([...CHECKED_VERSIONS]);
+      for (const v of CHECKED_VERSIONS) {
+        expect(r.versions[v], `${r.id} ${v}`).not.toBe('');
+        if (r.provenance === 'probe')
+          expect(r.versions[v], `${r.id} ${v}`).toMatch(
+            /^(pass|pass, by its profile \(.+\)|\*\*drift\*\* \(.+\))$/,
+          );
+      }
+    }
+    // the 0.61.0 column names the profile on the rows whose expectation differs there
+    const quota = rows.find((r) => r.probes.includes('quota-headless'));
+    expect(quota?.versions['0.61.0']).toBe('pass, by its profile (exit 173)');
+  });
+
   it('lists every probe of the suite', () => {
     const documented = new Set(rows.flatMap((r) => r.probes));
     const missing = PROBES.map((p) => p.name).filter((n) => !documented.has(n));
@@ -97,7 +122,7 @@ describe('compat/gemini/compat.md', () => {
     expect(drift).toMatch(/npm run probe -- --version \d+\.\d+\.\d+/);
     // prettier pads table cells, so allow any spacing
     expect(drift).toMatch(
-      /\|\s*probe\s*\|\s*behaviour\s*\|\s*expected \(0\.42\.0\)\s*\|\s*observed\s*\|\s*result\s*\|/,
+      /\|\s*probe\s*\|\s*behaviour\s*\|\s*expected \(0\.42\.0\)\s*\|\s*observed\s*\|\s*result\s*\|\s*result \(0\.61\.0 profile\)\s*\|/,
     );
   });
 });
@@ -141,6 +166,25 @@ describe('probe suite helpers', () => {
     expect(events[1]?.at).toBe(Date.parse('2026-01-01T00:00:01Z'));
     expect(turns(events)).toEqual([['user_prompt', 'tool_call', 'tool_call', 'conversation_finished']]);
     expect(compact(turns(events)[0] ?? [])).toBe('user_prompt tool_call×2 conversation_finished');
+  });
+
+  it("takes each probe's expectation from the profile: 0.61.0 differs exactly where it is known to", () => {
+    const expectedOf = (version: string) => {
+      const p = profileFor(version, { allowUnchecked: false });
+      return new Map(
+        PROBES.map((x) => [x.name, typeof x.expected === 'string' ? x.expected : x.expected(p)]),
+      );
+    };
+    const old = expectedOf('0.42.0');
+    const latest = expectedOf('0.61.0');
+    const differs = PROBES.map((p) => p.name).filter((n) => old.get(n) !== latest.get(n));
+    expect(differs.sort()).toEqual(['quota-headless', 'telemetry-latency', 'transcript-fold', 'version']);
+    expect(old.get('quota-headless')).toMatch(/^exit 1;/);
+    expect(latest.get('quota-headless')).toMatch(/^exit 173 \(HTTP 429 & 0xFF\);/);
+    expect(old.get('telemetry-latency')).toContain('< 1000 ms');
+    expect(latest.get('telemetry-latency')).toContain('< 6000 ms');
+    expect(latest.get('transcript-fold')).toContain('$set carries a messages snapshot; 2 user records');
+    expect(latest.get('version')).toBe('0.61.0');
   });
 
   it('renders a drift table that marks drift and escapes pipes', () => {
