@@ -148,6 +148,30 @@ describe('engine e2e (interactive, real gemini 0.42.0)', () => {
     expect(await c.repo.git(['log', '--all', '--name-only', '--format='])).not.toContain('GEMINI.local.md');
   });
 
+  it("the workflow's settings turn the window title off: the run still ends on telemetry's edge", async () => {
+    const c = await runCase({
+      script: { description: 'answer', steps: [{ text: 'Nothing to do.' }] },
+      opts: { userSettings: { ui: { hideWindowTitle: true } } },
+    });
+    const r = c.result;
+    expect(r.status, `${r.message}\n${r.lastScreen?.join('\n')}`).toBe('finished');
+    expect(r.transcript.finalAnswer).toBe('Nothing to do.');
+    expect(c.lines.some((l) => /agent is idle \(edge: telemetry\)/.test(l))).toBe(true);
+    expect(c.lines.some((l) => /\(edge: window title\)/.test(l))).toBe(false);
+  });
+
+  it("a repository's .gemini/settings.json cannot turn the title edge off (loaded before --skip-trust trusts it)", async () => {
+    // 0.42.0 loads settings before parsing --skip-trust, so an untrusted workspace's settings are dropped; were
+    // that to change, project settings would override the run home's, and only the telemetry fallback would hold.
+    const repo = await createWorkRepo({
+      files: { '.gemini/settings.json': JSON.stringify({ ui: { hideWindowTitle: true } }) },
+    });
+    cleanups.push(() => repo[Symbol.asyncDispose]());
+    const c = await runCase({ repo, script: { description: 'answer', steps: [{ text: 'Nothing to do.' }] } });
+    expect(c.result.status).toBe('finished');
+    expect(c.lines.some((l) => /agent is idle \(edge: window title\)/.test(l))).toBe(true);
+  });
+
   it('uncommitted edits are committed by the engine (never the context file)', async () => {
     const c = await runCase({
       script: {
