@@ -372,6 +372,15 @@ export function decideHeadlessEnd(
       message: serverMessage(input.streamError ?? stderrMessage),
     };
   }
+  // 0.61.0 loses its telemetry on a fatal exit (the file is empty after a daily quota), so the exit code alone
+  // must carry the quota: there it is the HTTP status & 0xFF (173 = 429).
+  if (httpStatusOfExit(input.exitCode, input.cli)?.startsWith('HTTP 429')) {
+    return {
+      action: 'end',
+      status: 'quota-exhausted',
+      message: serverMessage(input.streamError ?? (stderrMessage || 'daily quota exhausted (HTTP 429)')),
+    };
+  }
   if (input.exitCode === EXIT_AUTH) {
     return {
       action: 'end',

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { profileFor } from '../../src/gemini/cli-profile.js';
 import type { TelemetryEvent } from '../../src/gemini/telemetry.js';
 import {
   DIALOG_TEXTS,
@@ -326,5 +327,18 @@ describe('screen texts', () => {
       message: 'Usage limit reached for gemini-3-flash-preview.',
       fromScreen: true,
     });
+  });
+});
+
+describe('headless end on 0.61.0 without telemetry (R4)', () => {
+  const latest = profileFor('0.61.0', { allowUnchecked: false });
+  it('exit 173 with an empty telemetry file and no stream marker ends quota-exhausted', () => {
+    expect(
+      decideHeadlessEnd({ ...headless, events: [], exitCode: 173, stderr: '', cli: latest }),
+    ).toMatchObject({ action: 'end', status: 'quota-exhausted' });
+  });
+  it('exit 173 on 0.42.0 (no HTTP exit codes) stays a crash, and 0.61.0 exit 1 is not a quota', () => {
+    expect(decideHeadlessEnd({ ...headless, exitCode: 173 })).toMatchObject({ status: 'crashed' });
+    expect(decideHeadlessEnd({ ...headless, exitCode: 1, cli: latest })).toMatchObject({ status: 'crashed' });
   });
 });
