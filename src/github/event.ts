@@ -192,16 +192,7 @@ export function interpretEvent(name: string, payload: unknown, settings: Trigger
       }
       if (isBotUser(e.sender))
         return { kind: 'skip', reason: `the label was added by a bot (${who(e.sender)})` };
-      return {
-        kind: 'run',
-        actor: e.sender.login,
-        number: e.issue.number,
-        isPullRequest: Boolean(e.issue.pull_request),
-        instruction: prompt,
-        via: 'label',
-        ...(e.issue.html_url ? { url: e.issue.html_url } : {}),
-        approved: approvedIssue(e.issue, e.issue.updated_at),
-      };
+      return issueRun(e, prompt, 'label');
     }
     case 'issue_comment': {
       const e = parsePayload(name, issueCommentEventSchema, payload);
@@ -334,13 +325,18 @@ function interpretAssigned(
   }
   if (isBotUser(e.sender))
     return { kind: 'skip', reason: `the issue was assigned by a bot (${who(e.sender)})` };
+  return issueRun(e, prompt, 'assign');
+}
+
+/** A run on the issue of an `issues` event, started by its sender; the task is the issue as the payload has it. */
+function issueRun(e: z.infer<typeof issuesEventSchema>, prompt: string, via: 'label' | 'assign'): Trigger {
   return {
     kind: 'run',
     actor: e.sender.login,
     number: e.issue.number,
     isPullRequest: Boolean(e.issue.pull_request),
     instruction: prompt,
-    via: 'assign',
+    via,
     ...(e.issue.html_url ? { url: e.issue.html_url } : {}),
     approved: approvedIssue(e.issue, e.issue.updated_at),
   };
