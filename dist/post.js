@@ -50954,23 +50954,47 @@ function applyRunEvent(v, e) {
         case 'model-response':
             return { ...v, tokens: v.tokens + e.totalTokens };
         case 'tool-started': {
+            // Telemetry reports a completion without a call id and may beat the transcript tail's start (0.42.0
+            // flushes in 50 ms): a start that answers an earlier unstarted completion is the same call.
+            if ((v.unstarted?.[e.name] ?? 0) > 0) {
+                const i = v.tools.findIndex((t) => t.name === e.name && t.awaitingStart);
+                const tools = v.tools.slice();
+                if (i >= 0) {
+                    const { awaitingStart: _, ...done } = tools[i];
+                    tools[i] = { ...done, ...(e.detail ? { target: e.detail } : {}) };
+                }
+                return { ...v, tools, unstarted: bump(v.unstarted, e.name, -1) };
+            }
             const tools = [...v.tools, { name: e.name, kind: e.kind, ...(e.detail ? { target: e.detail } : {}) }];
-            return { ...v, tools: tools.slice(-MAX_LISTED_TOOLS), toolCount: v.toolCount + 1 };
+            return {
+                ...v,
+                tools: tools.slice(-MAX_LISTED_TOOLS),
+                toolCount: v.toolCount + 1,
+                unfinished: bump(v.unfinished, e.name, 1),
+            };
         }
         case 'tool-completed': {
-            // Interactive telemetry reports completions only; the transcript tail reports starts with their target.
-            const i = v.tools.findLastIndex((t) => t.name === e.name && t.ok === undefined);
-            if (i >= 0) {
+            if ((v.unfinished?.[e.name] ?? 0) > 0) {
+                const i = v.tools.findIndex((t) => t.name === e.name && t.ok === undefined && !t.awaitingStart);
                 const tools = v.tools.slice();
-                tools[i] = { ...tools[i], ok: e.ok };
-                return { ...v, tools };
+                if (i >= 0)
+                    tools[i] = { ...tools[i], ok: e.ok };
+                return { ...v, tools, unfinished: bump(v.unfinished, e.name, -1) };
             }
-            const tools = [...v.tools, { name: e.name, kind: e.kind, ok: e.ok }];
-            return { ...v, tools: tools.slice(-MAX_LISTED_TOOLS), toolCount: v.toolCount + 1 };
+            const tools = [...v.tools, { name: e.name, kind: e.kind, ok: e.ok, awaitingStart: true }];
+            return {
+                ...v,
+                tools: tools.slice(-MAX_LISTED_TOOLS),
+                toolCount: v.toolCount + 1,
+                unstarted: bump(v.unstarted, e.name, 1),
+            };
         }
         default:
             return v;
     }
+}
+function bump(counts, name, by) {
+    return { ...counts, [name]: (counts?.[name] ?? 0) + by };
 }
 const trackingStateSchema = object({
     commentId: schemas_number().int().positive(),

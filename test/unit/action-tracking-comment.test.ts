@@ -45,6 +45,33 @@ describe('the tracking view', () => {
   });
 });
 
+describe('the tracking view, when telemetry beats the transcript tail', () => {
+  it("counts a call once when its completion (no call id) arrives before its start, and keeps the start's target", () => {
+    // 0.42.0 flushes telemetry in 50 ms; the transcript tail polls: the completion often comes first.
+    let v = applyRunEvent(base, {
+      type: 'tool-completed',
+      name: 'run_shell_command',
+      kind: 'shell',
+      ok: true,
+    });
+    v = applyRunEvent(v, { type: 'tool-completed', name: 'read_file', kind: 'read', ok: false });
+    v = applyRunEvent(v, { type: 'tool-started', name: 'run_shell_command', kind: 'shell', detail: 'make' });
+    v = applyRunEvent(v, { type: 'tool-started', name: 'read_file', kind: 'read', detail: 'a.txt' });
+    // a later call of the same tool in the usual order is a second call
+    v = applyRunEvent(v, { type: 'tool-started', name: 'run_shell_command', kind: 'shell', detail: 'ls' });
+    v = applyRunEvent(v, { type: 'tool-completed', name: 'run_shell_command', kind: 'shell', ok: true });
+    expect(v.toolCount).toBe(3);
+    const lines = renderTracking(v, 1000)
+      .split('\n')
+      .filter((l) => l.startsWith('- '));
+    expect(lines).toEqual([
+      '- shell `run_shell_command` `make` ✓',
+      '- read `read_file` `a.txt` ✗',
+      '- shell `run_shell_command` `ls` ✓',
+    ]);
+  });
+});
+
 describe('the tracking view, against a hostile agent', () => {
   it("keeps a tool's target inside its code span: no mention, link or HTML of the agent's making", () => {
     const v = applyRunEvent(base, {
