@@ -29,6 +29,11 @@ export interface CliProfile {
   transcriptSnapshots: boolean;
   /** Tool results are also written as `user` records of functionResponse parts. */
   toolResultsAsUserRecords: boolean;
+  /**
+   * After an Escape cancels a request that followed a tool call, the TUI asks the model again by itself this
+   * many times at most (0.61.0's auto-nudge; a tool call in the answer runs): the timeout must Escape each one.
+   */
+  nudgesAfterCancel: number;
 }
 
 type CheckedProfile = Omit<CliProfile, 'version' | 'unchecked'>;
@@ -43,6 +48,7 @@ const CHECKED_PROFILES: Record<CheckedVersion, CheckedProfile> = {
     quotaExitCode: 1,
     transcriptSnapshots: false,
     toolResultsAsUserRecords: false,
+    nudgesAfterCancel: 0,
   },
   '0.61.0': {
     checked: '0.61.0',
@@ -53,6 +59,8 @@ const CHECKED_PROFILES: Record<CheckedVersion, CheckedProfile> = {
     quotaExitCode: 173,
     transcriptSnapshots: true,
     toolResultsAsUserRecords: true,
+    // MAX_AUTO_NUDGE_ATTEMPTS = 2 in useGeminiStream: probe escape-after-tool-call.
+    nudgesAfterCancel: 2,
   },
 };
 

@@ -76,6 +76,8 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
 
     let screen: string[] = [];
     let escapeSentAtMs: number | undefined;
+    let lastEscapeAtMs: number | undefined;
+    let escapesSent = 0;
     let deadAt: number | undefined;
     let screenWallSeenAt: number | undefined;
     for (let tick = 0; ; tick++) {
@@ -94,7 +96,8 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
         // The budget stops the agent the way the timeout does: one Escape, then /quit once the turn ends.
         log.warning(`token budget of ${opts.maxTokens} reached: sending one Escape to cancel the turn`);
         await driver.sendEscape();
-        escapeSentAtMs = elapsedMs;
+        escapeSentAtMs = lastEscapeAtMs = elapsedMs;
+        escapesSent = 1;
       }
       const input: WallInput = {
         events,
@@ -102,7 +105,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
         screen,
         elapsedMs,
         timeoutMs: opts.timeoutMs,
-        ...(escapeSentAtMs !== undefined ? { escapeSentAtMs } : {}),
+        ...(escapeSentAtMs !== undefined ? { escapeSentAtMs, lastEscapeAtMs, escapesSent } : {}),
         ...(opts.escapeGraceMs !== undefined ? { escapeGraceMs: opts.escapeGraceMs } : {}),
         sessionRetries: attempt,
         ...(opts.cliProfile ? { cli: opts.cliProfile } : {}),
@@ -114,11 +117,19 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
         continue;
       }
       if (d.action === 'escape') {
-        log.warning(
-          `timeout after ${Math.round(opts.timeoutMs / 1000)} s: sending one Escape to cancel the turn`,
-        );
+        if (escapeSentAtMs === undefined) {
+          log.warning(
+            `timeout after ${Math.round(opts.timeoutMs / 1000)} s: sending one Escape to cancel the turn`,
+          );
+          escapeSentAtMs = elapsedMs;
+        } else {
+          log.warning(
+            'gemini is still busy after the Escape (it asks the model again by itself): Escape again',
+          );
+        }
         await driver.sendEscape();
-        escapeSentAtMs = elapsedMs;
+        lastEscapeAtMs = elapsedMs;
+        escapesSent++;
         continue;
       }
       if (d.action === 'retry') return { kind: 'retry', message: d.message };

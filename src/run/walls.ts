@@ -137,14 +137,17 @@ export interface WallInput {
   screen: readonly string[];
   elapsedMs: number;
   timeoutMs: number;
-  /** Set once the timeout's single Escape was sent: ms since the run started. */
+  /** Set once the timeout's (or the budget's) Escape was sent: ms since the run started. */
   escapeSentAtMs?: number;
+  /** The latest Escape (the first one, or one sent for an auto-nudge) and how many were sent. */
+  lastEscapeAtMs?: number;
+  escapesSent?: number;
   /** How long to wait for the idle edge after the timeout's Escape before giving up on a clean quit. */
   escapeGraceMs?: number;
   /** How many times the spawn was already retried for a session id collision. */
   sessionRetries: number;
-  /** What the running CLI's exit codes mean; default 0.42.0's. */
-  cli?: Pick<CliProfile, 'httpStatusExitCodes'>;
+  /** What the running CLI's exit codes mean and how often it asks the model again after a cancel. */
+  cli?: Pick<CliProfile, 'httpStatusExitCodes' | 'nudgesAfterCancel'>;
   /** The window title went Ready after work (src/run/title-edge.ts): an idle edge ahead of telemetry. */
   titleIdle?: boolean;
 }
@@ -163,6 +166,11 @@ export type WallDecision =
   | { action: 'retry'; message: string };
 
 const DEFAULT_ESCAPE_GRACE_MS = 15_000;
+/**
+ * A CLI that nudges the model after a cancel (0.61.0) is still busy this long after an Escape: cancel again.
+ * More than the TUI's 500 ms double-Escape window, which on an idle prompt would open /rewind.
+ */
+export const RE_ESCAPE_AFTER_MS = 700;
 
 /** Exit codes of 0.42.0 (bundle `ExitCodes`). */
 const EXIT_AUTH = 41;
@@ -304,6 +312,15 @@ export function decideWall(input: WallInput): WallDecision {
     // Any idle edge at all after the Escape: the turn was cancelled (or had just finished) and the TUI is usable.
     const status = unavailable?.status ?? 'timed-out';
     if (idleAfterLastTurn(events) || input.titleIdle === true) return { action: 'quit', status, message };
+    // 0.61.0 answers a cancelled continuation by asking the model again (probe escape-after-tool-call); a tool
+    // call in that answer would run after the timeout. Still busy after an Escape: cancel the nudge too.
+    const sent = input.escapesSent ?? 1;
+    if (
+      sent <= (input.cli?.nudgesAfterCancel ?? 0) &&
+      input.elapsedMs - (input.lastEscapeAtMs ?? escapedAt) >= RE_ESCAPE_AFTER_MS
+    ) {
+      return { action: 'escape' };
+    }
     if (input.elapsedMs - escapedAt >= (input.escapeGraceMs ?? DEFAULT_ESCAPE_GRACE_MS)) {
       return { action: 'stop', status, message: `${message}; gemini did not settle after Escape` };
     }

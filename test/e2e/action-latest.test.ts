@@ -75,9 +75,20 @@ describe.each(['interactive', 'headless'] as const)('the action on gemini 0.61.0
     expect(comment?.body).toContain('Wait for it to reset');
   });
 
-  it('timeout → the partial commit is pushed as a draft PR and the step fails', async () => {
+  it('timeout → the partial commit is pushed as a draft PR and the step fails; nothing runs after the timeout', async () => {
+    // 0.61.0 answers the cancelled continuation by asking the model again (an auto-nudge, twice at most): the
+    // answers below are what a model would send back. Their commits must not land (probe escape-after-tool-call).
+    const late = (n: number) => ({
+      delayMs: 1500,
+      functionCalls: [
+        {
+          name: 'run_shell_command',
+          args: { command: `echo late > LATE${n}.md && git add -A && git commit -q -m 'Late ${n}'` },
+        },
+      ],
+    });
     const script: Script = {
-      description: 'commits, then the next model call hangs',
+      description: 'commits, then the next model call hangs; a nudge would be answered with more commits',
       steps: [
         {
           functionCalls: [
@@ -91,10 +102,18 @@ describe.each(['interactive', 'headless'] as const)('the action on gemini 0.61.0
           ],
         },
         { hang: true },
+        late(1),
+        late(2),
+        { text: 'Late answer.' },
       ],
     };
     const r = await world.run({ mode, script, inputs: { ...LATEST, 'timeout-minutes': '0.25' } });
     expect(r.main.outputs, r.main.stdout).toMatchObject({ status: 'timed-out', 'commit-count': '1' });
+    expect(await world.originLog('gemini-run/issue-1')).not.toMatch(/Late/);
+    if (mode === 'interactive') {
+      // the CLI did nudge, and was cancelled again
+      expect(r.main.stdout).toContain('Escape again');
+    }
     expect(r.main.exitCode).toBe(1);
     expect(world.github.pulls()[0]?.draft).toBe(true);
   });

@@ -178,7 +178,13 @@ describe('probe suite helpers', () => {
     const old = expectedOf('0.42.0');
     const latest = expectedOf('0.61.0');
     const differs = PROBES.map((p) => p.name).filter((n) => old.get(n) !== latest.get(n));
-    expect(differs.sort()).toEqual(['quota-headless', 'telemetry-latency', 'transcript-fold', 'version']);
+    expect(differs.sort()).toEqual([
+      'escape-after-tool-call',
+      'quota-headless',
+      'telemetry-latency',
+      'transcript-fold',
+      'version',
+    ]);
     expect(old.get('quota-headless')).toMatch(/^exit 1;/);
     expect(latest.get('quota-headless')).toMatch(/^exit 173 \(HTTP 429 & 0xFF\);/);
     expect(old.get('telemetry-latency')).toContain('< 1000 ms');

@@ -5,6 +5,7 @@ import { profileFor } from '../../src/gemini/cli-profile.js';
 import type { TelemetryEvent } from '../../src/gemini/telemetry.js';
 import {
   DIALOG_TEXTS,
+  RE_ESCAPE_AFTER_MS,
   decideWall,
   idleAfterLastTurn,
   decideHeadlessEnd,
@@ -340,5 +341,47 @@ describe('headless end on 0.61.0 without telemetry (R4)', () => {
   it('exit 173 on 0.42.0 (no HTTP exit codes) stays a crash, and 0.61.0 exit 1 is not a quota', () => {
     expect(decideHeadlessEnd({ ...headless, exitCode: 173 })).toMatchObject({ status: 'crashed' });
     expect(decideHeadlessEnd({ ...headless, exitCode: 1, cli: latest })).toMatchObject({ status: 'crashed' });
+  });
+});
+
+describe('the timeout against an auto-nudging CLI (0.61.0, probe escape-after-tool-call)', () => {
+  const latest = profileFor('0.61.0', { allowUnchecked: false });
+  const old = profileFor('0.42.0', { allowUnchecked: false });
+  const afterEscape = (o: Partial<WallInput>): WallInput =>
+    input({
+      events: [turn()],
+      timeoutMs: 10_000,
+      escapeSentAtMs: 10_000,
+      lastEscapeAtMs: 10_000,
+      escapesSent: 1,
+      ...o,
+    });
+
+  it('Escapes again while the CLI stays busy, spaced past its double-Escape window, once per possible nudge', () => {
+    expect(decideWall(afterEscape({ cli: latest, elapsedMs: 10_000 + RE_ESCAPE_AFTER_MS - 1 }))).toEqual({
+      action: 'wait',
+    });
+    expect(decideWall(afterEscape({ cli: latest, elapsedMs: 10_000 + RE_ESCAPE_AFTER_MS }))).toEqual({
+      action: 'escape',
+    });
+    const second = { lastEscapeAtMs: 10_700, escapesSent: 2 };
+    expect(decideWall(afterEscape({ cli: latest, ...second, elapsedMs: 11_000 }))).toEqual({
+      action: 'wait',
+    });
+    expect(decideWall(afterEscape({ cli: latest, ...second, elapsedMs: 11_400 }))).toEqual({
+      action: 'escape',
+    });
+    // 1 + nudgesAfterCancel Escapes in all; then wait for the idle edge (or the grace) as before
+    const third = { lastEscapeAtMs: 11_400, escapesSent: 3 };
+    expect(decideWall(afterEscape({ cli: latest, ...third, elapsedMs: 13_000 }))).toEqual({ action: 'wait' });
+  });
+
+  it('quits at the idle edge instead of Escaping again, and never Escapes twice on 0.42.0', () => {
+    expect(decideWall(afterEscape({ cli: latest, elapsedMs: 12_000, titleIdle: true }))).toMatchObject({
+      action: 'quit',
+      status: 'timed-out',
+    });
+    expect(decideWall(afterEscape({ cli: old, elapsedMs: 12_000 }))).toEqual({ action: 'wait' });
+    expect(decideWall(afterEscape({ elapsedMs: 12_000 }))).toEqual({ action: 'wait' });
   });
 });

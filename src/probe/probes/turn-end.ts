@@ -276,9 +276,79 @@ const quitFlushesProbe: Probe = {
   },
 };
 
+/** The text 0.61.0's TUI sends by itself after a continuation ended with no visible text (`useGeminiStream`). */
+const NUDGE = /You successfully executed a tool but returned an empty response/;
+
+const escapeAfterToolProbe: Probe = {
+  name: 'escape-after-tool-call',
+  behaviour:
+    'One Escape cancels a hung request that follows a tool call; whether the TUI then asks the model again by itself (an "auto-nudge"), and whether a tool call in that answer runs',
+  expected: (p) =>
+    p.nudgesAfterCancel === 0
+      ? 'no model request after the Escape; the answered tool call does not run; the title turns Ready'
+      : `the TUI sends a nudge ("You successfully executed a tool but returned an empty response…") right after the Escape, and a tool call in its answer runs; each further Escape is nudged again, at most ${p.nudgesAfterCancel} times, then the title turns Ready`,
+  timeoutMs: 60_000,
+  async run(ctx) {
+    const answer = (file: string) => ({
+      functionCalls: [{ name: 'run_shell_command', args: { command: `echo x > ${file}` } }],
+    });
+    const fake = await ctx.startFake([
+      answer('one.txt'),
+      { hang: true },
+      answer('after1.txt'),
+      { hang: true },
+      answer('after2.txt'),
+      { hang: true },
+      answer('after3.txt'),
+      { hang: true },
+      { text: 'NUDGE-DONE' },
+    ]);
+    const tui = await ctx.interactive([...postureArgs(probeSessionId('nudge')), 'do the nudge thing']);
+    const titles = await recordTitles(tui, join(ctx.root, 'titles.log'));
+    const requests = (): number => fake.modelRequests().length;
+    const hung = (n: number) => ctx.waitFor(() => Promise.resolve(requests() >= n ? true : undefined), 8000);
+    // Escape each hung request the way the timeout does; count the requests the TUI makes by itself.
+    let escapes = 0;
+    let nudges = 0;
+    if (!(await hung(2)))
+      return { observed: `the hung request never came (${requests()} requests)`, pass: false };
+    for (let n = 2; escapes < 4; n += 2) {
+      await sleep(500);
+      await tui.driver.sendEscape();
+      escapes++;
+      // A nudge answer (a tool call) and its own continuation request: two more requests.
+      if (!(await hung(n + 2))) break;
+      nudges++;
+    }
+    await sleep(1500);
+    const ran = await Promise.all(
+      ['after1.txt', 'after2.txt', 'after3.txt'].map((f) =>
+        readFile(join(ctx.worktree, f)).then(
+          () => f,
+          () => undefined,
+        ),
+      ),
+    );
+    const nudgeSeen = fake.modelRequests().some((r) => NUDGE.test(JSON.stringify(r.body) ?? ''));
+    const t = states(await titles());
+    const last = t.at(-1)?.state ?? 'none';
+    const ranAfter = ran.filter((f) => f !== undefined);
+    const p = ctx.profile;
+    return {
+      observed: `${escapes} Escape(s), ${nudges} nudge(s) after them${nudgeSeen ? ' (nudge text seen)' : ''}; tool calls run after an Escape: ${ranAfter.join(', ') || 'none'}; ${requests()} model requests; titles ${compact(t.map((x) => x.state))}`,
+      pass:
+        nudges === p.nudgesAfterCancel &&
+        ranAfter.length === p.nudgesAfterCancel &&
+        nudgeSeen === p.nudgesAfterCancel > 0 &&
+        last === 'Ready',
+    };
+  },
+};
+
 export const TURN_END_PROBES: readonly Probe[] = [
   titleTurnEndProbe,
   titleWallsProbe,
   afterAgentHookProbe,
   quitFlushesProbe,
+  escapeAfterToolProbe,
 ];
