@@ -1,17 +1,19 @@
 /**
- * Captures fixtures from the REAL gemini 0.42.0 playing fake-model scripts (`npm run fixtures:capture`).
- * Writes fixtures/gemini-0.42.0/<name>/{transcript.jsonl, telemetry.json, stream.jsonl, stderr.txt, exit-code,
- * screen.txt, README.md}. Usage: `node --import tsx scripts/capture-fixtures.ts [name ...]` (default: all).
+ * Captures fixtures from a REAL gemini (0.42.0, or the 0.61.0 devDependency alias) playing fake-model scripts
+ * (`npm run fixtures:capture`). Writes fixtures/gemini-<version>/<name>/{transcript.jsonl, telemetry.json,
+ * stream.jsonl, stderr.txt, exit-code, screen.txt, README.md}.
+ * Usage: `node --import tsx scripts/capture-fixtures.ts [--version 0.61.0] [name ...]` (default: 0.42.0, all).
  */
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exec } from '../src/util/exec.js';
 import { FakeGemini } from '../test/harness/fake-gemini.js';
 import {
   GEMINI_BIN,
+  GEMINI_LATEST_BIN,
   findTranscripts,
   headlessArgs,
   interactiveArgs,
@@ -23,7 +25,15 @@ import { createWorkRepo } from '../test/harness/repo.js';
 import { TmuxSession } from '../test/harness/tmux-session.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const OUT = join(ROOT, 'fixtures', 'gemini-0.42.0');
+/** Each checked version: the bundle the tests run and the package.json that says what it is. */
+const BINARIES = {
+  '0.42.0': { bin: GEMINI_BIN, pkg: join(ROOT, 'node_modules', '@google', 'gemini-cli', 'package.json') },
+  '0.61.0': { bin: GEMINI_LATEST_BIN, pkg: join(ROOT, 'node_modules', 'gemini-cli-latest', 'package.json') },
+} as const;
+type Version = keyof typeof BINARIES;
+let VERSION: Version = '0.42.0';
+let BIN: string = GEMINI_BIN;
+let OUT = join(ROOT, 'fixtures', 'gemini-0.42.0');
 const PROMPT = 'Read GEMINI.local.md and do the task.';
 
 interface Capture {
@@ -110,7 +120,8 @@ const CAPTURES: Capture[] = [
     name: 'quota-daily-headless',
     script: 'quota-daily',
     mode: 'headless',
-    notes: 'Headless run hitting daily quota: exit 1.',
+    notes:
+      'Headless run hitting daily quota: exit 1 on 0.42.0, 173 (HTTP 429 & 0xFF) on 0.61.0; see exit-code.',
   },
 ];
 
@@ -133,7 +144,7 @@ async function captureOne(c: Capture): Promise<void> {
     const opts = { prompt: PROMPT, sessionId, ...(c.model ? { model: c.model } : {}) };
     if (c.mode === 'headless') {
       argv = headlessArgs(opts);
-      const r = await exec(GEMINI_BIN, argv, {
+      const r = await exec(BIN, argv, {
         cwd: repo.dir,
         env: g.env,
         allowAllExitCodes: true,
@@ -146,7 +157,7 @@ async function captureOne(c: Capture): Promise<void> {
         if (r.exitCode !== 0) throw new Error(`${c.name}: the first run exited ${r.exitCode}`);
         const first = fake.modelRequests().length;
         resumeArgv = resumeArgs(argv, sessionId, c.resumePrompt);
-        const r2 = await exec(GEMINI_BIN, resumeArgv, {
+        const r2 = await exec(BIN, resumeArgv, {
           cwd: repo.dir,
           env: g.env,
           allowAllExitCodes: true,
@@ -166,7 +177,7 @@ async function captureOne(c: Capture): Promise<void> {
     } else {
       argv = interactiveArgs(opts);
       const exitFile = join(runDir, 'exit-code');
-      const [cmd, args] = withExitFile(exitFile, GEMINI_BIN, argv);
+      const [cmd, args] = withExitFile(exitFile, BIN, argv);
       const tmux = await TmuxSession.start({ command: cmd, args, cwd: repo.dir, env: g.env });
       try {
         if (c.waitForText) {
@@ -244,8 +255,8 @@ function readme(
   const show = (args: string[]): string => args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ');
   return `# ${c.name}
 
-Captured ${at.toISOString()} from the real \`@google/gemini-cli@0.42.0\` (\`node_modules/.bin/gemini\`) by
-\`npm run fixtures:capture\` (scripts/capture-fixtures.ts), against the local fake API (test/harness/fake-gemini.ts)
+Captured ${at.toISOString()} from the real \`@google/gemini-cli@${VERSION}\` (\`${relative(ROOT, BIN)}\`) by
+\`npm run fixtures:capture${VERSION === '0.42.0' ? '' : ` -- --version ${VERSION}`}\` (scripts/capture-fixtures.ts), against the local fake API (test/harness/fake-gemini.ts)
 playing \`fixtures/scripts/${c.script}.json\`. ${c.notes}
 
 - mode: ${c.mode}${c.mode === 'interactive' ? ' (tmux 200x50, own socket; follow-ups pasted with `paste-buffer -p` + Enter after 300 ms; `/quit` typed literally)' : ''}
@@ -258,7 +269,7 @@ playing \`fixtures/scripts/${c.script}.json\`. ${c.notes}
 - env: allow-listed (test/harness/gemini-launcher.ts): GEMINI_API_KEY=fake, GOOGLE_GEMINI_BASE_URL=<fake>,
   GEMINI_TELEMETRY_ENABLED=true, GEMINI_TELEMETRY_TARGET=local, GEMINI_TELEMETRY_LOG_PROMPTS=false,
   OTEL_BLRP_SCHEDULE_DELAY=50, TERM=xterm-256color; no CI/GITHUB_ACTIONS.
-- transcript files found: ${transcripts}
+- transcript files found: ${transcripts}${transcripts === 0 && c.mode === 'interactive' ? ' (the CLI deleted its session file at exit: the cancel rolled the prompt back and left nothing resumable; compat.md K15)' : ''}
 - files: ${files}
 - requests.json: every request the fake received (path, kind, what it answered, HTTP status)
 - git log of the worktree after the run:
@@ -283,17 +294,24 @@ function sleep(ms: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
+  const argv = process.argv.slice(2);
+  const vi = argv.indexOf('--version');
+  if (vi !== -1) {
+    const v = argv[vi + 1];
+    if (v !== '0.42.0' && v !== '0.61.0')
+      throw new Error(`--version: one of ${Object.keys(BINARIES).join(', ')}`);
+    VERSION = v;
+    BIN = BINARIES[v].bin;
+    OUT = join(ROOT, 'fixtures', `gemini-${v}`);
+    argv.splice(vi, 2);
+  }
+  const wanted = argv;
   const list = wanted.length > 0 ? CAPTURES.filter((c) => wanted.includes(c.name)) : CAPTURES;
   if (list.length === 0) throw new Error(`unknown capture; known: ${CAPTURES.map((c) => c.name).join(', ')}`);
   // Read from the package, not `gemini --version`: starting the CLI outside an isolated home is what we avoid.
-  const pkg = JSON.parse(
-    await readFile(join(ROOT, 'node_modules', '@google', 'gemini-cli', 'package.json'), 'utf8'),
-  ) as {
-    version?: string;
-  };
+  const pkg = JSON.parse(await readFile(BINARIES[VERSION].pkg, 'utf8')) as { version?: string };
   const version = pkg.version;
-  if (version !== '0.42.0') throw new Error(`expected gemini 0.42.0 at ${GEMINI_BIN}, got ${version}`);
+  if (version !== VERSION) throw new Error(`expected gemini ${VERSION} at ${BIN}, got ${version}`);
   for (const c of list) await captureOne(c);
   await writeFile(join(OUT, 'README.md'), indexReadme());
 }
@@ -302,12 +320,13 @@ function indexReadme(): string {
   const rows = CAPTURES.map(
     (c) => `| [${c.name}](${c.name}/README.md) | ${c.mode} | \`${c.script}\` | ${c.notes} |`,
   );
-  return `# Captures from the real gemini 0.42.0
+  const cmd = `npm run fixtures:capture${VERSION === '0.42.0' ? '' : ` -- --version ${VERSION}`}`;
+  return `# Captures from the real gemini ${VERSION}
 
-Each directory was written by \`npm run fixtures:capture\` (scripts/capture-fixtures.ts): the real
-\`@google/gemini-cli@0.42.0\` in an isolated GEMINI_CLI_HOME, playing a fake-model script from
+Each directory was written by \`${cmd}\` (scripts/capture-fixtures.ts): the real
+\`@google/gemini-cli@${VERSION}\` in an isolated GEMINI_CLI_HOME, playing a fake-model script from
 \`fixtures/scripts/\` served by test/harness/fake-gemini.ts. Each directory's README.md says exactly how
-(command, session id, date, git log after the run). Re-capture one: \`npm run fixtures:capture -- <name>\`.
+(command, session id, date, git log after the run). Re-capture one: \`${cmd}${VERSION === '0.42.0' ? ' --' : ''} <name>\`.
 
 Files: \`transcript.jsonl\` (the session file from \`<home>/.gemini/tmp/<slug>/chats/\`), \`telemetry.json\`
 (the local telemetry outfile: concatenated pretty-printed JSON objects, not JSONL), \`stream.jsonl\` (headless
