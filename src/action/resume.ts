@@ -2,6 +2,7 @@ import { commentMarker, createComment, findMarkedComment } from '../github/comme
 import type { GitHubClient } from '../github/client.js';
 import type { PullInfo } from '../github/pulls.js';
 import type { ResumeSource } from '../domain/types.js';
+import { transcriptResumable } from '../gemini/transcript.js';
 import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { RepoRef } from '../github/client.js';
@@ -39,10 +40,14 @@ export async function findPreviousSession(o: {
         why = oneLine(getErrorMessage(e));
         log.warning(`Could not fetch the previous transcript: ${why}`);
       });
-      if (file) {
+      if (file && !(await transcriptResumable(file).catch(() => false))) {
+        why =
+          'its first turn was cancelled (the timeout or the token budget) before anything in it could be resumed.';
+      } else if (file) {
         resume = { sessionId: latest.sessionId, transcriptFile: file };
         log.info(`Continuing session ${latest.sessionId} from run ${latest.runId}`);
-      } else {
+      }
+      if (!resume) {
         // The person who asked for a continuation learns at once that this one starts over, and why.
         await createComment(
           client,

@@ -4,8 +4,17 @@
  *
  * File: `<home>/.gemini/tmp/<slug>/chats/session-<yyyy-MM-ddTHH-mm>-<sid8>.jsonl`, one JSON record per line:
  * a metadata header, message records (`id`), `{"$set": {...}}` metadata patches and `{"$rewindTo": id}`.
- * Updates re-append a whole record with the same id, so the fold mirrors the CLI's own loader: last writer
+ * Updates re-append a whole record with the same id, so the fold follows the CLI's own loader: last writer
  * wins by id, position of first occurrence; `$rewindTo` drops that id and everything after (all if unknown).
+ *
+ * The fold is of what the run did, not of what the model will remember. 0.61.0 differs from 0.42.0 in two
+ * ways (compat.md "0.61.0 — row by row", fixtures/gemini-0.61.0/): its `$set` may carry `messages`, a snapshot
+ * of the model's history that its loader puts in place of everything before (written at start with a
+ * `<session_context>` preamble, after a cancel rolled the turn back, after compression); and each tool result
+ * is also a `user` record of functionResponse parts. Every message of a snapshot was recorded as its own record
+ * first (synthetic ones included), so the fold ignores snapshots — a timed-out turn's tool calls stay in the
+ * summary — and drops the tool-result records, whose output the gemini record already carries: the same
+ * script folds to the same messages on both versions.
  */
 import { createReadStream } from 'node:fs';
 import {
@@ -95,6 +104,9 @@ const ID_PREFIX = Buffer.from('{"id":"');
 /** Raw lines wait this many message lines before being parsed: re-appends come within a few lines. */
 const PARSE_WINDOW = 64;
 
+/** The folded type of a tool-result `user` record (0.61.0); left out of the result. */
+const TOOL_RESULT_TYPE = 'tool-result';
+
 function toMessage(raw: RawMessage): TranscriptMessage {
   const calls: TranscriptToolCall[] = [];
   for (const c of raw.toolCalls ?? []) {
@@ -111,7 +123,7 @@ function toMessage(raw: RawMessage): TranscriptMessage {
   }
   return {
     id: raw.id,
-    type: raw.type,
+    type: raw.type === 'user' && isToolResultContent(raw.content) ? TOOL_RESULT_TYPE : raw.type,
     text: contentText(raw.content),
     toolCalls: calls,
     ...(raw.timestamp !== undefined ? { timestamp: raw.timestamp } : {}),
@@ -139,6 +151,19 @@ export function parseTranscriptLine(line: RawLine): TranscriptMessage | undefine
 
 const RESULT_KEY = Buffer.from('"result":[{"functionResponse":');
 const DISPLAY_KEY = Buffer.from(',"resultDisplay":');
+/** 0.61.0's tool-result `user` record: its content is the tool output again. */
+const RESPONSE_CONTENT_KEY = Buffer.from('"content":[{"functionResponse":');
+const RESPONSE_CONTENT_STUB = Buffer.from('"content":[{"functionResponse":{}}]');
+const SET_MESSAGES_PREFIX = Buffer.from('{"$set":{"messages":');
+
+/** A `user` record whose content is only function responses: a tool result, not something a person said. */
+function isToolResultContent(content: unknown): boolean {
+  return (
+    Array.isArray(content) &&
+    content.length > 0 &&
+    content.every((p) => p !== null && typeof p === 'object' && 'functionResponse' in p)
+  );
+}
 
 /**
  * Cuts the tool output out of a gemini record before it is decoded and parsed: `toolCalls[].result` (the
@@ -147,6 +172,13 @@ const DISPLAY_KEY = Buffer.from(',"resultDisplay":');
  * and `,"resultDisplay":`); values are skipped with a string-aware scan. Any surprise returns the line as is.
  */
 export function stripToolOutput(line: Buffer): Buffer {
+  const response = line.indexOf(RESPONSE_CONTENT_KEY);
+  if (response !== -1) {
+    // A tool-result record: keep its shape (so it is still known for one), not its output.
+    const end = skipValue(line, response + '"content":'.length);
+    if (end === -1) return line;
+    return Buffer.concat([line.subarray(0, response), RESPONSE_CONTENT_STUB, line.subarray(end)]);
+  }
   if (line.indexOf(RESULT_KEY) === -1 && line.indexOf(DISPLAY_KEY) === -1) return line;
   const keep: Buffer[] = [];
   let pos = 0;
@@ -255,7 +287,11 @@ class TranscriptFolder {
       this.rewindTo(String(r['$rewindTo']));
     } else if ('$set' in r) {
       const set = r['$set'];
-      if (set && typeof set === 'object' && !Array.isArray(set)) this.meta = { ...this.meta, ...set };
+      if (set && typeof set === 'object' && !Array.isArray(set)) {
+        // A history snapshot (0.61.0) is the model's memory, not the run's record: see the file comment.
+        const { messages: _, ...meta } = set as Record<string, unknown>;
+        this.meta = { ...this.meta, ...meta };
+      }
     } else if (typeof r['id'] === 'string') {
       this.setRaw(r['id'], trimmed);
     } else if (typeof r['sessionId'] === 'string') {
@@ -281,6 +317,25 @@ class TranscriptFolder {
           Buffer.from(buf.subarray(start, end)),
           true,
         );
+        return;
+      }
+    }
+    if (
+      end - start > SET_MESSAGES_PREFIX.length &&
+      buf.compare(
+        SET_MESSAGES_PREFIX,
+        0,
+        SET_MESSAGES_PREFIX.length,
+        start,
+        start + SET_MESSAGES_PREFIX.length,
+      ) === 0
+    ) {
+      // A history snapshot can hold every tool output of the session: skip it unparsed, keep the rest of $set.
+      const line = buf.subarray(start, end);
+      const after = skipValue(line, SET_MESSAGES_PREFIX.length);
+      if (after !== -1) {
+        const rest = line.toString('utf8', line[after] === 0x2c ? after + 1 : after);
+        this.line(`{"$set":{${rest}`);
         return;
       }
     }
@@ -345,7 +400,7 @@ class TranscriptFolder {
     let finalAnswer = '';
     for (const id of [...this.entries.keys()]) {
       const msg = this.resolve(id);
-      if (!msg) continue;
+      if (!msg || msg.type === TOOL_RESULT_TYPE) continue;
       messages.push(msg);
       toolCalls.push(...msg.toolCalls);
       if (msg.type !== 'gemini') continue;
@@ -425,6 +480,55 @@ export async function foldTranscriptFile(file: string): Promise<FoldedTranscript
     await fh.close();
   }
   return f.result();
+}
+
+/** A user message the CLI's loader does not count as resumable (`isIgnoredUserContent`, 0.61.0). */
+const IGNORED_USER_TEXT = /^(\/|\?|<session_context>|<hook_context>|$)/;
+
+function resumableRecord(r: Record<string, unknown>): boolean {
+  if (r['type'] === 'user') return !IGNORED_USER_TEXT.test(contentText(r['content']).trim());
+  if (r['type'] !== 'gemini') return false;
+  const many = (k: string) => Array.isArray(r[k]) && (r[k] as unknown[]).length > 0;
+  return contentText(r['content']).trim() !== '' || many('toolCalls') || many('thoughts');
+}
+
+/**
+ * Whether `gemini --resume` can take this session: read the way 0.61.0's loader reads it (a `$set.messages`
+ * snapshot replaces the history before it, `$rewindTo` cuts it), at least one message must be resumable.
+ * A first turn the timeout cancelled is rolled back to nothing on 0.61.0, which then refuses the session ("No
+ * previous sessions found", exit 42); a follow-up starts afresh instead.
+ */
+export async function transcriptResumable(file: string): Promise<boolean> {
+  const history = new Map<string, Record<string, unknown>>();
+  for (const line of (await readFile(file, 'utf8')).split('\n')) {
+    let r: unknown;
+    try {
+      r = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!r || typeof r !== 'object' || Array.isArray(r)) continue;
+    const rec = r as Record<string, unknown>;
+    const set = rec['$set'] as Record<string, unknown> | undefined;
+    if (set && typeof set === 'object' && Array.isArray(set['messages'])) {
+      history.clear();
+      for (const m of set['messages'] as unknown[]) {
+        if (m && typeof m === 'object' && typeof (m as { id?: unknown }).id === 'string') {
+          history.set((m as { id: string }).id, m as Record<string, unknown>);
+        }
+      }
+    } else if (typeof rec['$rewindTo'] === 'string') {
+      let cut = !history.has(rec['$rewindTo']);
+      if (cut) history.clear();
+      for (const id of [...history.keys()]) {
+        if (id === rec['$rewindTo']) cut = true;
+        if (cut) history.delete(id);
+      }
+    } else if (typeof rec['id'] === 'string' && typeof rec['type'] === 'string') {
+      history.set(rec['id'], rec);
+    }
+  }
+  return [...history.values()].some(resumableRecord);
 }
 
 /** The CLI's project slug for a directory (projectRegistry.slugify), before collision suffixes. */

@@ -26,6 +26,8 @@ export interface SpawnOutcome {
   usage?: Usage;
   answer?: string;
   toolCalls?: TranscriptToolCall[];
+  /** A copy of the session file the CLI deleted at exit (src/run/progress.ts TranscriptToolTail). */
+  keptTranscript?: string;
 }
 
 /** What the engine gives a mode runner. */

@@ -165,9 +165,9 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
   log.info(`gemini ended: ${outcome.status}${outcome.message ? ` (${outcome.message})` : ''}`);
 
   // collected
-  const transcriptPath = await locateTranscript(home.root, opts.worktree, outcome.sessionId).catch(
-    () => undefined,
-  );
+  const transcriptPath =
+    (await locateTranscript(home.root, opts.worktree, outcome.sessionId).catch(() => undefined)) ??
+    outcome.keptTranscript;
   let transcript: FoldedTranscript = emptyTranscript();
   if (transcriptPath) {
     try {

@@ -49,6 +49,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
   const titleFile = join(opts.runDir, `titles-${attempt}`);
   let driver: TmuxDriver | undefined;
   const tail = new TranscriptToolTail(() => locateTranscript(ctx.home.root, opts.worktree, sessionId));
+  let attemptResult: Attempt | undefined;
   try {
     driver = await TmuxDriver.create({
       id: `${ctx.runId}-${attempt}`,
@@ -158,7 +159,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
           const settled = decideWall({ ...input, events, titleIdle: true });
           if (settled.action === 'quit' || settled.action === 'stop') end = settled;
         }
-        return {
+        return (attemptResult = {
           kind: 'done',
           outcome: {
             status: end.status,
@@ -168,7 +169,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
             geminiLifetimeMs: (exited ?? Date.now()) - spawnedAt,
             events,
           },
-        };
+        });
       }
 
       // stop: a wall or a dead pane
@@ -179,7 +180,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
       } else {
         log.warning(`${d.status}: ${d.message}`);
       }
-      return {
+      return (attemptResult = {
         kind: 'done',
         outcome: {
           status: d.status,
@@ -190,7 +191,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
           geminiLifetimeMs: (deadAt ?? Date.now()) - spawnedAt,
           events,
         },
-      };
+      });
     }
   } finally {
     if (driver) {
@@ -203,6 +204,15 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     wake?.();
     await follower;
     await titleFollower;
+    if (attemptResult?.kind === 'done') {
+      // 0.61.0 deletes its session file at exit when a cancel left nothing resumable (a first turn that timed
+      // out): the tail still holds it open, so the run keeps its record, and the summary its tool calls.
+      const kept = join(opts.runDir, `transcript-kept-${attempt}.jsonl`);
+      if (await tail.keepIfDeleted(kept).catch(() => false)) {
+        log.info('gemini deleted its session file at exit (nothing in it was resumable): kept a copy');
+        attemptResult.outcome.keptTranscript = kept;
+      }
+    }
     await tail.close();
   }
 }

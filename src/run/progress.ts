@@ -188,6 +188,11 @@ export class TranscriptToolTail {
     return out;
   }
 
+  /** The transcript as it was when the CLI deleted it (0.61.0 does at exit when nothing is resumable). */
+  keepIfDeleted(dest: string): Promise<boolean> {
+    return this.lines.keepIfUnlinked(dest);
+  }
+
   close(): Promise<void> {
     return this.lines.close();
   }

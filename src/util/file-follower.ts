@@ -5,7 +5,7 @@
  * of it first so it can drop what it parsed.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { open, stat } from 'node:fs/promises';
+import { open, stat, writeFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 
 export interface FollowOptions {
@@ -90,6 +90,31 @@ export class FileFollower {
     }
   }
 
+  /**
+   * When the followed file was unlinked while we still hold it open, writes all its bytes (read through our
+   * handle, so even what was appended after the last read) to `dest` and returns true. A writer that deletes
+   * its file at exit cannot take it from us.
+   */
+  async keepIfUnlinked(dest: string): Promise<boolean> {
+    if (!this.fh || this.path === undefined) return false;
+    try {
+      await stat(this.path);
+      return false;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return false;
+    }
+    const size = (await this.fh.stat()).size;
+    const data = Buffer.allocUnsafe(size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await this.fh.read(data, at, size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    await writeFile(dest, data.subarray(0, at), { mode: 0o600 });
+    return true;
+  }
+
   async close(): Promise<void> {
     const fh = this.fh;
     this.fh = undefined;
@@ -129,6 +154,10 @@ export class LineFollower {
     this.partial = lines.pop() ?? '';
     if (this.partial.length > this.maxLineChars) this.partial = '';
     return lines;
+  }
+
+  keepIfUnlinked(dest: string): Promise<boolean> {
+    return this.follower.keepIfUnlinked(dest);
   }
 
   close(): Promise<void> {

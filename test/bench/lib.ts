@@ -271,7 +271,17 @@ export function* telemetryChunks(targetBytes: number): Generator<string> {
 }
 
 /** One transcript turn in the CLI's write order: user, $set, gemini (empty), re-append with toolCalls, … */
-export function transcriptTurn(turn: number, atMs: number, bigOutput = 2000): string[] {
+/**
+ * One turn in the CLI's write order. `shape: '0.61.0'` adds what 0.61.0 writes besides: the tool result again
+ * as a `user` record of functionResponse parts, and (every 50th turn, as after a compression) a `$set.messages`
+ * snapshot of the history, here the turn's user message and a summary.
+ */
+export function transcriptTurn(
+  turn: number,
+  atMs: number,
+  bigOutput = 2000,
+  shape: '0.42.0' | '0.61.0' = '0.42.0',
+): string[] {
   const ts = (d: number): string => new Date(atMs + d).toISOString();
   const lines: string[] = [];
   const user = {
@@ -307,6 +317,16 @@ export function transcriptTurn(turn: number, atMs: number, bigOutput = 2000): st
     renderOutputAsMarkdown: true,
   };
   lines.push(JSON.stringify({ ...base, toolCalls: [call] }));
+  if (shape === '0.61.0') {
+    lines.push(
+      JSON.stringify({ id: randomUUID(), timestamp: ts(21), type: 'user', content: call.result }),
+      JSON.stringify({ $set: { lastUpdated: ts(21) } }),
+    );
+    if (turn % 50 === 49) {
+      const summary = { id: randomUUID(), timestamp: ts(22), type: 'user', content: [{ text: output }] };
+      lines.push(JSON.stringify({ $set: { messages: [user, summary], lastUpdated: ts(22) } }));
+    }
+  }
   lines.push(
     JSON.stringify({
       id: randomUUID(),

@@ -4,6 +4,9 @@
  * beside the naive approach in the same run: read the whole file, JSON.parse every line, fold in memory.
  * Each side runs BENCH_ROUNDS times (default 3) and reports its best time (the machine is shared; noise only
  * adds time). Also prints the peak RSS growth of each (each side once in a fresh process, see peakRssMb).
+ * BENCH transcript-fold-latest-mbps: the same over a file in 0.61.0's shape (tool results again as `user`
+ * records, a history snapshot every 50 turns; `transcriptTurn(…, '0.61.0')`), half the size, against the same
+ * naive fold made to skip what 0.61.0 adds.
  * Runs alone: `node --import tsx test/bench/transcript-fold.bench.ts`.
  */
 import { once } from 'node:events';
@@ -25,7 +28,11 @@ import {
 
 const TARGET = Number(process.env.BENCH_TRANSCRIPT_MB ?? 210) * 1e6;
 
-async function writeFileOf(file: string, target: number): Promise<number> {
+async function writeFileOf(
+  file: string,
+  target: number,
+  shape: '0.42.0' | '0.61.0' = '0.42.0',
+): Promise<number> {
   const ws = createWriteStream(file);
   ws.write(transcriptHeader() + '\n');
   let written = 0;
@@ -33,7 +40,7 @@ async function writeFileOf(file: string, target: number): Promise<number> {
   // Every turn has fresh ids (a real session never repeats one), so the fold result grows with the file;
   // tool results (the bulk of the bytes) are superseded copies or live in the folded messages.
   while (written < target) {
-    const text = transcriptTurn(turn, Date.UTC(2026, 0, 1) + turn * 1000, 8000).join('\n') + '\n';
+    const text = transcriptTurn(turn, Date.UTC(2026, 0, 1) + turn * 1000, 8000, shape).join('\n') + '\n';
     written += Buffer.byteLength(text);
     turn++;
     if (!ws.write(text)) await once(ws, 'drain');
@@ -53,8 +60,11 @@ const SIDES = {
     const byId = new Map<string, unknown>();
     for (const line of text.split('\n')) {
       if (line === '') continue;
-      const rec = JSON.parse(line) as { id?: string };
-      if (typeof rec.id === 'string') byId.set(rec.id, rec);
+      const rec = JSON.parse(line) as { id?: string; content?: unknown };
+      // 0.61.0's tool-result records are not messages (src/gemini/transcript.ts)
+      const toolResult =
+        Array.isArray(rec.content) && JSON.stringify(rec.content[0]).startsWith('{"functionResponse"');
+      if (typeof rec.id === 'string' && !toolResult) byId.set(rec.id, rec);
     }
     return byId.size;
   },
@@ -88,6 +98,26 @@ async function main(): Promise<void> {
       baseline: naiveRss,
     });
     console.log(`# file ${mb.toFixed(0)} MB, ${turns} turns, ${fast.value} messages`);
+
+    const latestFile = join(dir, 'session-0.61.0.jsonl');
+    const latestTurns = await writeFileOf(latestFile, TARGET / 2, '0.61.0');
+    await rm(file);
+    const latestMb = (await stat(latestFile)).size / 1e6;
+    const latestFast = await measure(ROUNDS, () => SIDES.fast(latestFile));
+    const latestNaive = await measure(ROUNDS, () => SIDES.naive(latestFile));
+    if (latestFast.value !== latestTurns * 3 || latestNaive.value !== latestFast.value) {
+      throw new Error(`0.61.0 fold mismatch: ${latestFast.value} vs naive ${latestNaive.value}`);
+    }
+    const latestMbps = latestMb / (latestFast.ms / 1000);
+    const latestNaiveMbps = latestMb / (latestNaive.ms / 1000);
+    bench(
+      'transcript-fold-latest-mbps',
+      latestMbps,
+      'MB/s',
+      `0.61.0-shaped file (tool results as user records, a snapshot every 50 turns); best of ${ROUNDS}; baseline: the naive fold`,
+      { baseline: latestNaiveMbps, ratio: latestMbps / latestNaiveMbps },
+    );
+    console.log(`# 0.61.0-shaped file ${latestMb.toFixed(0)} MB, ${latestTurns} turns`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

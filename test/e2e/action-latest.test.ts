@@ -110,6 +110,30 @@ describe.each(['interactive', 'headless'] as const)('the action on gemini 0.61.0
     const r = await world.run({ mode, script, inputs: { ...LATEST, 'timeout-minutes': '0.25' } });
     expect(r.main.outputs, r.main.stdout).toMatchObject({ status: 'timed-out', 'commit-count': '1' });
     expect(await world.originLog('gemini-run/issue-1')).not.toMatch(/Late/);
+    // The cancel left nothing resumable, so 0.61.0 deleted its session file at /quit: the run kept a copy, and
+    // the summary still lists the turn's tool call.
+    expect(r.main.outputs['transcript-path']).not.toBe('');
+    const summary = world.github.comments(2).find((c) => c.body.includes('gemini-run:summary'));
+    expect(summary?.body).toContain('| shell | `run_shell_command` | 1 | 0 |');
+    if (mode !== 'interactive') return;
+    // 0.61.0 refuses to --resume such a session (exit 42, "No previous sessions found"): a follow-up starts
+    // afresh and says why, instead of crashing.
+    await world.checkout();
+    const next = await world.run({
+      mode,
+      script: commitScript('TODO.md', 'Add TODO.md'),
+      eventName: 'issue_comment',
+      payload: world.commentPayload('/gemini go on', { issue: 2, isPull: true }),
+      inputs: LATEST,
+    });
+    expect(next.main.outputs, next.main.stdout).toMatchObject({ status: 'finished', 'pr-number': '2' });
+    expect(next.main.outputs['session-id']).not.toBe(r.main.outputs['session-id']);
+    expect(
+      world.github
+        .comments(2)
+        .map((c) => c.body)
+        .join('\n'),
+    ).toContain('could not continue the previous session: its first turn was cancelled');
     if (mode === 'interactive') {
       // the CLI did nudge, and was cancelled again
       expect(r.main.stdout).toContain('Escape again');

@@ -1,4 +1,14 @@
-import { appendFile, mkdtemp, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import {
+  appendFile,
+  mkdtemp,
+  readFile,
+  rename,
+  rm,
+  stat,
+  truncate,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -76,6 +86,25 @@ describe('FileFollower', () => {
     named.path = file;
     expect((await readOnce(f)).text).toBe('found');
     await f.close();
+  });
+});
+
+describe('keeping a file its writer deletes', () => {
+  it('copies every byte, appended after the last read too, once the path is gone; nothing while it exists', async () => {
+    const file = await tempFile();
+    const kept = `${file}.kept`;
+    const f = new FileFollower(file);
+    await writeFile(file, 'line one\n');
+    await readOnce(f);
+    await appendFile(file, 'line two\n');
+    expect(await f.keepIfUnlinked(kept)).toBe(false);
+    await unlink(file);
+    expect(await f.keepIfUnlinked(kept)).toBe(true);
+    expect(await readFile(kept, 'utf8')).toBe('line one\nline two\n');
+    expect((await stat(kept)).mode & 0o777).toBe(0o600);
+    await f.close();
+    // never opened: nothing to keep
+    expect(await new FileFollower(file).keepIfUnlinked(kept)).toBe(false);
   });
 });
 
