@@ -10039,6 +10039,8 @@ function createUpstream(origin, env) {
 
 
 
+/** What a fenced proxy answers; not retried by the CLI (a 4xx other than 429). */
+const FENCED_MESSAGE = "the run's time or token budget is spent: gemini-run stopped the agent";
 const MIN_PLACEHOLDER_LENGTH = 16;
 /** Google's error bodies are a few KB; anything bigger is relayed as it comes, without the secret check. */
 const MAX_INSPECTED_ERROR_BODY = 1 << 20;
@@ -10126,6 +10128,7 @@ async function startModelProxy(o) {
         }
     };
     const upstream = createUpstream(base, process.env);
+    let fenced = false;
     const credentialHeader = async () => {
         if (credential.kind === 'api-key')
             return ['x-goog-api-key', credential.apiKey];
@@ -10231,6 +10234,11 @@ async function startModelProxy(o) {
             refuse(401, 'UNAUTHENTICATED', "the request does not carry this run's model credential");
             return;
         }
+        if (fenced) {
+            req.resume();
+            refuse(400, 'FAILED_PRECONDITION', FENCED_MESSAGE);
+            return;
+        }
         const path = prefix + pathname + withoutKeyParam(search);
         if (path.includes(o.placeholder)) {
             refuse(400, 'INVALID_ARGUMENT', 'the credential may only travel in x-goog-api-key, key= or Authorization');
@@ -10298,6 +10306,11 @@ async function startModelProxy(o) {
     let closing;
     return {
         url: `http://127.0.0.1:${port}`,
+        fence: () => {
+            if (!fenced)
+                log('fenced: every further model call is refused');
+            fenced = true;
+        },
         close: () => (closing ??= new Promise((resolve) => {
             server.close(() => resolve());
             server.closeAllConnections();
@@ -10329,8 +10342,11 @@ const proxyConfigSchema = strictObject({
     })
         .optional(),
 });
-/** A later stdin line: a refreshed bearer token. */
-const tokenUpdateSchema = strictObject({ token: schemas_string().min(1) });
+/** A later stdin line: a refreshed bearer token, or the fence (model-proxy.ts `fence`). */
+const controlLineSchema = union([
+    strictObject({ token: schemas_string().min(1) }),
+    strictObject({ fence: literal(true) }),
+]);
 /** The proxy's one stdout line. */
 const readyLineSchema = strictObject({ url: url({ protocol: /^http$/ }) });
 /**
@@ -10357,8 +10373,8 @@ function parseLine(schema, line, what) {
 /**
  * dist/proxy.js: the model proxy as its own process, so the action can keep the credential out of the
  * process tree it hands to the agent and stop it with a signal. Protocol (see launch.ts): one JSON config line
- * on stdin, one `{"url":...}` line on stdout, optional `{"token":...}` lines later; stdin EOF or SIGTERM ends
- * it. Log lines go to stderr.
+ * on stdin, one `{"url":...}` line on stdout, optional `{"token":...}` and `{"fence":true}` lines later; stdin EOF
+ * or SIGTERM ends it. Log lines go to stderr.
  */
 
 
@@ -10411,7 +10427,11 @@ lines.on('line', (line) => {
         return;
     }
     try {
-        token = parseLine(tokenUpdateSchema, line, 'token update').token;
+        const control = parseLine(controlLineSchema, line, 'control line');
+        if ('fence' in control)
+            void configured.then(() => proxy?.fence());
+        else
+            token = control.token;
     }
     catch (e) {
         process.stderr.write(`${oneLine(getErrorMessage(e))}; ignored\n`);

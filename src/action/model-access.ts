@@ -45,6 +45,8 @@ export interface ModelAccess {
   endpoint?: ModelEndpoint;
   /** OAuth creds as the proxy's token source holds them now (refreshed ones included), for the write-back. */
   oauthCreds?(): OAuthCreds;
+  /** No model answer reaches the agent from now on (the timeout or the budget stopped it); no-op without a proxy. */
+  fence(): void;
   stop(): Promise<void>;
 }
 
@@ -95,7 +97,11 @@ export async function startModelAccess(o: {
       log,
     });
     o.log.info(`The API key stays in the model proxy (${proxy.url}); the agent holds a placeholder.`);
-    return { endpoint: { kind: 'gemini-api', baseUrl: proxy.url, placeholder }, stop: () => proxy.stop() };
+    return {
+      endpoint: { kind: 'gemini-api', baseUrl: proxy.url, placeholder },
+      fence: () => proxy.fence(),
+      stop: () => proxy.stop(),
+    };
   }
   if (o.auth.kind === 'oauth' && o.oauth) {
     const source = o.oauth;
@@ -116,6 +122,7 @@ export async function startModelAccess(o: {
     return {
       endpoint: { kind: 'code-assist', baseUrl: proxy.url, placeholder },
       oauthCreds: () => source.current,
+      fence: () => proxy.fence(),
       stop: () => proxy.stop(),
     };
   }
@@ -133,7 +140,11 @@ export async function startModelAccess(o: {
       o.log.info(
         `The Vertex AI API key stays in the model proxy (${proxy.url}); the agent holds a placeholder.`,
       );
-      return { endpoint: { kind: 'vertex', baseUrl: proxy.url, placeholder }, stop: () => proxy.stop() };
+      return {
+        endpoint: { kind: 'vertex', baseUrl: proxy.url, placeholder },
+        fence: () => proxy.fence(),
+        stop: () => proxy.stop(),
+      };
     }
     const adcFile = o.agentUid === undefined ? gcloudAdcFile(o.env) : undefined;
     if (adcFile) {
@@ -143,7 +154,7 @@ export async function startModelAccess(o: {
       o.log.warning(
         `Vertex AI: gemini uses gcloud's credentials in ${adcFile} itself (isolation: none shares this HOME with the agent).`,
       );
-      return { stop: () => Promise.resolve() };
+      return { fence: () => undefined, stop: () => Promise.resolve() };
     }
     const source = o.vertex ?? (await prepareVertexToken(o.env));
     const uid = o.agentUid ?? process.getuid?.();
@@ -174,8 +185,9 @@ export async function startModelAccess(o: {
         placeholder,
         metadataHost: new URL(proxy.url).host,
       },
+      fence: () => proxy.fence(),
       stop: () => proxy.stop(),
     };
   }
-  return { stop: () => Promise.resolve() };
+  return { fence: () => undefined, stop: () => Promise.resolve() };
 }

@@ -397,6 +397,7 @@ async function runPipeline(
         userSettings: userSettings.settings,
         extensions: inputs.extensions,
         maxTokens: inputs.maxTokens,
+        fenceModel: () => access?.fence(),
         ...(tracking.comment
           ? {
               // A tool's target is the agent's text: no secret of ours goes into the comment (isolation: none).

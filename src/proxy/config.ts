@@ -25,8 +25,11 @@ export const proxyConfigSchema = z.strictObject({
 });
 export type ProxyConfig = z.infer<typeof proxyConfigSchema>;
 
-/** A later stdin line: a refreshed bearer token. */
-export const tokenUpdateSchema = z.strictObject({ token: z.string().min(1) });
+/** A later stdin line: a refreshed bearer token, or the fence (model-proxy.ts `fence`). */
+export const controlLineSchema = z.union([
+  z.strictObject({ token: z.string().min(1) }),
+  z.strictObject({ fence: z.literal(true) }),
+]);
 
 /** The proxy's one stdout line. */
 export const readyLineSchema = z.strictObject({ url: z.url({ protocol: /^http$/ }) });

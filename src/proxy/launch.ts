@@ -27,6 +27,8 @@ export interface LaunchedProxy {
   url: string;
   /** The proxy process; undefined when it runs in this process (no bundle, see launchModelProxy). */
   pid?: number;
+  /** Refuses every further model call (model-proxy.ts `fence`); idempotent. */
+  fence(): void;
   /** Idempotent; bounded: SIGTERM, then SIGKILL after 2 s. */
   stop(): Promise<void>;
 }
@@ -114,7 +116,7 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
     // Running from src/ (vitest, tsx) there is no bundle to spawn. The in-process proxy is the same code; only
     // the process boundary is missing, which the product, always running from dist/, never lacks.
     const p = await startModelProxy(o);
-    return { url: p.url, stop: () => p.close() };
+    return { url: p.url, fence: () => p.fence(), stop: () => p.close() };
   }
   const cred = o.credential;
   const secrets = new SecretSet();
@@ -172,6 +174,9 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
   return {
     url,
     pid: child.pid,
+    fence: () => {
+      if (!hasExited(child)) child.stdin.write(`${JSON.stringify({ fence: true })}\n`);
+    },
     stop: () =>
       (stopped ??= (async () => {
         stopping = true;

@@ -1,12 +1,12 @@
 /**
  * dist/proxy.js: the model proxy as its own process, so the action can keep the credential out of the
  * process tree it hands to the agent and stop it with a signal. Protocol (see launch.ts): one JSON config line
- * on stdin, one `{"url":...}` line on stdout, optional `{"token":...}` lines later; stdin EOF or SIGTERM ends
- * it. Log lines go to stderr.
+ * on stdin, one `{"url":...}` line on stdout, optional `{"token":...}` and `{"fence":true}` lines later; stdin EOF
+ * or SIGTERM ends it. Log lines go to stderr.
  */
 import { createInterface } from 'node:readline';
 import { getErrorMessage, oneLine } from '../util/errors.js';
-import { parseLine, proxyConfigSchema, tokenUpdateSchema } from './config.js';
+import { controlLineSchema, parseLine, proxyConfigSchema } from './config.js';
 import { startModelProxy, type RunningProxy } from './model-proxy.js';
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -56,7 +56,9 @@ lines.on('line', (line) => {
     return;
   }
   try {
-    token = parseLine(tokenUpdateSchema, line, 'token update').token;
+    const control = parseLine(controlLineSchema, line, 'control line');
+    if ('fence' in control) void configured.then(() => proxy?.fence());
+    else token = control.token;
   } catch (e) {
     process.stderr.write(`${oneLine(getErrorMessage(e))}; ignored\n`);
   }

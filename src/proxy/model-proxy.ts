@@ -44,8 +44,16 @@ export interface ModelProxyOptions {
 export interface RunningProxy {
   /** `http://127.0.0.1:<port>`, for GOOGLE_GEMINI_BASE_URL. */
   url: string;
+  /**
+   * From now on every model call is refused (400 FAILED_PRECONDITION): the run's time or token budget is spent,
+   * and no answer may reach the agent after that, whatever the CLI sends by itself (0.61.0's auto-nudge).
+   */
+  fence(): void;
   close(): Promise<void>;
 }
+
+/** What a fenced proxy answers; not retried by the CLI (a 4xx other than 429). */
+export const FENCED_MESSAGE = "the run's time or token budget is spent: gemini-run stopped the agent";
 
 export const MIN_PLACEHOLDER_LENGTH = 16;
 
@@ -136,6 +144,7 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
     }
   };
   const upstream = createUpstream(base, process.env);
+  let fenced = false;
 
   const credentialHeader = async (): Promise<[string, string]> => {
     if (credential.kind === 'api-key') return ['x-goog-api-key', credential.apiKey];
@@ -237,6 +246,11 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
       refuse(401, 'UNAUTHENTICATED', "the request does not carry this run's model credential");
       return;
     }
+    if (fenced) {
+      req.resume();
+      refuse(400, 'FAILED_PRECONDITION', FENCED_MESSAGE);
+      return;
+    }
     const path = prefix + pathname + withoutKeyParam(search);
     if (path.includes(o.placeholder)) {
       refuse(
@@ -321,6 +335,10 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
   let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}`,
+    fence: () => {
+      if (!fenced) log('fenced: every further model call is refused');
+      fenced = true;
+    },
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -39,6 +39,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     if (timedOut) return;
     timedOut = true;
     log.warning(`${why}: stopping gemini (SIGTERM, then SIGKILL)`);
+    opts.fenceModel?.();
     killProcessGroup(group.pid, 'SIGTERM');
     killTimer = setTimeout(() => killProcessGroup(group.pid, 'SIGKILL'), KILL_AFTER_TERM_MS);
   };

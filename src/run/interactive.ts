@@ -96,6 +96,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
       if (escapeSentAtMs === undefined && ctx.overBudget()) {
         // The budget stops the agent the way the timeout does: one Escape, then /quit once the turn ends.
         log.warning(`token budget of ${opts.maxTokens} reached: sending one Escape to cancel the turn`);
+        opts.fenceModel?.();
         await driver.sendEscape();
         escapeSentAtMs = lastEscapeAtMs = elapsedMs;
         escapesSent = 1;
@@ -122,6 +123,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
           log.warning(
             `timeout after ${Math.round(opts.timeoutMs / 1000)} s: sending one Escape to cancel the turn`,
           );
+          opts.fenceModel?.();
           escapeSentAtMs = elapsedMs;
         } else {
           log.warning(

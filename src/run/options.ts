@@ -52,4 +52,9 @@ export interface RunOptions {
   extensions?: readonly string[];
   /** Token budget of the run (src/run/budget.ts); 0 or absent: none. */
   maxTokens?: number;
+  /**
+   * Called once when the timeout or the budget stops the agent, before it is told to stop: the model proxy then
+   * refuses every further call, so nothing the CLI sends by itself afterwards is answered.
+   */
+  fenceModel?: () => void;
 }

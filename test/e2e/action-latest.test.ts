@@ -77,9 +77,11 @@ describe.each(['interactive', 'headless'] as const)('the action on gemini 0.61.0
 
   it('timeout → the partial commit is pushed as a draft PR and the step fails; nothing runs after the timeout', async () => {
     // 0.61.0 answers the cancelled continuation by asking the model again (an auto-nudge, twice at most): the
-    // answers below are what a model would send back. Their commits must not land (probe escape-after-tool-call).
+    // answers below are what a model would send back. Their commits must not land (probe escape-after-tool-call):
+    // the model proxy is fenced at the timeout, and the engine Escapes each nudge.
     const late = (n: number) => ({
-      delayMs: 1500,
+      // Faster than the 700 ms between Escapes: only the model proxy's fence keeps this from running.
+      delayMs: 100,
       functionCalls: [
         {
           name: 'run_shell_command',
@@ -110,6 +112,9 @@ describe.each(['interactive', 'headless'] as const)('the action on gemini 0.61.0
     const r = await world.run({ mode, script, inputs: { ...LATEST, 'timeout-minutes': '0.25' } });
     expect(r.main.outputs, r.main.stdout).toMatchObject({ status: 'timed-out', 'commit-count': '1' });
     expect(await world.originLog('gemini-run/issue-1')).not.toMatch(/Late/);
+    // the proxy refused the nudges: they never reached the model
+    const bodies = JSON.stringify(r.gemini.modelRequests().map((q) => q.body));
+    expect(bodies).not.toContain('You successfully executed a tool');
     // The cancel left nothing resumable, so 0.61.0 deleted its session file at /quit: the run kept a copy, and
     // the summary still lists the turn's tool call.
     expect(r.main.outputs['transcript-path']).not.toBe('');
@@ -134,10 +139,7 @@ describe.each(['interactive', 'headless'] as const)('the action on gemini 0.61.0
         .map((c) => c.body)
         .join('\n'),
     ).toContain('could not continue the previous session: its first turn was cancelled');
-    if (mode === 'interactive') {
-      // the CLI did nudge, and was cancelled again
-      expect(r.main.stdout).toContain('Escape again');
-    }
+    expect(r.main.stdout).toContain('fenced: every further model call is refused');
     expect(r.main.exitCode).toBe(1);
     expect(world.github.pulls()[0]?.draft).toBe(true);
   });

@@ -291,6 +291,30 @@ describe('model proxy: credentials', () => {
   });
 });
 
+describe('model proxy: the fence', () => {
+  it('once fenced, refuses every model call without reaching the upstream, in a shape the CLI does not retry', async () => {
+    const up = await startUpstream();
+    const p = await proxyTo(up.url);
+    expect(
+      (await call(p.url, '/v1beta/models/m:streamGenerateContent', { headers: withKey(), body: '{}' }))
+        .status,
+    ).toBe(200);
+    p.fence();
+    p.fence();
+    const r = await call(p.url, '/v1beta/models/m:streamGenerateContent', { headers: withKey(), body: '{}' });
+    expect(r.status).toBe(400);
+    const body = JSON.parse(r.body.toString()) as {
+      error: { code: number; status: string; message: string };
+    };
+    expect(body.error).toMatchObject({ code: 400, status: 'FAILED_PRECONDITION' });
+    expect(body.error.message).toContain('gemini-run stopped the agent');
+    expect(up.seen).toHaveLength(1);
+    // a caller without this run's placeholder still learns nothing more than before
+    expect((await call(p.url, '/v1beta/models', {})).status).toBe(401);
+    expect(p.lines.filter((l) => l.includes('fenced'))).toHaveLength(1);
+  });
+});
+
 describe('model proxy: responses', () => {
   it('streams SSE events as they come: the client has the first before the second is written', async () => {
     let clientHasFirst!: () => void;
@@ -602,6 +626,14 @@ describe('model proxy: as its own process', () => {
     await vi.waitFor(() =>
       expect(lines.join('\n')).toMatch(/POST \/v1beta\/models\/m:generateContent -> 200/),
     );
+    // the fence travels as a stdin line: from then on nothing reaches the upstream
+    p.fence();
+    await vi.waitFor(async () => {
+      const fenced = await call(p.url, '/v1beta/models/m:generateContent?key=' + PLACEHOLDER, { body: '{}' });
+      expect(fenced.status).toBe(400);
+      expect(fenced.body.toString()).toContain('FAILED_PRECONDITION');
+    });
+    expect(up.seen).toHaveLength(1);
     await p.stop();
     expect(() => process.kill(p.pid!, 0)).toThrow();
   });
