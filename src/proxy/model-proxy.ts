@@ -53,7 +53,7 @@ export interface RunningProxy {
 }
 
 /** What a fenced proxy answers; not retried by the CLI (a 4xx other than 429). */
-export const FENCED_MESSAGE = "the run's time or token budget is spent: gemini-run stopped the agent";
+const FENCED_MESSAGE = "the run's time or token budget is spent: gemini-run stopped the agent";
 
 export const MIN_PLACEHOLDER_LENGTH = 16;
 
