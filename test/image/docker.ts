@@ -49,8 +49,8 @@ export async function ensureStandIn(): Promise<string> {
 }
 
 /** `docker build` of deploy/runner/Dockerfile with the build arguments a user passes for the real base. */
-export async function buildRunnerImage(buildArgs: Record<string, string>): Promise<void> {
-  const args = ['build', '--network', 'host', '-q', '-f', 'deploy/runner/Dockerfile', '-t', IMAGE];
+export async function buildRunnerImage(buildArgs: Record<string, string>, tag = IMAGE): Promise<void> {
+  const args = ['build', '--network', 'host', '-q', '-f', 'deploy/runner/Dockerfile', '-t', tag];
   for (const [k, v] of Object.entries(buildArgs)) args.push('--build-arg', `${k}=${v}`);
   // The classic builder: BuildKit would look the base up in a registry, and none is reachable here.
   await exec('docker', [...args, '.'], {
@@ -69,10 +69,10 @@ export async function buildRunnerImage(buildArgs: Record<string, string>): Promi
 }
 
 /** `docker run --rm` of one command in a fresh container of the image. */
-export function runInImage(argv: string[], o: { user?: string } = {}): Promise<ExecResult> {
+export function runInImage(argv: string[], o: { user?: string; image?: string } = {}): Promise<ExecResult> {
   return exec(
     'docker',
-    ['run', '--rm', '--network', 'host', ...(o.user ? ['--user', o.user] : []), IMAGE, ...argv],
+    ['run', '--rm', '--network', 'host', ...(o.user ? ['--user', o.user] : []), o.image ?? IMAGE, ...argv],
     { allowAllExitCodes: true, timeoutMs: 5 * 60_000 },
   );
 }

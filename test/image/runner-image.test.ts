@@ -273,3 +273,27 @@ describe('the runner image (deploy/runner/Dockerfile on a stand-in of the offici
     );
   });
 });
+
+describe('the runner image with the other checked CLI (GEMINI_CLI_VERSION=0.61.0)', () => {
+  const LATEST_IMAGE = 'gemini-run-test/runner:test-0.61.0';
+  beforeAll(async () => {
+    await requireDocker();
+    await ensureStandIn();
+    await buildRunnerImage({ RUNNER_IMAGE: STAND_IN, GEMINI_CLI_VERSION: '0.61.0' }, LATEST_IMAGE);
+  }, 20 * 60_000);
+  afterAll(async () => {
+    await exec('docker', ['image', 'rm', '--force', LATEST_IMAGE], {
+      allowAllExitCodes: true,
+      timeoutMs: 120_000,
+    });
+  });
+
+  it('installs it, names its profile in doctor, and runs the demo to a pull request', async () => {
+    const doctor = await runInImage(['gemini-run', 'doctor'], { user: '1001', image: LATEST_IMAGE });
+    expect(doctor.exitCode, doctor.stdout + doctor.stderr).toBe(0);
+    expect(doctor.stdout).toMatch(/OK +gemini +0\.61\.0 at .*profile 0\.61\.0/);
+    const demo = await runInImage(['gemini-run', 'demo'], { user: '1001', image: LATEST_IMAGE });
+    expect(demo.exitCode, demo.stdout + demo.stderr).toBe(0);
+    expect(demo.stdout).toMatch(/status: finished {2}commits: 1 /);
+  });
+});
