@@ -138,7 +138,7 @@ export const INPUT_DEFAULTS = Object.fromEntries(INPUT_NAMES.map((n) => [n, meta
   string
 >;
 
-export const SECRET_INPUTS: readonly InputName[] = INPUT_NAMES.filter((n) => metaOf(n).secret);
+const SECRET_INPUTS: readonly InputName[] = INPUT_NAMES.filter((n) => metaOf(n).secret);
 
 /** Pure: raw strings → settings. All problems are reported together in one message. */
 export function parseInputs(raw: Partial<Record<InputName, string>>): ActionInputs {

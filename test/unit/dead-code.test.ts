@@ -11,8 +11,6 @@ const ENTRY_POINTS = new Set(['action/index.ts', 'action/post.ts', 'cli/main.ts'
  * Keep it short: an export no one uses is usually code to delete.
  */
 const ALLOWED: Record<string, string> = {
-  'action/inputs.ts: SECRET_INPUTS':
-    'inputs.ts is being rewritten as one schema (issue 14, item 5); drop this entry with that change',
   'gemini/settings.ts: unmergeSettings':
     "the undo of mergeSettings (its sidecar records what we own): no command calls it yet; wire it into 'logout' or delete it with the sidecar",
   'gemini/settings.ts: ownedPaths': 'reads the same sidecar as unmergeSettings; goes with it',
