@@ -447,11 +447,13 @@ export function foldTranscript(text: string): FoldedTranscript {
 }
 
 /**
- * Streams the file line by line over one reused buffer (grown only for a line longer than it), so memory is
- * bounded by the longest line plus the folded result. A torn last line is tolerated.
+ * Calls `onLine(buf, start, end)` for each line of the file (no newline), streaming over one reused buffer grown
+ * only for a line longer than it: memory is bounded by the longest line. A torn last line is passed too.
  */
-export async function foldTranscriptFile(file: string): Promise<FoldedTranscript> {
-  const f = new TranscriptFolder();
+async function forEachLine(
+  file: string,
+  onLine: (buf: Buffer, start: number, end: number) => void,
+): Promise<void> {
   const fh = await open(file, 'r');
   try {
     let buf = Buffer.allocUnsafe(1024 * 1024);
@@ -469,16 +471,22 @@ export async function foldTranscriptFile(file: string): Promise<FoldedTranscript
       let start = 0;
       // The carried partial line holds no newline: search the new bytes only.
       for (let nl = view.indexOf(0x0a, have); nl !== -1; nl = view.indexOf(0x0a, start)) {
-        if (nl > start) f.lineBytes(view, start, nl);
+        if (nl > start) onLine(view, start, nl);
         start = nl + 1;
       }
       buf.copyWithin(0, start, end);
       have = end - start;
     }
-    if (have > 0) f.lineBytes(buf, 0, have);
+    if (have > 0) onLine(buf, 0, have);
   } finally {
     await fh.close();
   }
+}
+
+/** Folds the file as it streams: memory is bounded by the longest line plus the folded result. */
+export async function foldTranscriptFile(file: string): Promise<FoldedTranscript> {
+  const f = new TranscriptFolder();
+  await forEachLine(file, (buf, start, end) => f.lineBytes(buf, start, end));
   return f.result();
 }
 
@@ -499,22 +507,24 @@ function resumableRecord(r: Record<string, unknown>): boolean {
  * previous sessions found", exit 42); a follow-up starts afresh instead.
  */
 export async function transcriptResumable(file: string): Promise<boolean> {
-  const history = new Map<string, Record<string, unknown>>();
-  for (const line of (await readFile(file, 'utf8')).split('\n')) {
+  // Per id (in history order) only whether it is resumable: a session file can be hundreds of MB.
+  const history = new Map<string, boolean>();
+  await forEachLine(file, (buf, start, end) => {
     let r: unknown;
     try {
-      r = JSON.parse(line);
+      // Tool output is cut first; what is left still says whether a record counts.
+      r = JSON.parse(stripToolOutput(buf.subarray(start, end)).toString('utf8'));
     } catch {
-      continue;
+      return;
     }
-    if (!r || typeof r !== 'object' || Array.isArray(r)) continue;
+    if (!r || typeof r !== 'object' || Array.isArray(r)) return;
     const rec = r as Record<string, unknown>;
     const set = rec['$set'] as Record<string, unknown> | undefined;
     if (set && typeof set === 'object' && Array.isArray(set['messages'])) {
       history.clear();
       for (const m of set['messages'] as unknown[]) {
         if (m && typeof m === 'object' && typeof (m as { id?: unknown }).id === 'string') {
-          history.set((m as { id: string }).id, m as Record<string, unknown>);
+          history.set((m as { id: string }).id, resumableRecord(m as Record<string, unknown>));
         }
       }
     } else if (typeof rec['$rewindTo'] === 'string') {
@@ -525,10 +535,10 @@ export async function transcriptResumable(file: string): Promise<boolean> {
         if (cut) history.delete(id);
       }
     } else if (typeof rec['id'] === 'string' && typeof rec['type'] === 'string') {
-      history.set(rec['id'], rec);
+      history.set(rec['id'], resumableRecord(rec));
     }
-  }
-  return [...history.values()].some(resumableRecord);
+  });
+  return [...history.values()].some(Boolean);
 }
 
 /** The CLI's project slug for a directory (projectRegistry.slugify), before collision suffixes. */
