@@ -42,7 +42,7 @@ export async function findPreviousSession(o: {
       });
       if (file && !(await transcriptResumable(file).catch(() => false))) {
         why =
-          'its first turn was cancelled (the timeout or the token budget) before anything in it could be resumed.';
+          'nothing in it can be resumed (its only turn was cancelled or failed, and gemini rolled the turn back).';
       } else if (file) {
         resume = { sessionId: latest.sessionId, transcriptFile: file };
         log.info(`Continuing session ${latest.sessionId} from run ${latest.runId}`);

@@ -107,10 +107,10 @@ async function resolveGemini(
     logProfile(profile, path, log);
     return { path, profile };
   }
-  // Refused before npm runs: an unchecked version is not worth a download.
-  profileFor(inputs.geminiVersion, { allowUnchecked });
+  // Refused before npm runs: an unchecked version is not worth a download. installGemini has already checked
+  // that the binary reports exactly this version, so it is not asked again (each `--version` costs ~1 s).
+  const profile = profileFor(inputs.geminiVersion, { allowUnchecked });
   const installed = await installGemini({ version: inputs.geminiVersion, cacheRoot: ctx.toolCache, log });
-  const profile = profileFor((await geminiVersion(installed)) ?? inputs.geminiVersion, { allowUnchecked });
   logProfile(profile, installed, log);
   return { path: installed, profile };
 }

@@ -8,11 +8,9 @@
  * that survives chunk boundaries, and only JSON.parses an object whose bytes contain
  * `"event.name": "gemini_cli.<one we want>"`. Memory is bounded by the largest single object (capped).
  */
-import { watch } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import type { Usage, ModelUsage } from '../domain/types.js';
-import { FileFollower } from '../util/file-follower.js';
+import { FileFollower, followUntilAborted } from '../util/file-follower.js';
 
 export type TelemetryEvent =
   | { kind: 'turn-started'; at: number; promptId?: string }
@@ -330,52 +328,16 @@ export async function followTelemetry(
   opts: { signal: AbortSignal; pollMs?: number; reader?: TelemetryReader },
 ): Promise<void> {
   const reader = opts.reader ?? new TelemetryReader(file);
-  const pollMs = opts.pollMs ?? 50;
-  let wake: (() => void) | undefined;
-  // Set by a watch event that arrives while a read is running, so the loop reads again instead of sleeping.
-  let dirty = false;
-  const kick = (): void => {
-    dirty = true;
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  const watcherAbort = new AbortController();
-  const onAbort = (): void => {
-    watcherAbort.abort();
-    kick();
-  };
-  opts.signal.addEventListener('abort', onAbort, { once: true });
-  const base = path.basename(file);
-  void (async () => {
-    try {
-      for await (const ev of watch(path.dirname(file), { signal: watcherAbort.signal })) {
-        if (ev.filename === null || ev.filename === base) kick();
-      }
-    } catch {
-      // AbortError, or the directory vanished: the poll still runs.
-    }
-  })();
   try {
-    while (!opts.signal.aborted) {
-      dirty = false;
-      const events = await reader.poll();
-      if (events.length > 0) onEvents(events);
-      if (opts.signal.aborted) break;
-      if (dirty) continue;
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, pollMs);
-        wake = () => {
-          clearTimeout(t);
-          resolve();
-        };
-      });
-    }
-    const last = await reader.poll();
-    if (last.length > 0) onEvents(last);
+    await followUntilAborted(
+      file,
+      async () => {
+        const events = await reader.poll();
+        if (events.length > 0) onEvents(events);
+      },
+      { signal: opts.signal, pollMs: opts.pollMs ?? 50 },
+    );
   } finally {
-    opts.signal.removeEventListener('abort', onAbort);
-    watcherAbort.abort();
     if (!opts.reader) await reader.close();
   }
 }

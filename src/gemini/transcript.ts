@@ -246,6 +246,19 @@ function skipString(b: Buffer, i: number): number {
   }
 }
 
+/** `$rewindTo` as the CLI's loader applies it: that id and everything after it go (everything, if unknown). */
+function rewindHistory(history: Map<string, unknown>, id: string): void {
+  if (!history.has(id)) {
+    history.clear();
+    return;
+  }
+  let dropping = false;
+  for (const key of [...history.keys()]) {
+    if (key === id) dropping = true;
+    if (dropping) history.delete(key);
+  }
+}
+
 /**
  * Incremental fold; feed it lines in file order. Most message lines are superseded by a later copy with the
  * same id (tool calls and tokens arrive as re-appends), so a message line is held raw — its id read from the
@@ -380,16 +393,8 @@ class TranscriptFolder {
   }
 
   private rewindTo(id: string): void {
-    if (!this.entries.has(id)) {
-      this.entries.clear();
-      this.pending = [];
-      return;
-    }
-    let dropping = false;
-    for (const key of [...this.entries.keys()]) {
-      if (key === id) dropping = true;
-      if (dropping) this.entries.delete(key);
-    }
+    if (!this.entries.has(id)) this.pending = [];
+    rewindHistory(this.entries, id);
   }
 
   result(): FoldedTranscript {
@@ -528,12 +533,7 @@ export async function transcriptResumable(file: string): Promise<boolean> {
         }
       }
     } else if (typeof rec['$rewindTo'] === 'string') {
-      let cut = !history.has(rec['$rewindTo']);
-      if (cut) history.clear();
-      for (const id of [...history.keys()]) {
-        if (id === rec['$rewindTo']) cut = true;
-        if (cut) history.delete(id);
-      }
+      rewindHistory(history, rec['$rewindTo']);
     } else if (typeof rec['id'] === 'string' && typeof rec['type'] === 'string') {
       history.set(rec['id'], resumableRecord(rec));
     }

@@ -6,7 +6,7 @@
  * Telemetry stays the fallback (a repository's .gemini/settings.json may turn the title off) and the source of
  * everything else (usage, tools, errors).
  */
-import { LineFollower } from '../util/file-follower.js';
+import { LineFollower, followUntilAborted } from '../util/file-follower.js';
 
 /** Every line starts with this, so a title beginning with '-' is never an option of echo. */
 const LINE_PREFIX = 't:';
@@ -67,23 +67,8 @@ export async function followTitles(
     for (const l of got) edges.line(l);
     if (got.length > 0) opts.onChange();
   };
-  const pollMs = opts.pollMs ?? 20;
   try {
-    while (!opts.signal.aborted) {
-      await read();
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          clearTimeout(t);
-          resolve();
-        };
-        const t = setTimeout(() => {
-          opts.signal.removeEventListener('abort', done);
-          resolve();
-        }, pollMs);
-        opts.signal.addEventListener('abort', done, { once: true });
-      });
-    }
-    await read();
+    await followUntilAborted(file, read, { signal: opts.signal, pollMs: opts.pollMs ?? 20 });
   } finally {
     await lines.close();
   }

@@ -5,7 +5,8 @@
  * of it first so it can drop what it parsed.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { open, stat, writeFile } from 'node:fs/promises';
+import { open, stat, watch, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 
 export interface FollowOptions {
@@ -162,5 +163,60 @@ export class LineFollower {
 
   close(): Promise<void> {
     return this.follower.close();
+  }
+}
+
+/**
+ * Calls `read` whenever `file` may have grown: on a change in its directory (fs.watch), else every `pollMs`,
+ * until `signal` aborts; then once more, so what the writer flushed as it exited is not missed.
+ */
+export async function followUntilAborted(
+  file: string,
+  read: () => Promise<void>,
+  opts: { signal: AbortSignal; pollMs: number },
+): Promise<void> {
+  let wake: (() => void) | undefined;
+  // Set by a watch event that arrives while a read is running, so the loop reads again instead of sleeping.
+  let dirty = false;
+  const kick = (): void => {
+    dirty = true;
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const watcherAbort = new AbortController();
+  const onAbort = (): void => {
+    watcherAbort.abort();
+    kick();
+  };
+  opts.signal.addEventListener('abort', onAbort, { once: true });
+  const base = path.basename(file);
+  void (async () => {
+    try {
+      for await (const ev of watch(path.dirname(file), { signal: watcherAbort.signal })) {
+        if (ev.filename === null || ev.filename === base) kick();
+      }
+    } catch {
+      // AbortError, or the directory vanished: the poll still runs.
+    }
+  })();
+  try {
+    while (!opts.signal.aborted) {
+      dirty = false;
+      await read();
+      if (opts.signal.aborted) break;
+      if (dirty) continue;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, opts.pollMs);
+        wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+    }
+    await read();
+  } finally {
+    opts.signal.removeEventListener('abort', onAbort);
+    watcherAbort.abort();
   }
 }

@@ -138,7 +138,7 @@ describe.each(['interactive', 'headless'] as const)('the action on gemini 0.61.0
         .comments(2)
         .map((c) => c.body)
         .join('\n'),
-    ).toContain('could not continue the previous session: its first turn was cancelled');
+    ).toContain('could not continue the previous session: nothing in it can be resumed');
     expect(r.main.stdout).toContain('fenced: every further model call is refused');
     expect(r.main.exitCode).toBe(1);
     expect(world.github.pulls()[0]?.draft).toBe(true);
