@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { TitleEdges, titleHookCommand } from '../../src/run/title-edge.js';
 import { UserError } from '../../src/util/errors.js';
 import {
   TmuxDriver,
@@ -91,6 +92,48 @@ describe('TmuxDriver (real tmux)', () => {
     });
     return d;
   }
+
+  it("records a hostile window title as text: the title hook's shell never runs what the program put there", async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'titles');
+    const pwned = join(dir, 'pwned');
+    const hostile = [
+      `$(touch ${pwned})`,
+      `\`touch ${pwned}\``,
+      `x'; touch ${pwned}; echo '`,
+      `x"; touch ${pwned}; echo "`,
+      '-n',
+    ];
+    const script = [
+      ...hostile.map((t) => `printf '\\033]0;%s\\007' ${shQuote(t)}; sleep 0.2`),
+      "printf '\\033]0;%s\\007' '◇  Ready (repo)'",
+      'sleep 30',
+    ].join('; ');
+    const d = await TmuxDriver.create({
+      id: `t${process.pid}-${Date.now()}-${n++}`,
+      runDir: dir,
+      pane: { command: '/bin/sh', args: ['-c', script], env: { PATH: '/usr/bin:/bin' }, cwd: dir },
+      setup: [titleHookCommand(file)],
+    });
+    onTestFinished(async () => {
+      await d.stop();
+    });
+    const edges = new TitleEdges();
+    await vi.waitFor(
+      async () => {
+        const text = await readFile(file, 'utf8').catch(() => '');
+        expect(text).toContain('Ready');
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    const lines = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
+    for (const l of lines) edges.line(l);
+    expect(lines.map((l) => l.slice('t:'.length))).toEqual(
+      expect.arrayContaining([...hostile, '◇  Ready (repo)']),
+    );
+    expect(edges.idle).toBe(true);
+    await expect(stat(pwned)).rejects.toThrow();
+  });
 
   it('a missing tmux is a one-line user error', async () => {
     const dir = await tempDir();
