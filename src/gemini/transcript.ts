@@ -587,7 +587,13 @@ async function newestFirst(dir: string, names: string[]): Promise<string[]> {
     .map((x) => x.n);
 }
 
-async function headerSessionId(file: string): Promise<string | undefined> {
+// Each field on its own: a malformed start time must not cost the session id.
+const HeaderFields = z.object({
+  sessionId: z.string().optional().catch(undefined),
+  startTime: z.string().optional().catch(undefined),
+});
+
+async function readHeader(file: string): Promise<z.infer<typeof HeaderFields>> {
   const stream = createReadStream(file, { start: 0, end: 64 * 1024 - 1, encoding: 'utf8' });
   let head = '';
   for await (const chunk of stream as AsyncIterable<string>) {
@@ -596,11 +602,20 @@ async function headerSessionId(file: string): Promise<string | undefined> {
   }
   stream.destroy();
   try {
-    const rec = JSON.parse(head.split('\n', 1)[0] ?? '') as { sessionId?: unknown };
-    return typeof rec.sessionId === 'string' ? rec.sessionId : undefined;
+    const parsed = HeaderFields.safeParse(JSON.parse(head.split('\n', 1)[0] ?? ''));
+    return parsed.success ? parsed.data : {};
   } catch {
-    return undefined;
+    return {};
   }
+}
+
+async function headerSessionId(file: string): Promise<string | undefined> {
+  return (await readHeader(file)).sessionId;
+}
+
+/** `yyyy-MM-ddTHH-mm` (UTC), the minute stamp the CLI names session files with. */
+function minuteStamp(d: Date): string {
+  return d.toISOString().slice(0, 16).replace(/:/g, '-');
 }
 
 /**
@@ -692,10 +707,14 @@ export async function restoreTranscript(
   await mkdir(chats, { recursive: true, mode: 0o700 });
   let name = path.basename(transcriptFile);
   if (!/^session-.*\.jsonl?$/.test(name)) {
-    // The CLI only lists `session-*` files; keep the id prefix so --resume <id> matches by file name.
-    const id = await headerSessionId(transcriptFile);
-    const stamp = new Date().toISOString().slice(0, 16).replace(/:/g, '-');
-    name = `session-${stamp}-${sid8(id ?? 'restored')}.jsonl`;
+    // The CLI only lists `session-*` files; keep the id prefix so --resume <id> matches by file name. The stamp
+    // is the session's own start, the name the CLI gave the file: named for the current minute it would be the
+    // very file the resumed CLI starts for itself (its header appended into the history we restore).
+    const header = await readHeader(transcriptFile);
+    const started = new Date(header.startTime ?? '');
+    const own = Number.isNaN(started.getTime()) ? '' : minuteStamp(started);
+    const stamp = /^\d{4}-\d\d-\d\dT\d\d-\d\d$/.test(own) ? own : minuteStamp(new Date(Date.now() - 60_000));
+    name = `session-${stamp}-${sid8(header.sessionId ?? 'restored')}.jsonl`;
   }
   const dest = path.join(chats, name);
   await copyFile(transcriptFile, dest);

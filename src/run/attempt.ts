@@ -44,6 +44,8 @@ export interface SpawnContext {
   agentRoot: string;
   /** True once the run spent more tokens than its budget: the mode runner stops the agent as at a timeout. */
   overBudget(): boolean;
+  /** Where the CLI records the session (the restored file when resuming), once it exists. */
+  transcriptOf(sessionId: string): Promise<string | undefined>;
 }
 
 /** What both mode runners start each spawn attempt with: a fresh telemetry file and the session to use. */

@@ -28,6 +28,7 @@ import {
 import { commitLeftovers, filesChanged, listCommits } from '../git/commits.js';
 import { Git } from '../git/git.js';
 import { UserError, getErrorMessage } from '../util/errors.js';
+import { pathExists } from '../util/fs.js';
 import type { Logger } from '../util/log.js';
 import { guardProcessExit } from '../util/process.js';
 import type { SpawnContext, SpawnOutcome } from './attempt.js';
@@ -102,10 +103,19 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
       log,
     });
   }
+  let restored: string | undefined;
   if (opts.resume) {
-    const restored = await restoreTranscript(home.root, opts.worktree, opts.resume.transcriptFile);
+    restored = await restoreTranscript(home.root, opts.worktree, opts.resume.transcriptFile);
     log.info(`resuming session ${opts.resume.sessionId} (${restored})`);
   }
+  // A resumed CLI appends to the restored file, but also starts a header-only file of its own named for the
+  // current minute with the same session id (probe resume-across-homes): the file to read is the one we placed.
+  const transcriptOf = async (sessionId: string): Promise<string | undefined> => {
+    if (restored !== undefined && sessionId === opts.resume?.sessionId) {
+      return (await pathExists(restored)) ? restored : undefined;
+    }
+    return locateTranscript(home.root, opts.worktree, sessionId);
+  };
   const taskText = renderContextFile(opts.task, await detectConventions(opts.worktree));
   const progress = new Progress(log, opts.onEvent, startedAt);
   const budget = new TokenBudget(opts.maxTokens ?? 0);
@@ -126,6 +136,7 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
       taskText,
       agentRoot,
       overBudget: () => budget.exceeded(progress.tokens),
+      transcriptOf,
       envFor: (telemetryFile) =>
         buildEnv({
           home,
@@ -166,8 +177,7 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
 
   // collected
   const transcriptPath =
-    (await locateTranscript(home.root, opts.worktree, outcome.sessionId).catch(() => undefined)) ??
-    outcome.keptTranscript;
+    (await transcriptOf(outcome.sessionId).catch(() => undefined)) ?? outcome.keptTranscript;
   let transcript: FoldedTranscript = emptyTranscript();
   if (transcriptPath) {
     try {

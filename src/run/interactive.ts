@@ -5,7 +5,6 @@
 import { buildInteractiveSpec } from '../gemini/spawn.js';
 import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
 import { stripBox } from '../gemini/screen.js';
-import { locateTranscript } from '../gemini/transcript.js';
 import { TmuxDriver } from '../tmux/tmux.js';
 import { getErrorMessage } from '../util/errors.js';
 import { prepareSpawn, runAttempts, type Attempt, type SpawnContext, type SpawnOutcome } from './attempt.js';
@@ -48,7 +47,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
   const titles = new TitleEdges();
   const titleFile = join(opts.runDir, `titles-${attempt}`);
   let driver: TmuxDriver | undefined;
-  const tail = new TranscriptToolTail(() => locateTranscript(ctx.home.root, opts.worktree, sessionId));
+  const tail = new TranscriptToolTail(() => ctx.transcriptOf(sessionId));
   let attemptResult: Attempt | undefined;
   try {
     driver = await TmuxDriver.create({

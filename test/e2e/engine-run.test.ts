@@ -3,7 +3,7 @@
  * on a real work repository. Each case asserts the end state, the commits, how long it took to notice, and
  * that nothing of the run is left (no tmux server on its socket, no gemini process of its session).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -346,23 +346,53 @@ describe('engine e2e (interactive, real gemini 0.42.0)', () => {
 });
 
 describe('engine e2e (resume)', () => {
-  it('continues a saved session in a fresh home: same session id, the model sees the earlier turn', async () => {
-    const first = await runCase({
-      script: { description: 'first run', steps: [{ text: 'First answer: the marker is PELICAN-42.' }] },
-    });
-    expect(first.result.status).toBe('finished');
-    const transcriptFile = first.result.transcriptPath;
-    expect(transcriptFile).toBeDefined();
-    const second = await runCase({
-      repo: first.repo,
-      script: { description: 'second run', steps: [{ text: 'Second answer.' }] },
-      opts: { resume: { sessionId: first.result.sessionId, transcriptFile: transcriptFile as string } },
-    });
-    expect(second.result.status).toBe('finished');
-    expect(second.result.sessionId).toBe(first.result.sessionId);
-    expect(JSON.stringify(second.fake?.modelRequests()[0]?.body)).toContain('PELICAN-42');
-    expect(second.result.transcript.finalAnswer).toBe('Second answer.');
-  });
+  // The action stores the transcript as transcript.jsonl; the CLI starts a file of its own for the current minute
+  // under the same id. A follow-up hours later restores into a name of an earlier minute (two files); one in the
+  // same minute shares the CLI's name (one file, a second header in it). Both must read as one session.
+  it.each([
+    ['started hours ago', 3 * 3600_000],
+    ['started this minute', 0],
+  ])(
+    'continues a saved session (%s) in a fresh home: same id, the model sees the earlier turn, the report holds both',
+    async (_label, agoMs) => {
+      const first = await runCase({
+        script: { description: 'first run', steps: [{ text: 'First answer: the marker is PELICAN-42.' }] },
+      });
+      expect(first.result.status).toBe('finished');
+      const saved = first.result.transcriptPath as string;
+      expect(saved).toBeDefined();
+      const [header, ...rest] = (await readFile(saved, 'utf8')).split('\n');
+      const head = JSON.parse(header as string) as { startTime: string };
+      const started = new Date(Date.parse(head.startTime) - agoMs);
+      const stored = join(await mkdtemp(join(tmpdir(), 'engine-e2e-store-')), 'transcript.jsonl');
+      cleanups.push(() => rm(join(stored, '..'), { recursive: true, force: true }));
+      await writeFile(
+        stored,
+        [JSON.stringify({ ...head, startTime: started.toISOString() }), ...rest].join('\n'),
+      );
+      const second = await runCase({
+        repo: first.repo,
+        script: {
+          description: 'second run',
+          steps: [
+            shell("printf 'two\\n' > two.txt && git add two.txt && git commit -q -m 'Add two'"),
+            { text: 'Second answer.' },
+          ],
+        },
+        opts: { resume: { sessionId: first.result.sessionId, transcriptFile: stored } },
+      });
+      const r = second.result;
+      expect(r.status, `${r.message}\n${r.lastScreen?.join('\n')}`).toBe('finished');
+      expect(r.sessionId).toBe(first.result.sessionId);
+      expect(JSON.stringify(second.fake?.modelRequests()[0]?.body)).toContain('PELICAN-42');
+      const stamp = started.toISOString().slice(0, 16).replace(/:/g, '-');
+      expect(r.transcriptPath?.split('/').pop()).toBe(`session-${stamp}-${r.sessionId.slice(0, 8)}.jsonl`);
+      expect(r.transcript.messages.map((m) => m.text).join(' | ')).toMatch(/PELICAN-42.*Second answer\./s);
+      expect(r.transcript.toolCalls.map((t) => t.name)).toEqual(['run_shell_command']);
+      expect(r.transcript.finalAnswer).toBe('Second answer.');
+      expect(r.commits.map((c) => c.subject)).toEqual(['Add two']);
+    },
+  );
 });
 
 describe('engine e2e (headless)', () => {

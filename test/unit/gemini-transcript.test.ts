@@ -277,12 +277,38 @@ describe('locateTranscript and restoreTranscript', () => {
     const dest = await restoreTranscript(home, wt, src);
     // 'repo' is taken by another path in this home: the CLI would pick repo-1.
     expect(dest).toBe(path.join(gem, 'tmp', 'repo-1', 'chats', path.basename(dest)));
-    expect(path.basename(dest)).toMatch(/^session-\d{4}-\d\d-\d\dT\d\d-\d\d-12345678\.jsonl$/);
+    // Named for the session's own start, as the CLI named it: not for the minute the resumed CLI starts in,
+    // whose own new file would then be this one.
+    expect(path.basename(dest)).toBe('session-2026-12-02T12-00-12345678.jsonl');
     expect(JSON.parse(await readFile(path.join(gem, 'projects.json'), 'utf8')).projects[wt]).toBe('repo-1');
     expect(await readFile(path.join(gem, 'tmp', 'repo-1', '.project_root'), 'utf8')).toBe(wt);
     expect(await readFile(path.join(gem, 'history', 'repo-1', '.project_root'), 'utf8')).toBe(wt);
     expect(await locateTranscript(home, wt, '12345678-aaaa')).toBe(dest);
     expect((await foldTranscriptFile(dest)).messages).toHaveLength(1);
+  });
+
+  it('never takes the name of the minute the resumed CLI starts in, whatever the header says', async () => {
+    const headers = [
+      JSON.stringify({ sessionId: '../../../x-evil', projectHash: 'a', startTime: 'not a date' }),
+      JSON.stringify({ sessionId: 'abcd/../', projectHash: 'a', startTime: 12 }),
+      JSON.stringify({ sessionId: 'fine-id-1', projectHash: 'a', startTime: '+275760-09-13T00:00:00.000Z' }),
+      JSON.stringify({ sessionId: 'plain-id', projectHash: 'a' }),
+      'not json at all',
+    ];
+    for (const [i, header] of headers.entries()) {
+      const src = path.join(home, `t${i}.jsonl`);
+      await writeFile(src, header + '\n');
+      const wt = path.join(home, `wt${i}`);
+      const before = new Date();
+      const dest = await restoreTranscript(home, wt, src);
+      const now = new Date().toISOString().slice(0, 16).replace(/:/g, '-');
+      const name = path.basename(dest);
+      expect(name, header).toMatch(/^session-\d{4}-\d\d-\d\dT\d\d-\d\d-[A-Za-z0-9_-]{1,8}\.jsonl$/);
+      expect(name, header).not.toContain(now);
+      expect(name, header).not.toContain(before.toISOString().slice(0, 16).replace(/:/g, '-'));
+      expect(path.dirname(dest), header).toBe(path.join(home, '.gemini', 'tmp', `wt${i}`, 'chats'));
+      if (header.includes('"sessionId"')) expect(name, header).not.toMatch(/-restored\.jsonl$/);
+    }
   });
 });
 

@@ -178,7 +178,8 @@ export const resumeAcrossHomesProbe: Probe = {
   name: 'resume-across-homes',
   behaviour:
     'A saved session file placed in a FRESH home under tmp/<worktree basename>/chats/ resumes with --resume <id> from another path',
-  expected: 'exit 0; the resumed request carries the first question and answer; the same file is appended to',
+  expected:
+    'exit 0; the resumed request carries the first question and answer; the same file is appended to; the CLI also starts a file of its own for the current minute that holds no message',
   timeoutMs: 40_000,
   async run(ctx) {
     const fake = await ctx.startFake([{ text: 'FIRST-ANSWER' }, { text: 'SECOND-ANSWER' }]);
@@ -191,7 +192,15 @@ export const resumeAcrossHomesProbe: Probe = {
     const worktree2 = await ctx.initRepo(join(ctx.root, 'elsewhere', ctx.worktreeBase()));
     const chats2 = join(ctx.projectsTmp(home2), ctx.worktreeBase(), 'chats');
     await mkdir(chats2, { recursive: true });
-    const saved = join(chats2, basename(files[0] as string));
+    // Saved hours ago, as a follow-up's file is: named for an earlier minute than the one the resumed CLI starts
+    // in. (In the same minute the CLI's own new file has this very name and its header lands in this file.)
+    const saved = join(
+      chats2,
+      basename(files[0] as string).replace(
+        /^session-[^-]+-\d\d-\d\dT\d\d-\d\d-/,
+        'session-2000-01-01T00-00-',
+      ),
+    );
     await copyFile(join(ctx.projectsTmp(), files[0] as string), saved);
     const sizeBefore = (await readFile(saved, 'utf8')).length;
     const args = [
@@ -209,10 +218,24 @@ export const resumeAcrossHomesProbe: Probe = {
     const body = req ? bodyText(req) : '';
     const carried = body.includes('FIRST-QUESTION') && body.includes('FIRST-ANSWER');
     const files2 = await ctx.sessionFiles(home2);
-    const grew = (await readFile(saved, 'utf8')).length > sizeBefore;
+    const savedText = await readFile(saved, 'utf8');
+    const grew = savedText.length > sizeBefore && savedText.includes('SECOND-ANSWER');
+    const others = files2.filter((f) => basename(f) !== basename(saved));
+    const otherMessages: number[] = [];
+    for (const f of others) {
+      const records = await readJsonLines(join(ctx.projectsTmp(home2), f));
+      otherMessages.push(
+        records.filter((r) => recordKind(r) !== 'header' && recordKind(r) !== '$set').length,
+      );
+    }
     return {
-      observed: `resume exit ${second.exitCode}; history ${carried ? 'carried' : 'NOT carried'}; ${files2.length} file(s) in the new home, saved file ${grew ? 'appended to' : 'not appended'}`,
-      pass: second.exitCode === 0 && carried && files2.length === 1 && grew,
+      observed: `resume exit ${second.exitCode}; history ${carried ? 'carried' : 'NOT carried'}; saved file ${grew ? 'appended to' : 'not appended'}; other files in the new home: ${others.length} (message records: ${otherMessages.join(',') || '-'})`,
+      pass:
+        second.exitCode === 0 &&
+        carried &&
+        grew &&
+        others.length === 1 &&
+        otherMessages.every((n) => n === 0),
     };
   },
 };
