@@ -169,28 +169,35 @@ function isToolResultContent(content: unknown): boolean {
  * Cuts the tool output out of a gemini record before it is decoded and parsed: `toolCalls[].result` (the
  * functionResponse parts) and `resultDisplay` hold whole files and command outputs — most of a transcript's
  * bytes — and the fold keeps neither. Keys are found by the CLI's serialisation (`"result":[{"functionResponse":`
- * and `,"resultDisplay":`); values are skipped with a string-aware scan. Any surprise returns the line as is.
+ * and `,"resultDisplay":`), and 0.61.0's tool-result records' `"content":[{"functionResponse":` becomes a stub;
+ * values are skipped with a string-aware scan. Any surprise returns the line as is.
  */
 export function stripToolOutput(line: Buffer): Buffer {
-  const response = line.indexOf(RESPONSE_CONTENT_KEY);
-  if (response !== -1) {
-    // A tool-result record: keep its shape (so it is still known for one), not its output.
-    const end = skipValue(line, response + '"content":'.length);
-    if (end === -1) return line;
-    return Buffer.concat([line.subarray(0, response), RESPONSE_CONTENT_STUB, line.subarray(end)]);
-  }
-  if (line.indexOf(RESULT_KEY) === -1 && line.indexOf(DISPLAY_KEY) === -1) return line;
+  const keys = [RESULT_KEY, DISPLAY_KEY, RESPONSE_CONTENT_KEY];
+  const at = keys.map((k) => line.indexOf(k));
+  if (at.every((i) => i === -1)) return line;
   const keep: Buffer[] = [];
   let pos = 0;
+  // Every occurrence: a `$set.messages` snapshot (0.61.0) carries the output of every tool of the session.
   for (;;) {
-    const r = line.indexOf(RESULT_KEY, pos);
-    const d = line.indexOf(DISPLAY_KEY, pos);
-    if (r === -1 && d === -1) break;
-    const isResult = r !== -1 && (d === -1 || r < d);
+    let which = -1;
+    for (let k = 0; k < keys.length; k++) {
+      if (at[k]! !== -1 && at[k]! < pos) at[k] = line.indexOf(keys[k]!, pos);
+      if (at[k]! !== -1 && (which === -1 || at[k]! < at[which]!)) which = k;
+    }
+    if (which === -1) break;
+    const keyStart = at[which]!;
+    if (which === 2) {
+      // A tool-result record: keep its shape (so it is still known for one), not its output.
+      const end = skipValue(line, keyStart + '"content":'.length);
+      if (end === -1) return line;
+      keep.push(line.subarray(pos, keyStart), RESPONSE_CONTENT_STUB);
+      pos = end;
+      continue;
+    }
     // For resultDisplay the leading comma goes with it; for result the trailing one does.
-    const keyStart = isResult ? r : d;
-    const valueStart = keyStart + (isResult ? '"result":'.length : DISPLAY_KEY.length);
-    const valueEnd = skipValue(line, valueStart);
+    const isResult = which === 0;
+    const valueEnd = skipValue(line, keyStart + (isResult ? '"result":'.length : DISPLAY_KEY.length));
     if (valueEnd === -1) return line;
     let cutEnd = valueEnd;
     if (isResult) {

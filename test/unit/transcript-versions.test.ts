@@ -114,6 +114,52 @@ describe('folding 0.61.0 transcripts like 0.42.0 ones', () => {
     );
     expect(stripToolOutput(said)).toBe(said);
   });
+
+  it('cuts every tool output in a $set.messages snapshot, which holds the whole session', () => {
+    const big = 'y"}],['.repeat(500);
+    const result = (id: string) => [{ functionResponse: { id, response: { output: big } } }];
+    const snapshot = {
+      $set: {
+        messages: [
+          { id: 'u1', type: 'user', content: [{ text: 'go' }] },
+          {
+            id: 'g1',
+            type: 'gemini',
+            content: '',
+            toolCalls: [
+              {
+                id: 'c1',
+                name: 'read_file',
+                args: {},
+                result: result('c1'),
+                status: 'success',
+                resultDisplay: big,
+              },
+              { id: 'c2', name: 'run_shell_command', args: {}, result: result('c2'), status: 'success' },
+            ],
+          },
+          { id: 'r1', type: 'user', content: result('c1') },
+          { id: 'r2', type: 'user', content: result('c2') },
+          { id: 'g2', type: 'gemini', content: 'done' },
+        ],
+      },
+    };
+    const line = Buffer.from(JSON.stringify(snapshot));
+    const cut = stripToolOutput(line).toString('utf8');
+    expect(cut).not.toContain('y\\"');
+    expect(cut.length).toBeLessThan(line.length / 10);
+    const expected = structuredClone(snapshot) as unknown as {
+      $set: { messages: Record<string, unknown>[] };
+    };
+    for (const m of expected.$set.messages) {
+      if (m.id === 'r1' || m.id === 'r2') m.content = [{ functionResponse: {} }];
+      for (const c of (m.toolCalls ?? []) as Record<string, unknown>[]) {
+        delete c.result;
+        delete c.resultDisplay;
+      }
+    }
+    expect(JSON.parse(cut)).toEqual(expected);
+  });
 });
 
 describe('whether a saved session can be resumed (as 0.61.0 reads it)', () => {
