@@ -34,12 +34,9 @@ export function titleHookCommand(file: string): string[] {
 export class TitleEdges {
   private sawWork = false;
   private ready = false;
-  /** How many title lines were read (0: the title is off, or the hook never ran). */
-  seen = 0;
 
   line(raw: string): void {
     if (!raw.startsWith(LINE_PREFIX)) return;
-    this.seen++;
     const title = raw.slice(LINE_PREFIX.length);
     if (READY.test(title)) {
       this.ready = true;

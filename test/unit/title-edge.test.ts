@@ -21,7 +21,6 @@ describe('TitleEdges', () => {
     e.line('t:◇  Ready (repo)');
     e.line('t:◇  Ready (repo)');
     expect(e.idle).toBe(true);
-    expect(e.seen).toBe(5);
   });
   it('ignores lines the hook did not write and empty titles', () => {
     const e = feed(['◇  Ready (repo)', '✦  Working… (repo)']);
