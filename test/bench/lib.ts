@@ -273,8 +273,9 @@ export function* telemetryChunks(targetBytes: number): Generator<string> {
 /** One transcript turn in the CLI's write order: user, $set, gemini (empty), re-append with toolCalls, … */
 /**
  * One turn in the CLI's write order. `shape: '0.61.0'` adds what 0.61.0 writes besides: the tool result again
- * as a `user` record of functionResponse parts, and (every 50th turn, as after a compression) a `$set.messages`
- * snapshot of the history, here the turn's user message and a summary.
+ * as a `user` record of functionResponse parts, and every 50th turn a `$set.messages` snapshot of the history
+ * (0.61.0 writes one when a session is resumed or rolled back, holding every message and tool output so far):
+ * here 50 copies of this turn's messages, tool outputs included, and a summary.
  */
 export function transcriptTurn(
   turn: number,
@@ -318,13 +319,16 @@ export function transcriptTurn(
   };
   lines.push(JSON.stringify({ ...base, toolCalls: [call] }));
   if (shape === '0.61.0') {
-    lines.push(
-      JSON.stringify({ id: randomUUID(), timestamp: ts(21), type: 'user', content: call.result }),
-      JSON.stringify({ $set: { lastUpdated: ts(21) } }),
-    );
+    const toolResult = { id: randomUUID(), timestamp: ts(21), type: 'user', content: call.result };
+    lines.push(JSON.stringify(toolResult), JSON.stringify({ $set: { lastUpdated: ts(21) } }));
     if (turn % 50 === 49) {
       const summary = { id: randomUUID(), timestamp: ts(22), type: 'user', content: [{ text: output }] };
-      lines.push(JSON.stringify({ $set: { messages: [user, summary], lastUpdated: ts(22) } }));
+      const history = Array.from({ length: 50 }, () => [
+        user,
+        { ...base, toolCalls: [call] },
+        toolResult,
+      ]).flat();
+      lines.push(JSON.stringify({ $set: { messages: [...history, summary], lastUpdated: ts(22) } }));
     }
   }
   lines.push(

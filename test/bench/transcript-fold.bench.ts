@@ -7,6 +7,8 @@
  * BENCH transcript-fold-latest-mbps: the same over a file in 0.61.0's shape (tool results again as `user`
  * records, a history snapshot every 50 turns; `transcriptTurn(…, '0.61.0')`), half the size, against the same
  * naive fold made to skip what 0.61.0 adds.
+ * BENCH transcript-resumable-latest-mbps: transcriptResumable (a follow-up's check, 0.61.0's loader rule: it must
+ * read the history snapshots the fold skips) over that file, against the same naive fold.
  * Runs alone: `node --import tsx test/bench/transcript-fold.bench.ts`.
  */
 import { once } from 'node:events';
@@ -14,7 +16,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { foldTranscriptFile } from '../../src/gemini/transcript.js';
+import { foldTranscriptFile, transcriptResumable } from '../../src/gemini/transcript.js';
 import {
   bench,
   measure,
@@ -118,6 +120,16 @@ async function main(): Promise<void> {
       { baseline: latestNaiveMbps, ratio: latestMbps / latestNaiveMbps },
     );
     console.log(`# 0.61.0-shaped file ${latestMb.toFixed(0)} MB, ${latestTurns} turns`);
+    const resumable = await measure(ROUNDS, () => transcriptResumable(latestFile));
+    if (!resumable.value) throw new Error('the 0.61.0-shaped file should be resumable');
+    const resumableMbps = latestMb / (resumable.ms / 1000);
+    bench(
+      'transcript-resumable-latest-mbps',
+      resumableMbps,
+      'MB/s',
+      `transcriptResumable over the 0.61.0-shaped file (snapshots parsed, tool output cut first); best of ${ROUNDS}; baseline: the naive fold`,
+      { baseline: latestNaiveMbps, ratio: resumableMbps / latestNaiveMbps },
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
