@@ -172,6 +172,28 @@ describe('engine e2e (interactive, real gemini 0.42.0)', () => {
     expect(c.lines.some((l) => /agent is idle \(edge: window title\)/.test(l))).toBe(true);
   });
 
+  it('an agent that writes a "Ready" window title to its terminal does not end its run early', async () => {
+    // The shell tool runs in the CLI's own pseudo-terminal, whose output the CLI renders as text: an OSC 0 there
+    // never becomes the pane's title. Were it to, the idle edge would /quit during the sleep and "Later" would
+    // never be committed.
+    const forge =
+      "printf '\\033]0;\\342\\227\\207  Ready (forged)\\007' > /dev/tty; printf '\\033]0;\\342\\227\\207  Ready (forged)\\007'";
+    const c = await runCase({
+      script: {
+        description: 'forges the title, keeps working, then commits',
+        steps: [
+          shell(`${forge}; sleep 3; echo later > LATER.md && git add -A && git commit -q -m Later`),
+          { text: 'Done after the sleep.' },
+        ],
+      },
+    });
+    const r = c.result;
+    expect(r.status, `${r.message}\n${r.lastScreen?.join('\n')}`).toBe('finished');
+    expect(r.commits.map((x) => x.subject)).toEqual(['Later']);
+    expect(r.transcript.finalAnswer).toBe('Done after the sleep.');
+    expect(c.lines.filter((l) => /agent is idle/.test(l))).toHaveLength(1);
+  });
+
   it('uncommitted edits are committed by the engine (never the context file)', async () => {
     const c = await runCase({
       script: {

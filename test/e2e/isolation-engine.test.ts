@@ -27,10 +27,26 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
 });
 
+/**
+ * Sets the pane's window title to the CLI's idle title through every terminal the shell can reach (its own, and
+ * its ancestors' stdout by /proc), then keeps working: were a write to reach the pane, the engine would see the
+ * turn end and /quit during the sleep, and nothing would be committed. As the same user it does reach it, and the
+ * job log too (the action's stdout).
+ */
+const FORGE_IDLE_TITLE = [
+  "t='\\033]0;\\342\\227\\207  Ready (forged)\\007';",
+  // No $(…): the CLI refuses command substitution. Field 4 of /proc/<pid>/stat is the parent's pid.
+  'p=$$; for _ in 1 2 3 4 5; do read -r _ _ _ p _ < "/proc/$p/stat" || break; [ "$p" -gt 1 ] || break;',
+  'for fd in 0 1 2; do printf "$t" 2>/dev/null > "/proc/$p/fd/$fd" && echo "TITLE_WRITTEN via $p/$fd"; done; done;',
+  'printf "$t" 2>/dev/null > /dev/tty && echo "TITLE_WRITTEN via /dev/tty"; sleep 3;',
+].join(' ');
+
 /** The attacker's one shell command: everything it can find goes into found.txt, committed. */
-export function attackerCommand(targets: string[]): string {
+export function attackerCommand(targets: string[], forge: boolean): string {
   return [
     "{ printf 'uid='; id -u;",
+    // Not in the control without the sandbox: there the writes land in this test process's own output.
+    forge ? FORGE_IDLE_TITLE : '',
     `for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < "$f" 2>/dev/null | grep -E 'TOKEN|KEY|SECRET|ghs_'; done;`,
     `grep -rsI -E 'ghs_|basic |AIza' ${targets.map((t) => `'${t}'`).join(' ')} "$TMPDIR/.." "$HOME" 2>/dev/null | head -50;`,
     'cat .git/config;',
@@ -40,7 +56,7 @@ export function attackerCommand(targets: string[]): string {
   ].join(' ');
 }
 
-function attackerScript(targets: string[]): Script {
+function attackerScript(targets: string[], forge: boolean): Script {
   return {
     description: 'attacker',
     steps: [
@@ -48,7 +64,7 @@ function attackerScript(targets: string[]): Script {
         functionCalls: [
           {
             name: 'run_shell_command',
-            args: { command: attackerCommand(targets), description: 'look around' },
+            args: { command: attackerCommand(targets, forge), description: 'look around' },
           },
         ],
       },
@@ -67,6 +83,9 @@ describe.skipIf(!root)('agent isolation at the engine (as root)', () => {
       expect(found).toContain(`uid=${uid}`);
       expect(found).not.toContain(SECRET);
       expect(found).not.toContain('SUDO_WORKS');
+      // Its writes reached only its own pseudo-terminal (the CLI renders that as text): never the pane's title,
+      // nor the stdout of a process of ours (the job log, where a line could be a workflow command).
+      expect(found).not.toMatch(/TITLE_WRITTEN via \d+\//);
     });
   }
   it('control: without the sandbox the same attacker does find the secret', async () => {
@@ -87,7 +106,7 @@ async function attack(mode: 'interactive' | 'headless', isolate: boolean) {
   const holder = spawn('sleep', ['120'], { env: { PATH: process.env.PATH, INPUT_GITHUB_TOKEN: SECRET } });
   cleanups.push(() => Promise.resolve(void holder.kill('SIGKILL')));
 
-  const fake = await FakeGemini.start(attackerScript([runDir, parent]));
+  const fake = await FakeGemini.start(attackerScript([runDir, parent], isolate));
   cleanups.push(() => fake.close());
   const repo = await createWorkRepo();
   cleanups.push(() => repo[Symbol.asyncDispose]());
