@@ -44724,6 +44724,12 @@ const CONTEXT_FILE_NAME = 'GEMINI.local.md';
 /** Workspace skills dir the CLI discovers natively (trusted workspace; `--skip-trust` makes it trusted). */
 const SKILLS_DIR = '.gemini/skills';
 /** Pure: the context file's markdown. */
+const INTERRUPTED = {
+    'timed-out': 'was stopped at its time limit',
+    'budget-exceeded': 'was stopped at its token budget',
+    crashed: 'ended when the Gemini CLI crashed',
+    'quota-exhausted': 'ended when the model quota ran out',
+};
 function renderContextFile(task, conventions) {
     const out = [];
     out.push('# Your task', '');
@@ -44748,6 +44754,9 @@ function renderContextFile(task, conventions) {
     }
     if (task.body?.trim() && task.body.trim() !== task.instruction.trim()) {
         out.push('### Description', '', task.body.trim(), '');
+    }
+    if (task.previousRun) {
+        out.push('### Before this run', '', `The previous run on this pull request ${INTERRUPTED[task.previousRun.status]}, in the middle of its work. What it committed is on this branch, and it may not remember its last steps: look at \`git log\` and \`git status\` before you go on.`, '');
     }
     if (task.comments.length > 0) {
         out.push('### Discussion', '');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Task } from '../domain/types.js';
-import type { ActionStatus, RunResult } from '../run/types.js';
+import type { ActionStatus, EngineStatus, RunResult } from '../run/types.js';
 
 /** The session record rides in the summary comment, after its commentMarker('summary'). */
 const SESSION_MARKER_PREFIX = '<!-- gemini-run:session ';
@@ -11,6 +11,8 @@ export interface SessionRecord {
   runId: string;
   artifact: string;
   mode: string;
+  /** How the run ended (absent in records written before it was kept). */
+  status?: EngineStatus;
 }
 
 export function sessionMarker(record: SessionRecord): string {
@@ -26,6 +28,10 @@ const sessionRecordSchema = z.object({
   runId: z.string().regex(/^\d{1,20}$/),
   artifact: z.string().regex(/^gemini-run-\d{1,20}-\d{1,5}$/),
   mode: z.enum(['interactive', 'headless']).catch('interactive'),
+  status: z
+    .enum(['finished', 'timed-out', 'crashed', 'quota-exhausted', 'auth-failed', 'budget-exceeded'])
+    .optional()
+    .catch(undefined),
 });
 
 /**

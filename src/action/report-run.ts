@@ -90,6 +90,7 @@ export async function reportRun(o: ReportRunInput): Promise<{ outputs: ActionOut
     runId: o.runId,
     artifact: o.artifactName,
     mode: result.mode,
+    status: result.status,
   });
   const summary = o.publish(`${o.summaryBody}${problemNote}${where}\n\n${record}`);
   const files = await writeRunFiles({ ...o, summary });

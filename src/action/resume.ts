@@ -1,7 +1,7 @@
 import { commentMarker, createComment, findMarkedComment } from '../github/comments.js';
 import type { GitHubClient } from '../github/client.js';
 import type { PullInfo } from '../github/pulls.js';
-import type { ResumeSource } from '../domain/types.js';
+import type { ResumeSource, Task } from '../domain/types.js';
 import { transcriptResumable } from '../gemini/transcript.js';
 import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
@@ -24,10 +24,11 @@ export async function findPreviousSession(o: {
   log: Logger;
   /** The token's identity: only a summary it wrote is a previous session. Undefined: none is trusted. */
   self: string | undefined;
-}): Promise<{ previousSummary: string; resume?: ResumeSource }> {
+}): Promise<{ previousSummary: string; resume?: ResumeSource; previousRun?: Task['previousRun'] }> {
   const { client, repo, log } = o;
   let previousSummary = '';
   let resume: ResumeSource | undefined;
+  let previousRun: Task['previousRun'];
   const found = o.self
     ? await findMarkedComment(client, repo, o.pull.number, SUMMARY_MARKER, o.self)
     : undefined;
@@ -35,6 +36,9 @@ export async function findPreviousSession(o: {
     previousSummary = found.body;
     const [latest] = parseSessionMarkers(previousSummary);
     if (latest) {
+      previousRun = interrupted(latest.status);
+      if (previousRun)
+        log.info(`The previous run ended ${previousRun.status}: the agent is told so in its task`);
       let why = `the transcript of run ${latest.runId} was not found.`;
       const file = await o.store.load(latest, o.destDir).catch((e: unknown) => {
         why = oneLine(getErrorMessage(e));
@@ -63,5 +67,18 @@ export async function findPreviousSession(o: {
       "No transcript of this pull request's previous session was found: starting a fresh session with the pull request's description and review comments as context.",
     );
   }
-  return resume ? { previousSummary, resume } : { previousSummary };
+  return { previousSummary, ...(resume ? { resume } : {}), ...(previousRun ? { previousRun } : {}) };
+}
+
+/** A run that stopped in the middle of its work, which the next run's agent is told about. */
+function interrupted(status: string | undefined): Task['previousRun'] {
+  switch (status) {
+    case 'timed-out':
+    case 'budget-exceeded':
+    case 'crashed':
+    case 'quota-exhausted':
+      return { status };
+    default:
+      return undefined;
+  }
 }

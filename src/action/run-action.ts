@@ -329,7 +329,7 @@ async function runPipeline(
   io.saveState('worktree', worktree);
 
   const store = io.transcriptStore({ token, repo });
-  const { previousSummary, resume } = plan.existingPull
+  const { previousSummary, resume, previousRun } = plan.existingPull
     ? await findPreviousSession({
         client,
         repo,
@@ -379,7 +379,7 @@ async function runPipeline(
     result = await log.group(`Running gemini (${inputs.mode})`, () =>
       runAgent({
         worktree,
-        task,
+        task: previousRun ? { ...task, previousRun } : task,
         auth,
         geminiPath,
         cliProfile,

@@ -51,6 +51,12 @@ export interface Task {
   /** The workflow's standing instructions (`instructions` input), shown after the task. */
   standingInstructions?: string;
   source: { kind: 'issue' | 'pull_request' | 'dispatch' | 'local'; number?: number; url?: string };
+  /**
+   * How the previous run on this pull request ended, from its summary's session record, when it stopped in the
+   * middle of its work: the agent is told, since a resumed CLI may have dropped that last turn (0.61.0 rolls a
+   * cancelled turn back) and a fresh session knows nothing of it.
+   */
+  previousRun?: { status: 'timed-out' | 'budget-exceeded' | 'crashed' | 'quota-exhausted' };
 }
 
 /** Where a previous run's conversation can be continued from. */

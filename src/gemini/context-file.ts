@@ -15,6 +15,13 @@ export const CONTEXT_FILE_NAME = 'GEMINI.local.md';
 export const SKILLS_DIR = '.gemini/skills';
 
 /** Pure: the context file's markdown. */
+const INTERRUPTED: Record<NonNullable<Task['previousRun']>['status'], string> = {
+  'timed-out': 'was stopped at its time limit',
+  'budget-exceeded': 'was stopped at its token budget',
+  crashed: 'ended when the Gemini CLI crashed',
+  'quota-exhausted': 'ended when the model quota ran out',
+};
+
 export function renderContextFile(task: Task, conventions: string[]): string {
   const out: string[] = [];
   out.push('# Your task', '');
@@ -44,6 +51,14 @@ export function renderContextFile(task: Task, conventions: string[]): string {
   }
   if (task.body?.trim() && task.body.trim() !== task.instruction.trim()) {
     out.push('### Description', '', task.body.trim(), '');
+  }
+  if (task.previousRun) {
+    out.push(
+      '### Before this run',
+      '',
+      `The previous run on this pull request ${INTERRUPTED[task.previousRun.status]}, in the middle of its work. What it committed is on this branch, and it may not remember its last steps: look at \`git log\` and \`git status\` before you go on.`,
+      '',
+    );
   }
   if (task.comments.length > 0) {
     out.push('### Discussion', '');

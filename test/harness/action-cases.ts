@@ -239,6 +239,10 @@ export function describeVersionedCases(bin: CheckedBinary): void {
       // sessions found"), so the follow-up starts afresh and says why, instead of crashing.
       const next = await commentFollowUp(world, { mode, inputs, text: '/gemini go on' });
       expect(next.main.outputs, next.main.stdout).toMatchObject({ status: 'finished', 'pr-number': '2' });
+      // Resumed or not, the agent is told the last run was cut off (0.61.0's resumed model forgets that turn).
+      expect(JSON.stringify(next.gemini.modelRequests()[0]?.body)).toContain(
+        'The previous run on this pull request was stopped at its time limit, in the middle of its work.',
+      );
       const comments = world.github
         .comments(2)
         .map((c) => c.body)
@@ -284,6 +288,7 @@ export function describeVersionedCases(bin: CheckedBinary): void {
         'session-id': firstSession,
       });
       expect(r.main.stdout).toContain(`Continuing session ${firstSession}`);
+      expect(JSON.stringify(r.gemini.modelRequests()[0]?.body)).not.toContain('### Before this run');
       expect(world.github.reactions.map((x) => x.content)).toContain('eyes');
       // The model's first request of the follow-up carries the first conversation.
       expect(JSON.stringify(r.gemini.modelRequests()[0]?.body)).toContain('Done: NOTES.md is committed.');

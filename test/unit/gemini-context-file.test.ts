@@ -97,6 +97,19 @@ describe('renderContextFile', () => {
     expect(md).not.toContain('### Discussion');
     expect(md).not.toContain('## Repository conventions');
     expect(md).not.toContain('Issue:');
+    expect(md).not.toContain('### Before this run');
+  });
+
+  it('tells the agent when the previous run stopped in the middle of its work, before the discussion', () => {
+    const md = renderContextFile({ ...task, previousRun: { status: 'timed-out' } }, []);
+    expect(md).toContain(
+      '### Before this run\n\nThe previous run on this pull request was stopped at its time limit, in the middle of its work.',
+    );
+    expect(md.indexOf('### Before this run')).toBeLessThan(md.indexOf('### Discussion'));
+    expect(md.indexOf('### Instruction')).toBeLessThan(md.indexOf('### Before this run'));
+    expect(renderContextFile({ ...task, previousRun: { status: 'budget-exceeded' } }, [])).toContain(
+      'was stopped at its token budget',
+    );
   });
 });
 
