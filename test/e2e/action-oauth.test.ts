@@ -4,7 +4,6 @@
  * by the action (the agent runs on a placeholder behind the model proxy), the refreshed creds are written back
  * to the host, and no token appears anywhere; a refresh Google refuses ends the run before gemini starts.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ActionWorld } from '../harness/action-job.js';
@@ -26,13 +25,7 @@ describe('the action with a runner-host OAuth login', () => {
 
   it('refreshes an expired token, writes it back to the host, and leaks no token', async () => {
     const host = join(world.tmp, 'runner-home');
-    await mkdir(join(host, '.gemini'), { recursive: true, mode: 0o700 });
-    const seeded = proxy.seedCreds({ expired: true });
-    await writeFile(join(host, '.gemini', 'oauth_creds.json'), JSON.stringify(seeded), { mode: 0o600 });
-    await writeFile(
-      join(host, '.gemini', 'google_accounts.json'),
-      JSON.stringify({ active: 'operator@example.com', old: [] }),
-    );
+    const seeded = await proxy.seedHostLogin(host);
 
     const r = await world.run({
       script: 'plain-answer',
@@ -45,9 +38,7 @@ describe('the action with a runner-host OAuth login', () => {
     expect(r.main.stdout).toContain('Wrote the refreshed OAuth creds back to the runner host.');
     expect(r.main.stdout).toContain('The OAuth tokens stay in the model proxy');
 
-    const after = JSON.parse(
-      await readFile(join(host, '.gemini', 'oauth_creds.json'), 'utf8'),
-    ) as typeof seeded;
+    const after = await proxy.hostCreds(host);
     expect(after.access_token).not.toBe(seeded.access_token);
     expect(proxy.accepts(after.access_token)).toBe(true);
     expect(after.refresh_token).toBe(seeded.refresh_token);
@@ -70,9 +61,7 @@ describe('the action with a runner-host OAuth login', () => {
     const refusing = await OAuthProxy.start({ refuseRefresh: 'Token has been expired or revoked.' });
     try {
       const host = join(world.tmp, 'runner-home');
-      await mkdir(join(host, '.gemini'), { recursive: true, mode: 0o700 });
-      const seeded = refusing.seedCreds({ expired: true });
-      await writeFile(join(host, '.gemini', 'oauth_creds.json'), JSON.stringify(seeded), { mode: 0o600 });
+      const seeded = await refusing.seedHostLogin(host);
       const r = await world.run({
         script: 'plain-answer',
         inputs: { 'gemini-api-key': '', model: 'gemini-2.5-flash' },

@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGemini } from '../../src/fake/gemini-api.js';
 import { exec } from '../../src/util/exec.js';
 import { ACTION_NODE, ROOT } from '../harness/action-job.js';
+import { GEMINI_LATEST_BIN } from '../harness/gemini-launcher.js';
+import { OAuthProxy } from '../harness/oauth-proxy.js';
 import { letReach } from '../harness/reach.js';
 import { createWorkRepo, type WorkRepo } from '../harness/repo.js';
 
@@ -32,6 +34,15 @@ function cli(
     child.on('close', (code) => resolve({ code: code ?? 1, out, err }));
   });
 }
+
+/** A run against the fake Gemini API with an API key (the fake accepts any). */
+const apiKeyEnv = (repo: WorkRepo, fake: FakeGemini) => ({
+  ...baseEnv(),
+  ...repo.env,
+  GEMINI_API_KEY: 'fake-key',
+  GOOGLE_GEMINI_BASE_URL: fake.url,
+  NO_PROXY: '127.0.0.1',
+});
 
 const baseEnv = () => ({
   PATH: process.env.PATH,
@@ -106,13 +117,7 @@ describe('gemini-run run', () => {
   it('leaves the agent’s scrubbed commits on a new branch of a local repository', async () => {
     repo = await createWorkRepo();
     fake = await FakeGemini.start('edit-and-commit');
-    const env = {
-      ...baseEnv(),
-      ...repo.env,
-      GEMINI_API_KEY: 'fake-key',
-      GOOGLE_GEMINI_BASE_URL: fake.url,
-      NO_PROXY: '127.0.0.1',
-    };
+    const env = apiKeyEnv(repo, fake);
     const r = await cli(
       ['run', '--repo', repo.dir, '--prompt', 'Add a notes file', '--branch', 'try-1', '--mode', 'headless'],
       env,
@@ -135,13 +140,7 @@ describe('gemini-run run', () => {
       join(skills, 'release-notes', 'SKILL.md'),
       '---\nname: release-notes\ndescription: Writes release notes in the house style.\n---\n\nUse short bullet points.\n',
     );
-    const env = {
-      ...baseEnv(),
-      ...repo.env,
-      GEMINI_API_KEY: 'k',
-      GOOGLE_GEMINI_BASE_URL: fake.url,
-      NO_PROXY: '127.0.0.1',
-    };
+    const env = apiKeyEnv(repo, fake);
     const r = await cli(
       ['run', '--repo', repo.dir, '--prompt', 'Say hi', '--skills', skills, '--mode', 'headless'],
       env,
@@ -153,6 +152,78 @@ describe('gemini-run run', () => {
       env: repo.env,
     });
     expect(status.stdout).not.toContain('.gemini');
+  });
+
+  it('at the timeout nothing more runs on 0.61.0: the model proxy is fenced, so its auto-nudges get no answer', async () => {
+    repo = await createWorkRepo();
+    const late = (n: number) => ({
+      // Faster than the engine's Escapes: only the fence keeps this from running.
+      delayMs: 100,
+      functionCalls: [
+        {
+          name: 'run_shell_command',
+          args: { command: `echo late > LATE${n}.md && git add -A && git commit -q -m 'Late ${n}'` },
+        },
+      ],
+    });
+    fake = await FakeGemini.start({
+      description: 'commits, then hangs; the nudges would be answered with commits',
+      steps: [
+        {
+          functionCalls: [
+            {
+              name: 'run_shell_command',
+              args: { command: "echo partial > PARTIAL.md && git add -A && git commit -q -m 'Partial work'" },
+            },
+          ],
+        },
+        { hang: true },
+        late(1),
+        late(2),
+      ],
+    });
+    const env = apiKeyEnv(repo, fake);
+    const args = [
+      'run',
+      '--repo',
+      repo.dir,
+      '--prompt',
+      'Work',
+      '--branch',
+      'try-2',
+      '--timeout-minutes',
+      '0.25',
+    ];
+    const r = await cli([...args, '--gemini', GEMINI_LATEST_BIN], env);
+    expect(r.code, r.out + r.err).toBe(1);
+    expect(r.out).toContain('1 commit(s) on branch try-2');
+    const log = await exec('git', ['log', '--format=%s', 'main..try-2'], { cwd: repo.dir, env: repo.env });
+    expect(log.stdout.trim()).toBe('Partial work');
+    expect(JSON.stringify(fake.modelRequests().map((q) => q.body))).not.toContain(
+      'You successfully executed a tool',
+    );
+  });
+
+  it("with this host's login: the tokens stay in the model proxy, and a refreshed token goes back to the host", async () => {
+    repo = await createWorkRepo();
+    const google = await OAuthProxy.start({ reply: 'Nothing to change here.' });
+    try {
+      const host = join(repo.dir, '..', 'host-home');
+      const seeded = await google.seedHostLogin(host);
+      const env = { ...baseEnv(), ...repo.env, GEMINI_RUN_HOST_HOME: host, ...google.env(), NO_PROXY: '' };
+      const r = await cli(
+        ['run', '--repo', repo.dir, '--prompt', 'Look', '--mode', 'headless', '--model', 'gemini-2.5-flash'],
+        env,
+      );
+      expect(r.code, r.out + r.err).toBe(0);
+      expect(r.out).toContain('The OAuth tokens stay in the model proxy');
+      const after = await google.hostCreds(host);
+      expect(after.access_token).not.toBe(seeded.access_token);
+      expect(google.accepts(after.access_token)).toBe(true);
+      expect(after.refresh_token).toBe(seeded.refresh_token);
+    } finally {
+      await google.close();
+    }
   });
 
   it('refuses a dirty repository and a missing task, each in one line', async () => {

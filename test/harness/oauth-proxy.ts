@@ -16,6 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -220,6 +221,28 @@ export class OAuthProxy {
       token_type: 'Bearer',
       expiry_date: o.expired ? Date.now() - 3_600_000 : Date.now() + 3_600_000,
     };
+  }
+
+  /**
+   * A runner host's `gemini-run login` in `host` (what GEMINI_RUN_HOST_HOME names): expired creds this server
+   * will refresh, and the account. Returns the creds written.
+   */
+  async seedHostLogin(host: string): Promise<ReturnType<OAuthProxy['seedCreds']>> {
+    await mkdir(join(host, '.gemini'), { recursive: true, mode: 0o700 });
+    const seeded = this.seedCreds({ expired: true });
+    await writeFile(join(host, '.gemini', 'oauth_creds.json'), JSON.stringify(seeded), { mode: 0o600 });
+    await writeFile(
+      join(host, '.gemini', 'google_accounts.json'),
+      JSON.stringify({ active: 'operator@example.com', old: [] }),
+    );
+    return seeded;
+  }
+
+  /** The creds in a host's `oauth_creds.json` now (after a run wrote them back, or not). */
+  async hostCreds(host: string): Promise<ReturnType<OAuthProxy['seedCreds']>> {
+    return JSON.parse(await readFile(join(host, '.gemini', 'oauth_creds.json'), 'utf8')) as ReturnType<
+      OAuthProxy['seedCreds']
+    >;
   }
 
   /** Whether an access token is currently accepted (e.g. one found in a rewritten creds file). */

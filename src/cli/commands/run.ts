@@ -2,7 +2,19 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { scrubAttribution } from '../../gemini/attribution.js';
-import { hostHomeFrom, readHostCreds, writeBackCreds, homeAt } from '../../gemini/home.js';
+import {
+  hostHomeFrom,
+  readHostCreds,
+  writeBackCreds,
+  writeBackRefreshedCreds,
+  homeAt,
+} from '../../gemini/home.js';
+import {
+  prepareOAuth,
+  prepareVertex,
+  startModelAccess,
+  type ModelAccess,
+} from '../../action/model-access.js';
 import { resolveModel } from '../../gemini/models.js';
 import { buildUserSettings, parseSettingsInput, parseToolList } from '../../gemini/user-settings.js';
 import { Git } from '../../git/git.js';
@@ -180,8 +192,22 @@ export const runCommand: Command = {
       ...(values.instructions?.trim() ? { standingInstructions: values.instructions } : {}),
     };
     const log = createStreamLogger({ out: io.stdout, err: io.stderr });
+    // As in the action: the credential stays in a model proxy, and at the timeout or the token budget the proxy
+    // refuses every further call (0.61.0 asks the model again by itself after the cancel).
+    const oauth = await prepareOAuth(auth, io.env);
+    const vertex = await prepareVertex(auth, io.env);
     const runDir = await mkdtemp(join(tmpdir(), 'gemini-run-local-'));
+    let access: ModelAccess | undefined;
     try {
+      access = await startModelAccess({
+        auth,
+        ...(oauth ? { oauth } : {}),
+        ...(vertex ? { vertex } : {}),
+        env: io.env,
+        log,
+        mask: () => undefined,
+      });
+      const live = access;
       log.info(`Running gemini (${mode}) on ${top}, branch ${branch}`);
       const result = await runAgent({
         worktree: top,
@@ -197,9 +223,19 @@ export const runCommand: Command = {
         sourceEnv: io.env,
         log,
         ...(values.skills ? { skillsDir: resolve(io.cwd, values.skills) } : {}),
+        ...(access.endpoint ? { modelEndpoint: access.endpoint } : {}),
+        fenceModel: () => live.fence(),
         ...shape,
       });
-      if (auth.kind === 'oauth') await writeBackCreds(homeAt(join(runDir, 'home')), auth).catch(() => false);
+      await access.stop();
+      if (auth.kind === 'oauth') {
+        const refreshed = access.oauthCreds?.();
+        await (
+          refreshed
+            ? writeBackRefreshedCreds(auth, refreshed)
+            : writeBackCreds(homeAt(join(runDir, 'home')), auth)
+        ).catch(() => false);
+      }
       let commits = result.commits;
       if (!values['no-scrub'] && commits.length > 0) {
         await scrubCommits(top, result.baseSha, scrubAttribution);
@@ -212,6 +248,7 @@ export const runCommand: Command = {
       );
       return FAILING_STATUSES.includes(result.status) ? 1 : 0;
     } finally {
+      await access?.stop();
       await cleanupRun({ runDir, log }).catch(() => undefined);
       await rm(runDir, { recursive: true, force: true });
     }
