@@ -6,7 +6,8 @@
  * folder-trust question that no flag answers. With stdin at /dev/null that second question never returns and
  * the installer waits forever (seen live); `GEMINI_CLI_TRUST_WORKSPACE=true` is the CLI's own way to trust.
  */
-import { isAbsolute, resolve } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { exec } from '../util/exec.js';
 import type { Logger } from '../util/log.js';
@@ -33,7 +34,7 @@ export function installFailure(output: string): string {
 }
 
 /** The installer's environment: allow-listed, the run's home, and trust for the source folder. */
-function installEnv(home: GeminiHome, sourceEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function installEnv(home: GeminiHome, sourceEnv: NodeJS.ProcessEnv, tmpDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const name of [...ENV_ALLOW_LIST.exact, ...ENV_ALLOW_LIST.passThrough]) {
     if (sourceEnv[name] !== undefined) env[name] = sourceEnv[name];
@@ -44,6 +45,8 @@ function installEnv(home: GeminiHome, sourceEnv: NodeJS.ProcessEnv): NodeJS.Proc
     GEMINI_CLI_HOME: home.root,
     GEMINI_CLI_TRUST_WORKSPACE: 'true',
     NO_COLOR: '1',
+    // The installer stages each source in a `gemini-extension*` dir under the temp dir and leaves it behind.
+    TMPDIR: tmpDir,
   };
 }
 
@@ -59,28 +62,39 @@ export async function installExtensions(o: {
   sourceEnv: NodeJS.ProcessEnv;
   log: Logger;
 }): Promise<void> {
-  for (const source of o.sources) {
-    const target = isGitSource(source) || isAbsolute(source) ? source : resolve(o.worktree, source);
-    const r = await exec(o.geminiPath, ['extensions', 'install', target, '--consent', '--skip-settings'], {
-      cwd: o.home.root,
-      env: installEnv(o.home, o.sourceEnv),
-      input: '',
-      allowAllExitCodes: true,
-      timeoutMs: INSTALL_TIMEOUT_MS,
-    }).catch((e: unknown) => {
-      throw new UserError(`extension '${source}' could not be installed: ${String(e)}`);
-    });
-    if (r.exitCode >= 128) {
-      throw new UserError(
-        `extension '${source}' could not be installed: the installer did not finish within ${INSTALL_TIMEOUT_MS / 1000} s.`,
-      );
-    }
-    if (r.exitCode !== 0) {
-      throw new UserError(
-        `extension '${source}' could not be installed: ${installFailure(`${r.stdout}\n${r.stderr}`)}; check the 'extensions' input.`,
-      );
-    }
-    const name = /Extension "([^"]+)" installed/.exec(r.stdout + r.stderr)?.[1];
-    o.log.info(`installed extension ${name ? `${name} from ` : ''}${source}`);
+  const tmpDir = await mkdtemp(join(o.home.root, 'extensions-tmp-'));
+  try {
+    for (const source of o.sources) await installOne(o, source, tmpDir);
+  } finally {
+    await rm(tmpDir, { recursive: true, force: true });
   }
+}
+
+async function installOne(
+  o: Parameters<typeof installExtensions>[0],
+  source: string,
+  tmpDir: string,
+): Promise<void> {
+  const target = isGitSource(source) || isAbsolute(source) ? source : resolve(o.worktree, source);
+  const r = await exec(o.geminiPath, ['extensions', 'install', target, '--consent', '--skip-settings'], {
+    cwd: o.home.root,
+    env: installEnv(o.home, o.sourceEnv, tmpDir),
+    input: '',
+    allowAllExitCodes: true,
+    timeoutMs: INSTALL_TIMEOUT_MS,
+  }).catch((e: unknown) => {
+    throw new UserError(`extension '${source}' could not be installed: ${String(e)}`);
+  });
+  if (r.exitCode >= 128) {
+    throw new UserError(
+      `extension '${source}' could not be installed: the installer did not finish within ${INSTALL_TIMEOUT_MS / 1000} s.`,
+    );
+  }
+  if (r.exitCode !== 0) {
+    throw new UserError(
+      `extension '${source}' could not be installed: ${installFailure(`${r.stdout}\n${r.stderr}`)}; check the 'extensions' input.`,
+    );
+  }
+  const name = /Extension "([^"]+)" installed/.exec(r.stdout + r.stderr)?.[1];
+  o.log.info(`installed extension ${name ? `${name} from ` : ''}${source}`);
 }
