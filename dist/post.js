@@ -44723,13 +44723,20 @@ async function closeSandboxFromState(raw, log) {
 const CONTEXT_FILE_NAME = 'GEMINI.local.md';
 /** Workspace skills dir the CLI discovers natively (trusted workspace; `--skip-trust` makes it trusted). */
 const SKILLS_DIR = '.gemini/skills';
-/** Pure: the context file's markdown. */
+/** How a run that stopped in the middle of its work ended, in the words the next run's task uses. */
 const INTERRUPTED = {
     'timed-out': 'was stopped at its time limit',
     'budget-exceeded': 'was stopped at its token budget',
     crashed: 'ended when the Gemini CLI crashed',
     'quota-exhausted': 'ended when the model quota ran out',
 };
+/** The previous run to tell the agent about: one that ended with a status of INTERRUPTED, else none. */
+function previousRunOf(status) {
+    return status !== undefined && Object.hasOwn(INTERRUPTED, status)
+        ? { status: status }
+        : undefined;
+}
+/** Pure: the context file's markdown. */
 function renderContextFile(task, conventions) {
     const out = [];
     out.push('# Your task', '');

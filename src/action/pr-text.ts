@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Task } from '../domain/types.js';
-import type { ActionStatus, EngineStatus, RunResult } from '../run/types.js';
+import { ENGINE_STATUSES, type ActionStatus, type EngineStatus, type RunResult } from '../run/types.js';
 
 /** The session record rides in the summary comment, after its commentMarker('summary'). */
 const SESSION_MARKER_PREFIX = '<!-- gemini-run:session ';
@@ -28,10 +28,7 @@ const sessionRecordSchema = z.object({
   runId: z.string().regex(/^\d{1,20}$/),
   artifact: z.string().regex(/^gemini-run-\d{1,20}-\d{1,5}$/),
   mode: z.enum(['interactive', 'headless']).catch('interactive'),
-  status: z
-    .enum(['finished', 'timed-out', 'crashed', 'quota-exhausted', 'auth-failed', 'budget-exceeded'])
-    .optional()
-    .catch(undefined),
+  status: z.enum(ENGINE_STATUSES).optional().catch(undefined),
 });
 
 /**

@@ -2,6 +2,7 @@ import { commentMarker, createComment, findMarkedComment } from '../github/comme
 import type { GitHubClient } from '../github/client.js';
 import type { PullInfo } from '../github/pulls.js';
 import type { ResumeSource, Task } from '../domain/types.js';
+import { previousRunOf } from '../gemini/context-file.js';
 import { transcriptResumable } from '../gemini/transcript.js';
 import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
@@ -36,7 +37,7 @@ export async function findPreviousSession(o: {
     previousSummary = found.body;
     const [latest] = parseSessionMarkers(previousSummary);
     if (latest) {
-      previousRun = interrupted(latest.status);
+      previousRun = previousRunOf(latest.status);
       if (previousRun)
         log.info(`The previous run ended ${previousRun.status}: the agent is told so in its task`);
       let why = `the transcript of run ${latest.runId} was not found.`;
@@ -68,17 +69,4 @@ export async function findPreviousSession(o: {
     );
   }
   return { previousSummary, ...(resume ? { resume } : {}), ...(previousRun ? { previousRun } : {}) };
-}
-
-/** A run that stopped in the middle of its work, which the next run's agent is told about. */
-function interrupted(status: string | undefined): Task['previousRun'] {
-  switch (status) {
-    case 'timed-out':
-    case 'budget-exceeded':
-    case 'crashed':
-    case 'quota-exhausted':
-      return { status };
-    default:
-      return undefined;
-  }
 }

@@ -14,7 +14,7 @@ export const CONTEXT_FILE_NAME = 'GEMINI.local.md';
 /** Workspace skills dir the CLI discovers natively (trusted workspace; `--skip-trust` makes it trusted). */
 export const SKILLS_DIR = '.gemini/skills';
 
-/** Pure: the context file's markdown. */
+/** How a run that stopped in the middle of its work ended, in the words the next run's task uses. */
 const INTERRUPTED: Record<NonNullable<Task['previousRun']>['status'], string> = {
   'timed-out': 'was stopped at its time limit',
   'budget-exceeded': 'was stopped at its token budget',
@@ -22,6 +22,14 @@ const INTERRUPTED: Record<NonNullable<Task['previousRun']>['status'], string> = 
   'quota-exhausted': 'ended when the model quota ran out',
 };
 
+/** The previous run to tell the agent about: one that ended with a status of INTERRUPTED, else none. */
+export function previousRunOf(status: string | undefined): Task['previousRun'] {
+  return status !== undefined && Object.hasOwn(INTERRUPTED, status)
+    ? { status: status as keyof typeof INTERRUPTED }
+    : undefined;
+}
+
+/** Pure: the context file's markdown. */
 export function renderContextFile(task: Task, conventions: string[]): string {
   const out: string[] = [];
   out.push('# Your task', '');

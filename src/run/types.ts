@@ -2,8 +2,15 @@
 import type { FoldedTranscript, RunMode, Usage } from '../domain/types.js';
 
 /** How a run of the engine ended. The action adds `no-changes`, `refused` and `skipped`. */
-export type EngineStatus =
-  'finished' | 'timed-out' | 'crashed' | 'quota-exhausted' | 'auth-failed' | 'budget-exceeded';
+export const ENGINE_STATUSES = [
+  'finished',
+  'timed-out',
+  'crashed',
+  'quota-exhausted',
+  'auth-failed',
+  'budget-exceeded',
+] as const;
+export type EngineStatus = (typeof ENGINE_STATUSES)[number];
 
 export type ActionStatus = EngineStatus | 'no-changes' | 'refused' | 'skipped';
 

@@ -10,6 +10,7 @@ import {
   removeContextFile,
   removeInstalledSkills,
   renderContextFile,
+  previousRunOf,
   writeContextFile,
 } from '../../src/gemini/context-file.js';
 import type { Task } from '../../src/domain/types.js';
@@ -110,6 +111,14 @@ describe('renderContextFile', () => {
     expect(renderContextFile({ ...task, previousRun: { status: 'budget-exceeded' } }, [])).toContain(
       'was stopped at its token budget',
     );
+  });
+
+  it('tells of runs that stopped mid-work only, whatever status string it is handed', () => {
+    expect(previousRunOf('timed-out')).toEqual({ status: 'timed-out' });
+    expect(previousRunOf('quota-exhausted')).toEqual({ status: 'quota-exhausted' });
+    for (const other of ['finished', 'auth-failed', undefined, 'toString', '__proto__', 'constructor']) {
+      expect(previousRunOf(other), String(other)).toBeUndefined();
+    }
   });
 });
 
