@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { homeAt, writeBackCreds, writeBackRefreshedCreds } from '../gemini/home.js';
 import type { ModelEndpoint } from '../gemini/spawn.js';
 import { launchModelProxy } from '../proxy/launch.js';
 import { OAuthTokenSource } from '../proxy/oauth-token.js';
@@ -74,6 +75,21 @@ export async function prepareVertex(
 ): Promise<AccessTokenSource | undefined> {
   if (auth.kind !== 'vertex-ai' || vertexApiKey(env)) return undefined;
   return prepareVertexToken(env);
+}
+
+/**
+ * After a run on a host login: the creds the proxy refreshed (or, without a proxy, those gemini refreshed in the
+ * run home at `runHome`) go back to the host, when they are newer than what it has. True when written.
+ */
+export async function writeBackHostLogin(
+  auth: AuthConfig,
+  access: ModelAccess | undefined,
+  runHome: string,
+): Promise<boolean> {
+  if (auth.kind !== 'oauth' || !auth.hostHome) return false;
+  const refreshed = access?.oauthCreds?.();
+  const wrote = refreshed ? writeBackRefreshedCreds(auth, refreshed) : writeBackCreds(homeAt(runHome), auth);
+  return wrote.catch(() => false);
 }
 
 export async function startModelAccess(o: {

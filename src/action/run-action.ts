@@ -1,7 +1,6 @@
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scrubAttribution } from '../gemini/attribution.js';
-import { writeBackCreds, writeBackRefreshedCreds, homeAt } from '../gemini/home.js';
 import { installGemini, geminiVersion } from '../gemini/install.js';
 import { profileFor, type CliProfile } from '../gemini/cli-profile.js';
 import { resolveModel } from '../gemini/models.js';
@@ -46,7 +45,13 @@ import { tmuxVersion } from '../tmux/tmux.js';
 import { detectPrivilege, NO_ISOLATION_MESSAGE } from '../isolation/privilege.js';
 import { openSandbox, type AgentSandbox } from '../isolation/sandbox.js';
 import type { OAuthTokenSource } from '../proxy/oauth-token.js';
-import { prepareOAuth, prepareVertex, startModelAccess, type ModelAccess } from './model-access.js';
+import {
+  prepareOAuth,
+  prepareVertex,
+  startModelAccess,
+  writeBackHostLogin,
+  type ModelAccess,
+} from './model-access.js';
 import { realpathSync } from 'node:fs';
 
 /** Everything the pipeline needs from its host: the action (core) or the demo (plain streams). */
@@ -424,14 +429,8 @@ async function runPipeline(
       );
     }
   }
-  if (auth.kind === 'oauth' && auth.hostHome) {
-    const refreshed = access?.oauthCreds?.();
-    const wrote = refreshed
-      ? writeBackRefreshedCreds(auth, refreshed)
-      : writeBackCreds(homeAt(join(sandbox?.dir ?? runDir, 'home')), auth);
-    if (await wrote.catch(() => false)) {
-      log.info('Wrote the refreshed OAuth creds back to the runner host.');
-    }
+  if (await writeBackHostLogin(auth, access, join(sandbox?.dir ?? runDir, 'home'))) {
+    log.info('Wrote the refreshed OAuth creds back to the runner host.');
   }
 
   // ---- publish -------------------------------------------------------------------------------------------

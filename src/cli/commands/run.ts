@@ -2,17 +2,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { scrubAttribution } from '../../gemini/attribution.js';
-import {
-  hostHomeFrom,
-  readHostCreds,
-  writeBackCreds,
-  writeBackRefreshedCreds,
-  homeAt,
-} from '../../gemini/home.js';
+import { hostHomeFrom, readHostCreds } from '../../gemini/home.js';
 import {
   prepareOAuth,
   prepareVertex,
   startModelAccess,
+  writeBackHostLogin,
   type ModelAccess,
 } from '../../action/model-access.js';
 import { resolveModel } from '../../gemini/models.js';
@@ -228,14 +223,7 @@ export const runCommand: Command = {
         ...shape,
       });
       await access.stop();
-      if (auth.kind === 'oauth') {
-        const refreshed = access.oauthCreds?.();
-        await (
-          refreshed
-            ? writeBackRefreshedCreds(auth, refreshed)
-            : writeBackCreds(homeAt(join(runDir, 'home')), auth)
-        ).catch(() => false);
-      }
+      await writeBackHostLogin(auth, access, join(runDir, 'home'));
       let commits = result.commits;
       if (!values['no-scrub'] && commits.length > 0) {
         await scrubCommits(top, result.baseSha, scrubAttribution);
