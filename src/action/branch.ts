@@ -1,9 +1,11 @@
-import { commandConfigKeys } from '../git/config-guard.js';
 import { fetchBranch } from '../git/fetch.js';
+import { createVault, type Vault } from '../git/vault.js';
+import { inspectWorkspace, type WorkspaceSnapshot } from '../git/workspace.js';
 import { Git } from '../git/git.js';
 import type { GitHubClient } from '../github/client.js';
 import type { RunTrigger } from '../github/event.js';
 import { getPull, type PullInfo } from '../github/pulls.js';
+import { join } from 'node:path';
 import { UserError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { RepoRef } from '../github/client.js';
@@ -47,33 +49,35 @@ export async function planBranch(
 
 /**
  * Puts the workspace on the run's branch: continues the branch when origin has it (a re-run, a follow-up), else
- * starts it from the base.
+ * starts it from the base. Then makes the vault, the action's own repository for the run (src/git/vault.ts).
  *
- * On a self-hosted runner the workspace may be the one an earlier agent worked in, with its `.git/hooks` and
- * `.git/config`. So every git command here runs with hooks and fsmonitor off and without secrets in its
- * environment, the fetch runs outside the worktree (see fetchBranch), and a repository config that names a
- * command (a filter, a textconv, an ssh command...) stops the run before git could run it.
+ * On a self-hosted runner the workspace may be the one an earlier agent worked in. So before any git command
+ * runs in it, its `.git` is read as data and must hold only what actions/checkout writes (src/git/workspace.ts),
+ * what the rebuild after the run needs is saved into `snapshotDir`, every git command here runs with hooks and
+ * fsmonitor off and without secrets in its environment, and the fetch runs outside the worktree (fetchBranch).
  */
 export async function prepareWorktree(o: {
   worktree: string;
   plan: BranchPlan;
   token: string;
   log: Logger;
-}): Promise<{ originUrl: string; baseSha: string; remoteSha: string | null; knownTips: string[] }> {
+  /** Action-owned: the snapshot of the workspace's `.git` and the vault go here. */
+  runDir: string;
+}): Promise<{
+  originUrl: string;
+  baseSha: string;
+  remoteSha: string | null;
+  knownTips: string[];
+  snapshot: WorkspaceSnapshot;
+  vault: Vault;
+}> {
   const { worktree, plan, token, log } = o;
+  const snapshot = await inspectWorkspace(worktree, join(o.runDir, 'workspace-git'));
   const git = Git.forUntrusted(worktree);
   // The push goes to the URL the checkout configured, read now, before the agent can edit the config.
   const originUrl = await git.remoteUrl('origin');
   if (!originUrl)
     throw new UserError(`The workspace ${worktree} has no 'origin' remote: run actions/checkout first.`);
-  const commands = commandConfigKeys(
-    (await git.run(['config', '--local', '--includes', '--list', '-z'], { allowAllExitCodes: true })).stdout,
-  );
-  if (commands.length > 0) {
-    throw new UserError(
-      `The workspace's .git/config sets ${commands.map((k) => `'${k}'`).join(', ')}, a command git would run (perhaps left by an earlier run): gemini-run does not run it; remove the setting, or start from a fresh workspace (actions/checkout into a clean directory).`,
-    );
-  }
   // Work already in the tree would be committed as the agent's (nothing-is-lost commits everything left over).
   const dirty = await git.statusPorcelain();
   if (dirty.length > 0) {
@@ -97,5 +101,10 @@ export async function prepareWorktree(o: {
   // Every commit that exists before the agent starts: the scrub never rewrites them, a bundle leaves them out.
   const refs = await git.output(['for-each-ref', '--format=%(objectname)']);
   const knownTips = [...new Set(refs.split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l)))];
-  return { originUrl, baseSha, remoteSha, knownTips };
+  const vault = await createVault({
+    worktree,
+    dir: join(o.runDir, 'vault.git'),
+    objectFormat: snapshot.objectFormat,
+  });
+  return { originUrl, baseSha, remoteSha, knownTips, snapshot, vault };
 }

@@ -10,15 +10,16 @@ import type { RunResult } from '../run/types.js';
  * committed, so the publish and report phases still push it and tell the issue.
  */
 export async function crashedResult(o: {
-  worktree: string;
+  /** The action's own repository (the vault): whatever the engine took of the agent's commits. */
+  repo: string;
   baseSha: string;
   mode: RunMode;
   message: string;
   startedAt: Date;
 }): Promise<RunResult> {
-  const git = Git.forUntrusted(o.worktree);
+  const git = Git.forUntrusted(o.repo);
   const head = (await git.tryRevParse('HEAD')) ?? o.baseSha;
-  const commits = await listCommits(o.worktree, o.baseSha, head).catch(() => []);
+  const commits = await listCommits(o.repo, o.baseSha, head).catch(() => []);
   return {
     status: 'crashed',
     message: o.message,
@@ -33,7 +34,7 @@ export async function crashedResult(o: {
     baseSha: o.baseSha,
     headSha: head,
     commits: commits.map((c) => ({ sha: c.sha, subject: c.subject })),
-    filesChanged: await filesChanged(o.worktree, o.baseSha, head).catch(() => []),
+    filesChanged: await filesChanged(o.repo, o.baseSha, head).catch(() => []),
     leftoverCommitted: false,
   };
 }

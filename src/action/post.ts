@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
-import { parseSavedCredentials, restoreCheckoutCredentials } from '../git/credentials.js';
+import { parseSavedCredentials, type SavedCredentials } from '../git/credentials.js';
+import { parseWorkspaceState, restoreWorkspace } from './workspace-restore.js';
 import { closeSandboxFromState } from '../isolation/sandbox.js';
 import { cleanupRun } from '../run/cleanup.js';
 import { getErrorMessage } from '../util/errors.js';
@@ -16,17 +17,30 @@ async function post(): Promise<void> {
   await finishTracking();
   const runDir = getState('runDir') || undefined;
   const worktree = getState('worktree') || undefined;
-  const saved = getState('savedCredentials');
-  if (saved && worktree) {
-    try {
-      await restoreCheckoutCredentials(worktree, parseSavedCredentials(saved));
-    } catch (error) {
-      core.warning(`Could not restore the checkout's credentials: ${getErrorMessage(error)}`);
-    }
-  }
   // The agent's processes first: nothing of the run may outlive it, whatever the main step managed.
   const sandbox = getState('sandbox');
   if (sandbox) await closeSandboxFromState(sandbox, coreLogger);
+  // Then the workspace gets the action's .git back, and only then the checkout's credential: never into a .git
+  // the agent shaped (the main step did both, unless it died first).
+  const rawWorkspace = getState('workspace');
+  const savedRaw = getState('savedCredentials');
+  if (rawWorkspace) {
+    const state = parseWorkspaceState(rawWorkspace);
+    let saved: SavedCredentials | undefined;
+    try {
+      saved = savedRaw ? parseSavedCredentials(savedRaw) : undefined;
+    } catch {
+      core.warning(
+        "The saved checkout credential state is unreadable: the checkout's credential stays removed.",
+      );
+    }
+    if (state) await restoreWorkspace({ ...state, saved, log: coreLogger });
+    else core.warning("The saved workspace state is unreadable: the workspace's .git was not rebuilt.");
+  } else if (savedRaw && worktree) {
+    core.warning(
+      "The checkout's credential was removed before the workspace could be checked; it stays removed.",
+    );
+  }
   try {
     await cleanupRun({ runDir, worktree, log: coreLogger });
   } catch (error) {

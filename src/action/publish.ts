@@ -40,7 +40,8 @@ export interface PublishInput {
   client: GitHubClient;
   repo: RepoRef;
   serverUrl: string;
-  worktree: string;
+  /** The action's own repository holding the run's commits (the vault), never the agent's. */
+  repoDir: string;
   originUrl: string;
   token: string;
   plan: BranchPlan;
@@ -63,28 +64,29 @@ export interface PublishInput {
  * them. A scrub that fails leaves the commits as they are (a warning), never the run without its work.
  */
 export async function settleCommits(o: {
-  worktree: string;
+  /** The action's own repository (the vault): the agent's is never scrubbed or read. */
+  repo: string;
   baseSha: string;
   known: readonly string[];
   scrub: ((msg: string) => string) | undefined;
   log: Logger;
 }): Promise<{ head: string; commits: CommitInfo[]; filesChanged: string[] }> {
-  const { worktree, baseSha, log } = o;
+  const { repo, baseSha, log } = o;
   const scrub = o.scrub;
   if (scrub) {
     await log
       .group('Scrubbing attribution from commits', async () => {
-        const { rewritten } = await scrubCommits(worktree, baseSha, scrub, { keep: o.known });
+        const { rewritten } = await scrubCommits(repo, baseSha, scrub, { keep: o.known });
         log.info(`${rewritten} commit message(s) rewritten`);
       })
       .catch((e: unknown) =>
         log.warning(`Could not scrub attribution; the commits are kept as they are: ${getErrorMessage(e)}`),
       );
   }
-  const head = await Git.forUntrusted(worktree).headSha();
+  const head = await Git.forUntrusted(repo).headSha();
   // The run's own commits: not those a merge brought in from branches that already existed.
-  const commits = await listCommits(worktree, baseSha, head, o.known);
-  return { head, commits, filesChanged: await filesChanged(worktree, baseSha, head) };
+  const commits = await listCommits(repo, baseSha, head, o.known);
+  return { head, commits, filesChanged: await filesChanged(repo, baseSha, head) };
 }
 
 export function compareUrl(serverUrl: string, repo: RepoRef, base: string, head: string): string {
@@ -116,7 +118,7 @@ export async function publishWork(o: PublishInput): Promise<PublishOutcome> {
 
 async function pushAndOpen(o: PublishInput): Promise<PublishOutcome> {
   const { plan, log } = o;
-  const git = Git.forUntrusted(o.worktree);
+  const git = Git.forUntrusted(o.repoDir);
   const head = await git.headSha();
   // The run branch only moves forward: work that no longer contains its tip goes elsewhere.
   const rewrote = o.startTip !== null && !(await git.isAncestor(o.startTip, head));
@@ -131,7 +133,7 @@ async function pushAndOpen(o: PublishInput): Promise<PublishOutcome> {
   const push = (branch: string) =>
     log.group(`Pushing to ${branch}`, () =>
       pushBranch({
-        worktree: o.worktree,
+        worktree: o.repoDir,
         remote: o.originUrl,
         url: o.originUrl,
         branch,
@@ -195,7 +197,7 @@ async function bundleInstead(o: PublishInput, failure: Error): Promise<PublishOu
   const file = join(o.outDir, 'gemini-run.bundle');
   let bundle: string | undefined;
   try {
-    await createBundle(o.worktree, file, o.known);
+    await createBundle(o.repoDir, file, o.known);
     bundle = file;
   } catch (e) {
     o.log.warning(`Could not write the commits to a git bundle either: ${getErrorMessage(e)}`);

@@ -5,12 +5,9 @@ import { installGemini, geminiVersion } from '../gemini/install.js';
 import { profileFor, type CliProfile } from '../gemini/cli-profile.js';
 import { resolveModel } from '../gemini/models.js';
 import { buildUserSettings } from '../gemini/user-settings.js';
-import {
-  isolateCheckoutCredentials,
-  restoreCheckoutCredentials,
-  type SavedCredentials,
-} from '../git/credentials.js';
-import { listRemoteHeads } from '../git/push.js';
+import { isolateCheckoutCredentials, type SavedCredentials } from '../git/credentials.js';
+import { listRemoteRefs } from '../git/push.js';
+import { restoreWorkspace } from './workspace-restore.js';
 import { createGitHubClient } from '../github/client.js';
 import {
   commentMarker,
@@ -59,7 +56,10 @@ export interface ActionIo {
   log: Logger;
   /** Mask a secret in the log as soon as it is known. */
   mask(secret: string): void;
-  saveState(key: 'runDir' | 'worktree' | 'savedCredentials' | 'sandbox' | 'tracking', value: string): void;
+  saveState(
+    key: 'runDir' | 'worktree' | 'savedCredentials' | 'sandbox' | 'tracking' | 'workspace',
+    value: string,
+  ): void;
   writeJobSummary(markdown: string): Promise<void>;
   /** Where transcripts are kept between runs (a workflow artifact, or a local directory on self-hosted runners). */
   transcriptStore(o: { token: string; repo: RepoRef }): TranscriptStore;
@@ -327,11 +327,18 @@ async function runPipeline(
 
   // ---- prepare -------------------------------------------------------------------------------------------
   const worktree = ctx.workspace;
-  const { originUrl, baseSha, remoteSha, knownTips } = await prepareWorktree({ worktree, plan, token, log });
-
   const runDir = await mkdtemp(join(ctx.runnerTemp, 'gemini-run-'));
   io.saveState('runDir', runDir);
   io.saveState('worktree', worktree);
+  const { originUrl, baseSha, remoteSha, knownTips, snapshot, vault } = await prepareWorktree({
+    worktree,
+    plan,
+    token,
+    log,
+    runDir,
+  });
+  // From here on the post step rebuilds the workspace's .git if this step cannot.
+  io.saveState('workspace', JSON.stringify({ snapshot, vault: vault.dir }));
 
   const store = io.transcriptStore({ token, repo });
   const { previousSummary, resume, previousRun } = plan.existingPull
@@ -398,6 +405,7 @@ async function runPipeline(
         log,
         ...(resume ? { resume } : {}),
         ...(sandbox ? { sandbox } : {}),
+        vault,
         ...(endpoint ? { modelEndpoint: endpoint } : {}),
         userSettings: userSettings.settings,
         extensions: inputs.extensions,
@@ -420,14 +428,9 @@ async function runPipeline(
     if (error instanceof UserError) throw error;
     const message = redactor.redact(oneLine(getErrorMessage(error)));
     log.error(`The run failed: ${message}`);
-    result = await crashedResult({ worktree, baseSha, mode: inputs.mode, message, startedAt });
+    result = await crashedResult({ repo: vault.dir, baseSha, mode: inputs.mode, message, startedAt });
   } finally {
     await access?.stop();
-    if (saved) {
-      await restoreCheckoutCredentials(worktree, saved).catch((e: unknown) =>
-        log.warning(`Could not restore the checkout's credentials: ${getErrorMessage(e)}`),
-      );
-    }
   }
   if (await writeBackHostLogin(auth, access, join(sandbox?.dir ?? runDir, 'home'))) {
     log.info('Wrote the refreshed OAuth creds back to the runner host.');
@@ -440,14 +443,14 @@ async function runPipeline(
 
   // What already existed outside the run: never rewritten, never counted, never bundled. The remote's tips are
   // asked now, so a commit someone pushed (and the agent fetched) during the run counts too.
-  const remoteTips = await listRemoteHeads({ url: originUrl, token }).catch((e: unknown) => {
-    log.warning(`Could not list the remote's branches: ${getErrorMessage(e)}`);
+  const remoteTips = await listRemoteRefs({ url: originUrl, token }).catch((e: unknown) => {
+    log.warning(`Could not list the remote's refs: ${getErrorMessage(e)}`);
     return new Map<string, string>();
   });
   const known = [...new Set([...knownTips, ...remoteTips.values()])];
   if (result.commits.length > 0) {
     const { head, commits, filesChanged } = await settleCommits({
-      worktree,
+      repo: vault.dir,
       baseSha,
       known,
       scrub: inputs.scrubAttribution ? scrubAttribution : undefined,
@@ -467,7 +470,7 @@ async function runPipeline(
           client,
           repo,
           serverUrl: ctx.serverUrl,
-          worktree,
+          repoDir: vault.dir,
           originUrl,
           token,
           plan,
@@ -524,5 +527,10 @@ async function runPipeline(
       await sandbox.close();
       io.saveState('sandbox', '');
     }
+    // Last, when nothing of the agent runs and nothing it wrote is read any more: the workspace gets the action's
+    // .git back (the agent's is thrown away whole), and only then the checkout's credential.
+    await restoreWorkspace({ snapshot, vault: vault.dir, saved, log });
+    io.saveState('workspace', '');
+    io.saveState('savedCredentials', '');
   }
 }

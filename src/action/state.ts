@@ -6,6 +6,8 @@ const STATE = {
   sandbox: 'sandbox',
   worktree: 'worktree',
   savedCredentials: 'savedCredentials',
+  /** The snapshot of the workspace's .git and the vault, to rebuild it from ('' once the main step did). */
+  workspace: 'workspace',
   /** The live tracking comment while the run works ('' once its last edit is done). */
   tracking: 'tracking',
 } as const;

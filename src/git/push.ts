@@ -108,14 +108,15 @@ export function classifyPushFailure(stdout: string, stderr: string): PushFailure
 }
 
 /**
- * The branch tips of a remote (`git ls-remote --heads`), asked from an empty directory so no repository config
- * the agent could have written takes part; the token travels as for a push.
+ * Every ref of a remote (`git ls-remote`: heads, tags with their peeled commits, `refs/pull/*`), asked from an
+ * empty directory so no repository config the agent could have written takes part; the token travels as for a
+ * push. A commit any of them reaches existed before the run: the scrub never rewrites it.
  */
-export async function listRemoteHeads(o: { url: string; token?: string }): Promise<Map<string, string>> {
+export async function listRemoteRefs(o: { url: string; token?: string }): Promise<Map<string, string>> {
   const dir = await mkdtemp(join(tmpdir(), 'gemini-run-ls-remote-'));
   try {
     const clean = Git.create(dir, pushBaseEnv(process.env));
-    const out = await clean.output(['ls-remote', '--heads', o.url], {
+    const out = await clean.output(['ls-remote', o.url], {
       env: { ...buildPushConfigEnv(o.url, o.token), GIT_CEILING_DIRECTORIES: dirname(dir) },
       timeoutMs: 5 * 60_000,
     });
@@ -125,14 +126,14 @@ export async function listRemoteHeads(o: { url: string; token?: string }): Promi
   }
 }
 
-/** `<sha>\trefs/heads/<branch>` lines → branch → sha. Pure. */
+/** `<sha>\t<ref>` lines → ref → sha, for every ref (a peeled tag as `refs/tags/x^{}`). Pure. */
 export function parseLsRemote(out: string): Map<string, string> {
-  const heads = new Map<string, string>();
+  const refs = new Map<string, string>();
   for (const line of out.split('\n')) {
-    const m = /^([0-9a-f]{40,64})\trefs\/heads\/(.+)$/.exec(line.trim());
-    if (m?.[1] && m[2]) heads.set(m[2], m[1]);
+    const m = /^([0-9a-f]{40,64})\t(refs\/\S+)$/.exec(line.trim());
+    if (m?.[1] && m[2]) refs.set(m[2], m[1]);
   }
-  return heads;
+  return refs;
 }
 
 /**

@@ -25,8 +25,10 @@ import {
   locateTranscript,
   restoreTranscript,
 } from '../gemini/transcript.js';
-import { commitLeftovers, filesChanged, listCommits } from '../git/commits.js';
+import { filesChanged, listCommits } from '../git/commits.js';
+import { exportWork, type ExportResult } from '../git/export.js';
 import { Git } from '../git/git.js';
+import { importBundle, takeAgentBundle } from '../git/vault.js';
 import { UserError, getErrorMessage } from '../util/errors.js';
 import { pathExists } from '../util/fs.js';
 import type { Logger } from '../util/log.js';
@@ -121,6 +123,8 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
   const budget = new TokenBudget(opts.maxTokens ?? 0);
   let skills: string[] = [];
   let outcome: SpawnOutcome;
+  let exported: ExportResult = { bundled: false, leftoverCommitted: false };
+  const bundleFile = join(agentRoot, `export-${runId}.bundle`);
   const sandbox = opts.sandbox;
   // A cancelled job must not leave the agent's processes behind, whatever they did to leave our process tree.
   const releaseGuard = sandbox ? guardProcessExit(() => sandbox.reapSync()) : undefined;
@@ -154,7 +158,24 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
     progress.startHeartbeat(opts.heartbeatMs ?? 30_000);
     outcome = opts.mode === 'headless' ? await runHeadless(ctx) : await runInteractive(ctx);
   } finally {
-    // Every process of the agent user ends, and its files become ours, before we read or commit anything.
+    // The context file and copied skills leave the worktree before anything is committed.
+    await removeContextFile(opts.worktree).catch((e: unknown) =>
+      log.warning(`removing the context file: ${getErrorMessage(e)}`),
+    );
+    await removeInstalledSkills(opts.worktree, skills).catch(() => undefined);
+    // What the agent left uncommitted is committed, and its commits bundled, by the agent's own user: nothing of
+    // ours runs git in a repository the agent could write (src/git/export.ts).
+    exported = await exportWork({
+      worktree: opts.worktree,
+      runAs: sandbox?.runAs ?? [],
+      home: sandbox ? home.root : (opts.sourceEnv.HOME ?? home.root),
+      path: opts.sourceEnv.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+      base: baseSha,
+      bundle: bundleFile,
+      ...(opts.gitIdentity ? { identity: opts.gitIdentity } : {}),
+      message: opts.leftoverMessage ?? DEFAULT_LEFTOVER_MESSAGE,
+    });
+    // Every process of the agent user ends, and its files become ours, before we read anything it wrote.
     if (sandbox) {
       await sandbox.settle();
       // The telemetry stays with the run dir (post-mortems, the artifact); the sandbox's directory goes.
@@ -166,11 +187,6 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
     }
     releaseGuard?.();
     progress.stopHeartbeat();
-    // The context file and copied skills leave the worktree before anything is committed.
-    await removeContextFile(opts.worktree).catch((e: unknown) =>
-      log.warning(`removing the context file: ${getErrorMessage(e)}`),
-    );
-    await removeInstalledSkills(opts.worktree, skills).catch(() => undefined);
   }
   outcome = budget.settle(outcome, progress.tokens);
   log.info(`gemini ended: ${outcome.status}${outcome.message ? ` (${outcome.message})` : ''}`);
@@ -193,20 +209,33 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
   let usage = summarizeUsage(outcome.events);
   if (usage.models.length === 0 && outcome.usage) usage = outcome.usage;
 
-  let leftoverCommitted = false;
-  try {
-    leftoverCommitted = await commitLeftovers(
-      opts.worktree,
-      opts.leftoverMessage ?? DEFAULT_LEFTOVER_MESSAGE,
-      opts.gitIdentity,
-    );
-    if (leftoverCommitted) log.info('committed the changes the agent left uncommitted');
-  } catch (e) {
-    log.error(`could not commit the agent's uncommitted changes: ${getErrorMessage(e)}`);
+  if (exported.problem) log.warning(`committing and exporting the agent's work: ${exported.problem}`);
+  if (exported.leftoverCommitted) log.info('committed the changes the agent left uncommitted');
+  const leftoverCommitted = exported.leftoverCommitted;
+  let head = baseSha;
+  let repo = opts.worktree;
+  if (opts.vault) {
+    // The commits cross to the action's side as data: the bundle file, read without following links, fetched
+    // into the action's own repository with every object checked.
+    repo = opts.vault.dir;
+    if (exported.bundled) {
+      try {
+        head = await importBundle(
+          opts.vault,
+          await takeAgentBundle(bundleFile, join(opts.runDir, 'agent.bundle')),
+        );
+      } catch (e) {
+        log.error(`could not take the agent's commits: ${getErrorMessage(e)}`);
+      }
+    } else if (exported.head && exported.head !== baseSha) {
+      log.error("the agent's commits could not be exported: they stay in the workspace only");
+    }
+  } else {
+    // No boundary (the toolkit on the operator's own repository): the agent ran as us, in our repository.
+    head = await headSha(opts.worktree);
   }
-  const head = await headSha(opts.worktree);
-  const commits = head === baseSha ? [] : await listCommits(opts.worktree, baseSha, head);
-  const files = head === baseSha ? [] : await filesChanged(opts.worktree, baseSha, head);
+  const commits = head === baseSha ? [] : await listCommits(repo, baseSha, head);
+  const files = head === baseSha ? [] : await filesChanged(repo, baseSha, head);
 
   return {
     status: outcome.status,

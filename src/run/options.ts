@@ -3,6 +3,7 @@ import type { ApprovalMode, AuthConfig, ResumeSource, RunEvent, RunMode, Task } 
 import type { CliProfile } from '../gemini/cli-profile.js';
 import type { ModelEndpoint } from '../gemini/spawn.js';
 import type { GitIdentity } from '../git/commits.js';
+import type { Vault } from '../git/vault.js';
 import type { AgentSandbox } from '../isolation/sandbox.js';
 import type { Logger } from '../util/log.js';
 
@@ -44,6 +45,12 @@ export interface RunOptions {
    * touches the worktree again. Without it the agent runs as this process's user (`isolation: none`).
    */
   sandbox?: AgentSandbox;
+  /**
+   * The action's own repository (src/git/vault.ts): the agent's commits are fetched into it from a bundle its
+   * user wrote, and listed there. Without it (the toolkit's `run` on the operator's own repository, where the
+   * agent is the operator's user) they are read from the worktree.
+   */
+  vault?: Vault;
   /** The loopback model proxy that holds the credential; gemini gets its URL and a placeholder. */
   modelEndpoint?: ModelEndpoint;
   /** The workflow's own Gemini settings (src/gemini/user-settings.ts), already without the product's keys. */

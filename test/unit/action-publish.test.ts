@@ -39,12 +39,15 @@ describe('classifyPushFailure', () => {
     ).toBe('workflows');
     expect(classifyPushFailure('', 'fatal: Authentication failed')).toBe('other');
   });
-  it('parses ls-remote heads', () => {
-    const a = 'a'.repeat(40);
-    const b = 'b'.repeat(40);
-    expect([...parseLsRemote(`${a}\trefs/heads/main\n${b}\trefs/heads/gemini-run/issue-1\n`)]).toEqual([
-      ['main', a],
-      ['gemini-run/issue-1', b],
+  it('parses every ref of ls-remote: heads, tags and their peeled commits, pull refs', () => {
+    const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((x) => x.repeat(40));
+    const out = `${a}\tHEAD\n${a}\trefs/heads/main\n${b}\trefs/heads/gemini-run/issue-1\n${c}\trefs/tags/v1\n${d}\trefs/tags/v1^{}\n${e}\trefs/pull/7/head\n`;
+    expect([...parseLsRemote(out)]).toEqual([
+      ['refs/heads/main', a],
+      ['refs/heads/gemini-run/issue-1', b],
+      ['refs/tags/v1', c],
+      ['refs/tags/v1^{}', d],
+      ['refs/pull/7/head', e],
     ]);
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Git } from '../../src/git/git.js';
 import { fetchBranch } from '../../src/git/fetch.js';
-import { buildPushConfigEnv, httpOrigin, listRemoteHeads, pushBranch } from '../../src/git/push.js';
+import { buildPushConfigEnv, httpOrigin, listRemoteRefs, pushBranch } from '../../src/git/push.js';
 import { exec } from '../../src/util/exec.js';
 
 const TOKEN = 'ghs_PUSHtoken0987654321zyxwvutsrqponm';
@@ -138,9 +138,12 @@ describe('pushBranch against real remotes', () => {
       kind: 'moved',
       branch: 'run',
     });
-    const heads = await listRemoteHeads({ url: `file://${origin}` });
-    expect([...heads.keys()].sort()).toEqual(['main', 'run']);
-    expect(heads.get('main')).toBe(await remoteSha('main'));
+    const refs = await listRemoteRefs({ url: `file://${origin}` });
+    expect([...refs.keys()].filter((r) => r.startsWith('refs/heads/')).sort()).toEqual([
+      'refs/heads/main',
+      'refs/heads/run',
+    ]);
+    expect(refs.get('refs/heads/main')).toBe(await remoteSha('main'));
 
     const marker = join(root, 'hook-ran');
     await writeFile(join(work, '.git', 'hooks', 'reference-transaction'), `#!/bin/sh\ntouch '${marker}'\n`);
