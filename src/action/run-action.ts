@@ -17,6 +17,7 @@ import {
   upsertMarkedComment,
 } from '../github/comments.js';
 import { buildTask, interpretEvent } from '../github/event.js';
+import { describeTally } from '../github/sanitize.js';
 import { hasWriteAccess } from '../github/permissions.js';
 import { runAgent } from '../run/engine.js';
 import { renderSummary } from '../run/report.js';
@@ -308,8 +309,15 @@ async function runPipeline(
   }
 
   const task: Task = await log.group('Reading the task', async () => {
-    const { task: t, leftOut } = await buildTask(client, repo, trigger);
+    const { task: t, leftOut, hidden, minimizedUnchecked } = await buildTask(client, repo, trigger);
     log.info(`Task: ${t.title} (${t.comments.length} comment(s))`);
+    const removed = describeTally(hidden);
+    if (removed) log.info(removed);
+    if (minimizedUnchecked !== undefined) {
+      log.warning(
+        `Could not check which comments a maintainer hid (minimized), so all are in the task: ${minimizedUnchecked}`,
+      );
+    }
     if (inputs.instructions.trim()) t.standingInstructions = inputs.instructions;
     if (leftOut > 0) {
       log.info(

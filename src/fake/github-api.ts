@@ -21,7 +21,10 @@
  *   characters)";
  * - with `forbidPullCreation`, creating a PR answers GitHub's 403 "GitHub Actions is not permitted to create or
  *   approve pull requests." (the repository setting that is off by default in new organisations);
- * - GraphQL `viewer { login }` names the token's identity (`GET /user` is 403 for an installation token).
+ * - GraphQL `viewer { login }` names the token's identity (`GET /user` is 403 for an installation token);
+ * - a comment a maintainer hid (`minimizeComment`) looks the same over REST; only GraphQL `nodes(ids:)` with
+ *   `isMinimized`/`minimizedReason` on IssueComment or PullRequestReviewComment says so, and an id that resolves
+ *   to nothing is null in `nodes` with a NOT_FOUND error beside the data.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -169,6 +172,8 @@ interface StoredComment {
   user: StoredUser;
   createdAt: string;
   updatedAt: string;
+  /** Why a maintainer hid it (GraphQL's lowercase `minimizedReason`), when hidden. */
+  minimized?: string;
 }
 
 interface StoredReviewComment {
@@ -179,6 +184,7 @@ interface StoredReviewComment {
   path: string;
   line: number | null;
   createdAt: string;
+  minimized?: string;
 }
 
 interface StoredRepo {
@@ -451,6 +457,17 @@ export class FakeGitHub implements AsyncDisposable {
     const i = repo.comments.findIndex((c) => c.id === id);
     if (i === -1) throw new Error(`FakeGitHub: no comment ${id}`);
     repo.comments.splice(i, 1);
+  }
+
+  /**
+   * A maintainer hides (minimizes) an issue, PR or review comment, as "Hide" in the web UI does. `reason` is what
+   * GraphQL's `minimizedReason` reads back: abuse, off-topic, outdated, resolved, duplicate or spam.
+   */
+  minimizeComment(id: number, reason = 'off-topic', repoName?: string): void {
+    const repo = this.repoOf(repoName);
+    const comment = repo.comments.find((c) => c.id === id) ?? repo.reviewComments.find((c) => c.id === id);
+    if (!comment) throw new Error(`FakeGitHub: no comment ${id}`);
+    comment.minimized = reason;
   }
 
   addReviewComment(o: {
@@ -1031,8 +1048,8 @@ export class FakeGitHub implements AsyncDisposable {
   }
 
   /**
-   * The two GraphQL mutations REST lacks: flipping a PR between draft and ready. Anything else is unexpected.
-   * Variables must carry `pullRequestId` (the PR's node_id).
+   * GraphQL: `viewer { login }`, the minimized state of comments by node id, and the two mutations REST lacks
+   * (flipping a PR between draft and ready; variables carry `pullRequestId`). Anything else is unexpected.
    */
   private graphql(record: RecordedRequest): Reply {
     const b = asRecord(record.body);
@@ -1040,6 +1057,9 @@ export class FakeGitHub implements AsyncDisposable {
     const vars = asRecord(b.variables);
     if (/^\s*(query\s*\w*\s*)?\{\s*viewer\s*\{\s*login\s*\}\s*\}\s*$/.test(query)) {
       return { status: 200, body: { data: { viewer: { login: this.tokenUser.login } } } };
+    }
+    if (/\bnodes\s*\(\s*ids\s*:/.test(query) && /\bisMinimized\b/.test(query)) {
+      return this.minimizedNodes(query, vars.ids);
     }
     const op = /\b(markPullRequestReadyForReview|convertPullRequestToDraft)\s*\(/.exec(query)?.[1];
     if (!op) {
@@ -1075,6 +1095,50 @@ export class FakeGitHub implements AsyncDisposable {
         ],
       },
     };
+  }
+
+  /**
+   * `nodes(ids: $ids) { ... on IssueComment { id isMinimized minimizedReason } ... }`: each id resolves to the
+   * fields its type's fragment asks for (none for a type with no fragment), or to null with a NOT_FOUND error.
+   */
+  private minimizedNodes(query: string, ids: unknown): Reply {
+    if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) {
+      return {
+        status: 200,
+        body: { errors: [{ message: 'Variable $ids of type [ID!]! was provided invalid value' }] },
+      };
+    }
+    const fragment = (type: string): string[] =>
+      new RegExp(String.raw`\.\.\.\s*on\s+${type}\s*\{([^}]*)\}`)
+        .exec(query)?.[1]
+        ?.trim()
+        .split(/[\s,]+/) ?? [];
+    const errors: unknown[] = [];
+    const nodes = (ids as string[]).map((id, i) => {
+      for (const repo of this.repos.values()) {
+        const issueComment = repo.comments.find((c) => nodeId('IssueComment', c.id) === id);
+        const reviewComment = repo.reviewComments.find(
+          (c) => nodeId('PullRequestReviewComment', c.id) === id,
+        );
+        const hit = issueComment ?? reviewComment;
+        if (!hit) continue;
+        const fields = fragment(issueComment ? 'IssueComment' : 'PullRequestReviewComment');
+        const all: Record<string, unknown> = {
+          id,
+          isMinimized: hit.minimized !== undefined,
+          minimizedReason: hit.minimized ?? null,
+        };
+        return Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]]));
+      }
+      errors.push({
+        type: 'NOT_FOUND',
+        path: ['nodes', i],
+        locations: [{ line: 2, column: 3 }],
+        message: `Could not resolve to a node with the global id of '${id}'`,
+      });
+      return null;
+    });
+    return { status: 200, body: { data: { nodes }, ...(errors.length ? { errors } : {}) } };
   }
 
   private react(c: Ctx, target: string): Reply {

@@ -10,8 +10,16 @@ import type { Task } from '../domain/types.js';
 import { UserError } from '../util/errors.js';
 import { isBotUser, type GitHubClient, type RepoRef } from './client.js';
 import { hasOwnMarker } from './comments.js';
+import { minimizedCommentIds } from './minimized.js';
 import { listReviewComments } from './pulls.js';
-import { sanitizeUserText } from './sanitize.js';
+import {
+  addTally,
+  emptyTally,
+  sanitizeCode,
+  sanitizeUserText,
+  sanitizeUserTextCounted,
+  type HiddenTally,
+} from './sanitize.js';
 
 export type TriggerVia = 'label' | 'comment' | 'dispatch' | 'assign' | 'review-comment' | 'review';
 
@@ -41,6 +49,8 @@ export interface RunTrigger {
    * trigger's time (the comment's creation; the issue's update time for a label). Absent for a dispatch.
    */
   approved?: { title: string; body: string; at?: string };
+  /** What sanitising the instruction (the triggering comment) removed as not shown by GitHub; absent if nothing. */
+  hidden?: HiddenTally;
 }
 
 export type Trigger = { kind: 'skip'; reason: string } | RunTrigger;
@@ -203,7 +213,11 @@ export function interpretEvent(name: string, payload: unknown, settings: Trigger
         return { kind: 'skip', reason: 'the comment was written by gemini-run' };
       if (isBotUser(e.comment.user))
         return { kind: 'skip', reason: `the comment is by a bot (${who(e.comment.user)})` };
-      const rest = matchTriggerPhrase(sanitizeUserText(e.comment.body), settings.triggerPhrase);
+      const hidden = emptyTally();
+      const rest = matchTriggerPhrase(
+        sanitizeUserTextCounted(e.comment.body, hidden),
+        settings.triggerPhrase,
+      );
       if (rest === undefined) {
         return {
           kind: 'skip',
@@ -220,6 +234,7 @@ export function interpretEvent(name: string, payload: unknown, settings: Trigger
         commentId: e.comment.id,
         ...(e.issue.html_url ? { url: e.issue.html_url } : {}),
         approved: approvedIssue(e.issue, e.comment.created_at),
+        ...hiddenIn(prompt ? undefined : hidden),
       };
     }
     case 'workflow_dispatch': {
@@ -247,7 +262,8 @@ export function interpretEvent(name: string, payload: unknown, settings: Trigger
         return { kind: 'skip', reason: `${name} event action '${e.action}' does not start a run` };
       }
       const c = e.comment;
-      const refused = skipComment(c.body, c.user, settings.triggerPhrase);
+      const hidden = emptyTally();
+      const refused = skipComment(c.body, c.user, settings.triggerPhrase, hidden);
       if (typeof refused === 'object') return refused;
       const line = c.line ?? c.original_line ?? undefined;
       return {
@@ -261,10 +277,11 @@ export function interpretEvent(name: string, payload: unknown, settings: Trigger
         anchor: {
           path: c.path,
           ...(line !== undefined ? { line } : {}),
-          ...(c.diff_hunk ? { diffHunk: c.diff_hunk } : {}),
+          ...(c.diff_hunk ? { diffHunk: sanitizeCode(c.diff_hunk, hidden) } : {}),
         },
         ...(e.pull_request.html_url ? { url: e.pull_request.html_url } : {}),
         approved: approvedIssue(e.pull_request, c.created_at),
+        ...hiddenIn(hidden),
       };
     }
     case 'pull_request_review': {
@@ -273,7 +290,8 @@ export function interpretEvent(name: string, payload: unknown, settings: Trigger
         return { kind: 'skip', reason: `${name} event action '${e.action}' does not start a run` };
       }
       const r = e.review;
-      const refused = skipComment(r.body ?? '', r.user, settings.triggerPhrase);
+      const hidden = emptyTally();
+      const refused = skipComment(r.body ?? '', r.user, settings.triggerPhrase, hidden);
       if (typeof refused === 'object') return refused;
       return {
         kind: 'run',
@@ -284,6 +302,7 @@ export function interpretEvent(name: string, payload: unknown, settings: Trigger
         via: 'review',
         ...(e.pull_request.html_url ? { url: e.pull_request.html_url } : {}),
         approved: approvedIssue(e.pull_request, r.submitted_at ?? undefined),
+        ...hiddenIn(prompt ? undefined : hidden),
       };
     }
     default:
@@ -299,14 +318,20 @@ function skipComment(
   body: string,
   user: z.infer<typeof userSchema>,
   phrase: string,
+  hidden: HiddenTally,
 ): string | { kind: 'skip'; reason: string } {
   if (hasOwnMarker(body)) return { kind: 'skip', reason: 'the comment was written by gemini-run' };
   if (isBotUser(user)) return { kind: 'skip', reason: `the comment is by a bot (${who(user)})` };
-  const rest = matchTriggerPhrase(sanitizeUserText(body), phrase);
+  const rest = matchTriggerPhrase(sanitizeUserTextCounted(body, hidden), phrase);
   if (rest === undefined) {
     return { kind: 'skip', reason: `the comment does not start with the trigger phrase '${phrase}'` };
   }
   return rest;
+}
+
+/** The trigger's `hidden` field: present only when something was removed. */
+function hiddenIn(tally: HiddenTally | undefined): { hidden?: HiddenTally } {
+  return tally && Object.values(tally).some((n) => n > 0) ? { hidden: tally } : {};
 }
 
 /** `issues: assigned` to the configured login; the person who assigned it is the one whose access counts. */
@@ -376,8 +401,12 @@ export function titleFromInstruction(instruction: string): string {
 
 interface HistoryEntry {
   author: string;
+  /** The comment's text as written (sanitised once it is known not to be minimized). */
   body: string;
   at: string;
+  nodeId: string;
+  /** For an inline review comment: where it sits. */
+  where?: string;
 }
 
 /**
@@ -399,13 +428,25 @@ export interface BuiltTask {
   task: Task;
   /** Comments left out because they were created or edited after the trigger. */
   leftOut: number;
+  /** What was removed because GitHub does not show it (hidden markup, invisible characters, minimized comments). */
+  hidden: HiddenTally;
+  /**
+   * Why the comments could not be checked for minimized ones (GitHub's GraphQL did not answer); they were kept.
+   * Absent when the check ran.
+   */
+  minimizedUnchecked?: string;
 }
 
 /**
  * The agent's Task for a run trigger: the issue's (or PR's) title and body as approved, and its human comments
  * as they stood at the trigger. Comments by bots, by this action (our marker), the triggering comment itself (it
- * is the instruction), and every comment created or edited after the trigger are left out; on a PR the inline
- * review comments join the history, each with its file and line.
+ * is the instruction), every comment created or edited after the trigger, and every comment a maintainer hid
+ * (minimized) are left out; on a PR the inline review comments join the history, each with its file and line.
+ * All text is what GitHub shows a reader (`sanitize.ts`), and `hidden` counts what was removed.
+ *
+ * When GitHub cannot say which comments are minimized (GraphQL refused, an old GHES), the comments are kept and
+ * `minimizedUnchecked` says why: the person who started the run saw the thread, folded comments included, and
+ * dropping every comment would change the task more than a folded one can.
  */
 export async function buildTask(
   client: GitHubClient,
@@ -421,6 +462,7 @@ export async function buildTask(
         source: { kind: 'dispatch' },
       },
       leftOut: 0,
+      hidden: emptyTally(),
     };
   }
   let approved = trigger.approved;
@@ -447,7 +489,12 @@ export async function buildTask(
       leftOut++;
       continue;
     }
-    history.push({ author: c.user?.login ?? 'ghost', body: sanitizeUserText(c.body), at: c.created_at });
+    history.push({
+      author: c.user?.login ?? 'ghost',
+      body: c.body ?? '',
+      at: c.created_at,
+      nodeId: c.node_id,
+    });
   }
   if (isPullRequest) {
     const reviews = await listReviewComments(client, repo, trigger.number);
@@ -458,26 +505,43 @@ export async function buildTask(
         leftOut++;
         continue;
       }
-      const text = sanitizeUserText(c.body);
-      if (!text) continue;
       const where = c.line === null ? `\`${c.path}\`` : `\`${c.path}\` line ${c.line}`;
-      history.push({ author: c.author, body: `On ${where}:\n${text}`, at: c.createdAt });
+      history.push({ author: c.author, body: c.body, at: c.createdAt, nodeId: c.nodeId, where });
     }
   }
+  const hidden = emptyTally();
+  let minimizedUnchecked: string | undefined;
+  let minimized = new Set<string>();
+  if (history.length > 0) {
+    try {
+      minimized = await minimizedCommentIds(
+        client,
+        history.map((h) => h.nodeId),
+      );
+    } catch (error) {
+      minimizedUnchecked = error instanceof Error ? error.message : String(error);
+    }
+  }
+  hidden.minimizedComments = history.filter((h) => minimized.has(h.nodeId)).length;
+  const shown = history
+    .filter((h) => !minimized.has(h.nodeId))
+    .map((h) => {
+      const text = sanitizeUserTextCounted(h.body, hidden);
+      return { ...h, body: h.where && text ? `On ${h.where}:\n${text}` : text };
+    });
   // ISO timestamps sort as strings; the sort is stable, so equal times keep API order.
-  history.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  shown.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 
-  const title = sanitizeUserText(approved.title) || `#${trigger.number}`;
-  const body = sanitizeUserText(approved.body);
+  const title = sanitizeUserTextCounted(approved.title, hidden) || `#${trigger.number}`;
+  const body = sanitizeUserTextCounted(approved.body, hidden);
+  if (trigger.hidden) addTally(hidden, trigger.hidden);
   const instruction = trigger.instruction || body || title;
   return {
     task: {
       title,
       instruction,
       ...(trigger.instruction && body ? { body } : {}),
-      comments: history
-        .filter((h) => h.body !== '')
-        .map(({ author, body: text }) => ({ author, body: text })),
+      comments: shown.filter((h) => h.body !== '').map(({ author, body: text }) => ({ author, body: text })),
       ...(trigger.anchor ? { anchor: trigger.anchor } : {}),
       source: {
         kind: isPullRequest ? 'pull_request' : 'issue',
@@ -486,5 +550,7 @@ export async function buildTask(
       },
     },
     leftOut,
+    hidden,
+    ...(minimizedUnchecked !== undefined ? { minimizedUnchecked } : {}),
   };
 }

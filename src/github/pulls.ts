@@ -32,6 +32,8 @@ export interface PullSpec {
 
 export interface ReviewComment {
   id: number;
+  /** GraphQL id, to ask whether the comment is minimized. */
+  nodeId: string;
   author: string;
   authorType: string;
   body: string;
@@ -183,6 +185,7 @@ export async function listReviewComments(
   });
   return all.map((c) => ({
     id: c.id,
+    nodeId: c.node_id,
     author: c.user?.login ?? 'ghost',
     authorType: c.user?.type ?? 'User',
     body: c.body,

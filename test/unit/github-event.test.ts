@@ -182,10 +182,10 @@ describe('sanitizeUserText', () => {
     expect(sanitizeUserText(input)).toBe('abcdefghijkl');
   });
 
-  it('removes markdown comment idioms but keeps real links', () => {
+  it('removes markdown comment idioms and definitions, keeping real links as inline links', () => {
     expect(
       sanitizeUserText('[//]: # (secret)\n[comment]: # "also secret"\nSee [docs][1].\n\n[1]: https://x.test'),
-    ).toBe('See [docs][1].\n\n[1]: https://x.test');
+    ).toBe('See [docs](https://x.test).');
   });
 
   it('keeps HTML comments inside code fences, which GitHub shows', () => {
