@@ -179,7 +179,10 @@ const CONTENT_HIDDEN = new Set([
 const KEPT_ATTRIBUTE: Record<string, string> = { a: 'href', img: 'src' };
 
 const ATTRIBUTE = String.raw`[ \t\n]+([A-Za-z_:][\w.:-]*)(?:[ \t\n]*=[ \t\n]*("[^"]*"|'[^']*'|[^\s"'=<>\x60]+))?`;
-const OPEN_TAG = new RegExp(String.raw`<([A-Za-z][A-Za-z0-9-]*)((?:${ATTRIBUTE})*)[ \t\n]*(/?)>`, 'y');
+const OPEN_TAG = new RegExp(
+  String.raw`<([A-Za-z][A-Za-z0-9-]*)((?:${ATTRIBUTE})*)[ \t\n]*(?<slash>/?)>`,
+  'y',
+);
 const CLOSE_TAG = /<\/([A-Za-z][A-Za-z0-9-]*)[ \t\n]*>/y;
 const ATTRIBUTES = new RegExp(ATTRIBUTE, 'g');
 // `<!-- … -->` (an unterminated one hides everything after it), `<? … ?>`, `<![CDATA[ … ]]>`, `<!DECLARATION >`.
@@ -206,7 +209,7 @@ function htmlAt(text: string, at: number, tally: HiddenTally): { out: string; en
   let end = at + open[0].length;
   if (CONTENT_HIDDEN.has(name)) {
     tally.hiddenHtml++;
-    if (open[3] !== '/') {
+    if (open.groups?.slash !== '/') {
       const closing = new RegExp(String.raw`</${name}[ \t\n]*>`, 'ig');
       closing.lastIndex = end;
       const m = closing.exec(text);
@@ -222,7 +225,7 @@ function htmlAt(text: string, at: number, tally: HiddenTally): { out: string; en
   }
   if (dropped === 0) return { out: open[0], end };
   tally.htmlAttributes += dropped;
-  return { out: `<${open[1]}${kept}${open[3] === '/' ? ' /' : ''}>`, end };
+  return { out: `<${open[1]}${kept}${open.groups?.slash === '/' ? ' /' : ''}>`, end };
 }
 
 const LINK_TITLE = new RegExp(
