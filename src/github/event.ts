@@ -445,8 +445,8 @@ export interface BuiltTask {
  * All text is what GitHub shows a reader (`sanitize.ts`), and `hidden` counts what was removed.
  *
  * When GitHub cannot say which comments are minimized (GraphQL refused, an old GHES), the comments are kept and
- * `minimizedUnchecked` says why: the person who started the run saw the thread, folded comments included, and
- * dropping every comment would change the task more than a folded one can.
+ * `minimizedUnchecked` says why (the action warns): the person who started the run approved the thread as it
+ * stood, and leaving every comment out would change the task more than one folded comment can.
  */
 export async function buildTask(
   client: GitHubClient,
