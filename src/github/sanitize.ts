@@ -122,12 +122,17 @@ function splitFences(text: string): Block[] {
 
 // A line's container markers (blockquote `>`, list items) before a definition, then any indentation: wider than
 // CommonMark's three spaces on purpose (a nested list item's definition is deeper), see the module comment.
-const CONTAINER = String.raw`^((?:[ \t]*(?:>[ \t]?|(?:[-+*]|\d{1,9}[.)])[ \t]+))*)[ \t]*`;
+// Each whitespace run belongs to exactly one `[ \t]*`, so a long run of markers cannot backtrack exponentially.
+const CONTAINER = String.raw`^([ \t]*(?:(?:>|[-+*]|\d{1,9}[.)])[ \t]*)*)`;
 // Text with no blank line in it, for labels and titles that may span lines.
 const noBlank = (chars: string): string => String.raw`(?:\\[\s\S]|[^\\${chars}\n]|\n(?![ \t>]*\n))`;
+// Whitespace that may hold one line break (a continuation line may repeat a quote's `>`).
+const SEP = String.raw`[ \t]*(?:\n[ \t>]*)?`;
 const TITLE = String.raw`"${noBlank('"')}*"|'${noBlank("'")}*'|\(${noBlank('()')}*\)`;
+// CommonMark's 999-character label limit also bounds the work per line; the destination is matched atomically
+// (a lookahead and its backreference), so a failed title does not retry every shorter destination.
 const DEFINITION = new RegExp(
-  String.raw`${CONTAINER}\[(?!\^)(${noBlank('\\[\\]')}+)\]:[ \t]*\n?[ \t>]*(<(?:\\.|[^\\<>\n])*>|[^\s<]\S*)(?:[ \t]*\n?[ \t>]*(?:${TITLE}))?[ \t]*$\n?`,
+  String.raw`${CONTAINER}\[(?!\^)(${noBlank('\\[\\]')}{1,999})\]:${SEP}(<(?:\\.|[^\\<>\n])*>|(?=([^\s<]\S*))\4)(?:${SEP}(?:${TITLE}))?[ \t]*$\n?`,
   'gm',
 );
 // A footnote definition and its continuation: every line up to a blank one, then any indented paragraphs.
@@ -185,9 +190,10 @@ const OPEN_TAG = new RegExp(
 );
 const CLOSE_TAG = /<\/([A-Za-z][A-Za-z0-9-]*)[ \t\n]*>/y;
 const ATTRIBUTES = new RegExp(ATTRIBUTE, 'g');
-// `<!-- … -->` (an unterminated one hides everything after it), `<? … ?>`, `<![CDATA[ … ]]>`, `<!DECLARATION >`.
+// `<!-- … -->`, `<? … ?>`, `<![CDATA[ … ]]>`, `<!DECLARATION >`; an unterminated one is removed to the end, as an
+// HTML block hides everything after it (and so that each `<` is scanned past once).
 const HTML_COMMENT =
-  /<!--[\s\S]*?(?:-->|$)|<\?[\s\S]*?(?:\?>|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![A-Za-z][^>]*>/y;
+  /<!--[\s\S]*?(?:-->|$)|<\?[\s\S]*?(?:\?>|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![A-Za-z][^>]*(?:>|$)/y;
 
 /** The HTML at `at` (a `<`) as GitHub shows it, and where it ends; undefined when it is not HTML. */
 function htmlAt(text: string, at: number, tally: HiddenTally): { out: string; end: number } | undefined {
@@ -228,8 +234,9 @@ function htmlAt(text: string, at: number, tally: HiddenTally): { out: string; en
   return { out: `<${open[1]}${kept}${open.groups?.slash === '/' ? ' /' : ''}>`, end };
 }
 
+// The destination is not empty, so the blanks before and after it cannot trade characters (quadratic time).
 const LINK_TITLE = new RegExp(
-  String.raw`(\]\([ \t\n]*(?:<[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()]*)*))[ \t\n]+(?:${TITLE})[ \t\n]*\)`,
+  String.raw`(\]\([ \t\n]*(?:<[^<>\n]*>|[^\s()<>]+(?:\([^\s()]*\)[^\s()]*)*))[ \t\n]+(?:${TITLE})[ \t\n]*\)`,
   'g',
 );
 const REFERENCE = /(!?)\[((?:\\.|[^\\[\]])+)\](?:\[((?:\\.|[^\\[\]])*)\])?(?![(:])/g;
@@ -297,6 +304,13 @@ function cleanProse(text: string, defs: Map<string, string>, tally: HiddenTally)
   return out;
 }
 
+/** `/[ \t]+$/` without its quadratic time on a long run of blanks that does not end the line. */
+function trimTrailingBlanks(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  return line.slice(0, end);
+}
+
 /**
  * The text a reader of the rendered GitHub page sees, as markdown (see the module comment), with what was
  * removed counted into `tally`: trailing spaces trimmed, runs of blank lines collapsed.
@@ -311,7 +325,7 @@ export function sanitizeUserTextCounted(text: string | null | undefined, tally: 
     .map((b, i) => (b.code ? b.text : cleanProse(prose[i] ?? '', defs, tally)))
     .join('\n')
     .split('\n')
-    .map((l) => l.replace(/[ \t]+$/, ''))
+    .map(trimTrailingBlanks)
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();

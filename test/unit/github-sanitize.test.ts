@@ -255,3 +255,20 @@ describe('sanitizeUserTextCounted: self-closing hidden elements', () => {
     expect(run('<svg/>after')).toEqual({ out: 'after', tally: { ...emptyTally(), hiddenHtml: 1 } });
   });
 });
+
+describe('sanitizeUserTextCounted on hostile shapes', () => {
+  // An issue body is at most 65,536 characters; each of these took seconds or minutes with a backtracking regex.
+  it.each<[string, string]>([
+    ['list markers with wide gaps', `${'-  '.repeat(30)}x`],
+    ['a long run of blanks inside a line', `${' '.repeat(60_000)}x`],
+    ['blanks around a definition destination', `[a]:${' '.repeat(30_000)}b${' '.repeat(30_000)}c`],
+    ['an inline link of blanks', `[a](${' '.repeat(60_000)}x`],
+    ['unterminated declarations', '<!a'.repeat(20_000)],
+    ['unterminated titles on every line', '[a]: b "x\n'.repeat(6_000)],
+    ['an unterminated label on every line', '[a\n'.repeat(20_000)],
+  ])('%s: well under a second', (_name, input) => {
+    const started = performance.now();
+    run(input);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
