@@ -56,14 +56,13 @@ function agentGit(o: ExportOptions) {
         ]
       : []),
   ];
-  return (args: string[], input?: string): Promise<ExecResult> => {
+  return (args: string[]): Promise<ExecResult> => {
     const argv = [...o.runAs, 'env', '-i', ...env, 'git', '-C', o.worktree, ...args];
     const [file, ...rest] = argv as [string, ...string[]];
     return exec(file, rest, {
       allowAllExitCodes: true,
       timeoutMs: o.timeoutMs ?? 5 * 60_000,
       env: { PATH: o.path },
-      ...(input !== undefined ? { input } : {}),
     });
   };
 }
@@ -75,16 +74,24 @@ export async function exportWork(o: ExportOptions): Promise<ExportResult> {
   const git = agentGit(o);
   let leftoverCommitted = false;
   const problems: string[] = [];
-  const first = (r: ExecResult) => r.stderr.trim().split('\n')[0] ?? `exit ${r.exitCode}`;
+  // git's own complaint is its last lines; what a planted hook or filter printed comes before.
+  const first = (r: ExecResult) =>
+    r.stderr.trim().split('\n').slice(-2).join(' | ').slice(0, 300) || `exit ${r.exitCode}`;
   try {
     const add = await git(['add', '--all']);
     if (add.exitCode !== 0) problems.push(`git add: ${first(add)}`);
     const staged = await git(['diff', '--cached', '--quiet']);
     if (staged.exitCode === 1) {
-      const commit = await git(
-        ['commit', '--no-verify', '--no-gpg-sign', '--quiet', '--file=-'],
-        o.message.endsWith('\n') ? o.message : `${o.message}\n`,
-      );
+      // The message in argv, not on stdin: a command the repository makes git run (an fsmonitor) inherits stdin
+      // and could swallow it. It is our fixed text, nothing secret.
+      const commit = await git([
+        'commit',
+        '--no-verify',
+        '--no-gpg-sign',
+        '--quiet',
+        '-m',
+        o.message.trimEnd(),
+      ]);
       if (commit.exitCode === 0) leftoverCommitted = true;
       else problems.push(`git commit: ${first(commit)}`);
     }

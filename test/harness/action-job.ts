@@ -312,6 +312,15 @@ export class ActionWorld implements AsyncDisposable {
     }
   }
 
+  /** Everything any step showed or left for people, without the runner's `::add-mask::` commands. */
+  visibleText(): string {
+    return this.published
+      .join('\n')
+      .split('\n')
+      .filter((l) => !l.startsWith('::add-mask::'))
+      .join('\n');
+  }
+
   async originLog(branch: string): Promise<string> {
     const r = await exec(
       'git',

@@ -1,0 +1,399 @@
+/**
+ * The agent's repository never runs anything with the action's rights. An attacker-agent shapes its `.git` the ways
+ * git reads config and commands (`config.worktree` behind `extensions.worktreeConfig`, `include.path`, hooks,
+ * `core.worktree`, a `.git` file pointing elsewhere) so that a command it chose runs when git touches the
+ * repository: each such command appends `id -u` to a marker. The marker shows the attack ran (as the agent: its
+ * export runs as its own user), and never holds the action's uid; the pushed objects hold no secret; a later
+ * step's `git status`, `git commit` and `git push` in the workspace, as the runner user, run none of it. A
+ * workspace an earlier agent shaped is refused before anything runs. And the scrub keeps a person's commit that
+ * only a tag reaches.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Script } from '../../src/fake/gemini-api.js';
+import { lookupUser } from '../../src/isolation/agent-user.js';
+import { exec } from '../../src/util/exec.js';
+import { ActionWorld, ROOT } from '../harness/action-job.js';
+import { letReach } from '../harness/reach.js';
+import { scrubbedGitEnv } from '../harness/repo.js';
+
+const GITHUB_TOKEN = `ghs_${randomBytes(18).toString('hex')}`;
+const GEMINI_API_KEY = `AIzaSy${randomBytes(16).toString('hex')}`;
+const RUNTIME_TOKEN = `ghs_${randomBytes(18).toString('hex')}`;
+const SECRETS = [
+  GITHUB_TOKEN,
+  Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64'),
+  GEMINI_API_KEY,
+  RUNTIME_TOKEN,
+];
+
+const root = process.getuid?.() === 0;
+type User = { uid: number; gid: number; home: string };
+
+/** A directory every user can write, holding the attacker's payload and the marker it appends to. */
+async function trapDir(): Promise<{ dir: string; payload: string; marker: string; leak: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'gemini-run-trap-'));
+  await chmod(dir, 0o777);
+  const marker = join(dir, 'ran-as');
+  const leak = join(dir, 'leak');
+  const payload = join(dir, 'pwn.sh');
+  // Records who ran it, tries every secret it can see, and passes stdin through (it serves as a filter too).
+  await writeFile(
+    payload,
+    [
+      '#!/bin/sh',
+      `id -u >> '${marker}'`,
+      `for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < "$f" 2>/dev/null; done | grep -E 'ghs_|AIza' >> '${leak}' 2>/dev/null`,
+      `[ -n "$GITHUB_ENV" ] && echo 'NODE_OPTIONS=--require=/tmp/pwned.js' >> "$GITHUB_ENV" 2>/dev/null`,
+      'cat',
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  for (const f of [marker, leak]) {
+    await writeFile(f, '');
+    await chmod(f, 0o666);
+  }
+  return { dir, payload, marker, leak };
+}
+
+function shell(command: string, description: string): Script['steps'][number] {
+  return { functionCalls: [{ name: 'run_shell_command', args: { command, description } }] };
+}
+
+/** Plants every way git runs a command, and leaves an uncommitted file so the leftover commit runs `git add`. */
+function plantingAttacker(payload: string): Script {
+  const hooks = [
+    'pre-commit',
+    'post-commit',
+    'post-checkout',
+    'reference-transaction',
+    'pre-push',
+    'post-index-change',
+  ];
+  return {
+    description: 'an agent planting commands in its .git for whoever runs git next',
+    steps: [
+      shell(
+        [
+          'git config extensions.worktreeConfig true',
+          `git config --worktree filter.pwn.clean 'sh ${payload}'`,
+          `git config --worktree filter.pwn.smudge 'sh ${payload}'`,
+          `printf '[core]\\n\\tfsmonitor = sh ${payload}\\n[filter "inc"]\\n\\tclean = sh ${payload}\\n' > .git/pwn.inc`,
+          'git config include.path pwn.inc',
+          `git config includeIf.gitdir:/.path pwn.inc`,
+          `printf '* filter=pwn\\n' > .gitattributes`,
+          ...hooks.map(
+            (h) =>
+              `printf '#!/bin/sh\\nsh ${payload} </dev/null\\n' > .git/hooks/${h} && chmod +x .git/hooks/${h}`,
+          ),
+          'mkdir -p .git/info && printf "* filter=pwn\\n" > .git/info/attributes',
+          'echo planted > PLANTED.txt',
+          'echo uncommitted > LEFT.txt',
+        ].join(' && '),
+        'Plant',
+      ),
+      { text: 'Planted.' },
+    ],
+  };
+}
+
+const coreWorktreeAttacker: Script = {
+  description:
+    'an agent pointing core.worktree at the runner temp, where the run dir and credential stash live',
+  steps: [
+    shell(
+      'echo work > WORK.txt && git add WORK.txt && git commit -q -m "Some work" && git config core.worktree "$TMPDIR/../.."',
+      'Redirect',
+    ),
+    { text: 'Redirected.' },
+  ],
+};
+
+const gitFileAttacker: Script = {
+  description: 'an agent replacing .git with a file that points at a repository of its own',
+  steps: [
+    shell(
+      [
+        'cp -r .git "$TMPDIR/evil.git"',
+        'rm -rf .git',
+        'printf "gitdir: %s\\n" "$TMPDIR/evil.git" > .git',
+        'echo evil > EVIL.txt',
+        'git add EVIL.txt',
+        'git commit -q -m "From elsewhere"',
+      ].join(' && '),
+      'Move',
+    ),
+    { text: 'Moved.' },
+  ],
+};
+
+async function ensureUser(name: string): Promise<User> {
+  if (!(await lookupUser(name))) await exec('useradd', ['--create-home', '--shell', '/bin/bash', name]);
+  const u = await lookupUser(name);
+  if (!u) throw new Error(`could not create ${name}`);
+  return { uid: u.uid, gid: u.gid, home: `/home/${name}` };
+}
+
+const releases: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const release of releases.splice(0)) await release();
+});
+
+/** A hosted runner's user: passwordless sudo for everything; the world's files become theirs. */
+async function hostedRunner(world: ActionWorld): Promise<User> {
+  const name = 'gemini-run-hosted';
+  const user = await ensureUser(name);
+  await exec('sh', [
+    '-c',
+    `echo '${name} ALL=(ALL:ALL) NOPASSWD:ALL' > /etc/sudoers.d/gemini-run-hosted && chmod 0440 /etc/sudoers.d/gemini-run-hosted`,
+  ]);
+  await exec('groupadd', ['--system', '-f', 'gemini-agents']);
+  releases.push(await letReach([`u:${user.uid}`, 'g:gemini-agents'], ROOT));
+  for (const dir of [world.tmp, dirname(world.repo.dir), dirname(world.repo.originDir)]) {
+    await exec('chown', ['-R', `${user.uid}:${user.gid}`, dir]);
+  }
+  return user;
+}
+
+/** Runs git in the workspace as a later workflow step would: the runner user, the job's environment. */
+async function laterStep(world: ActionWorld, asUser: User | undefined, args: string[]) {
+  const as = asUser ? ['setpriv', `--reuid=${asUser.uid}`, `--regid=${asUser.gid}`, '--clear-groups'] : [];
+  const [file, ...rest] = [...as, 'git', ...args] as [string, ...string[]];
+  return exec(file, rest, {
+    cwd: world.workspace,
+    allowAllExitCodes: true,
+    env: {
+      ...scrubbedGitEnv(),
+      HOME: asUser?.home ?? process.env.HOME ?? '/root',
+      GIT_AUTHOR_NAME: 'Later Step',
+      GIT_AUTHOR_EMAIL: 'later@example.invalid',
+      GIT_COMMITTER_NAME: 'Later Step',
+      GIT_COMMITTER_EMAIL: 'later@example.invalid',
+    },
+  });
+}
+
+/** Every object the origin holds, as text: no secret may be in any of them. */
+async function originObjects(world: ActionWorld): Promise<string> {
+  const r = await exec(
+    'git',
+    ['--git-dir', world.repo.originDir, 'cat-file', '--batch-all-objects', '--batch', '--unordered'],
+    { env: scrubbedGitEnv() },
+  );
+  return r.stdout;
+}
+
+async function uidsIn(file: string): Promise<number[]> {
+  return (await readFile(file, 'utf8').catch(() => ''))
+    .split('\n')
+    .filter((l) => /^\d+$/.test(l))
+    .map(Number);
+}
+
+describe.skipIf(!root)("the action never runs git in the agent's repository (attacker agent)", () => {
+  for (const host of ['root', 'hosted'] as const) {
+    for (const mode of ['interactive', 'headless'] as const) {
+      describe(`as ${host === 'root' ? 'root' : 'a hosted runner (passwordless sudo)'}, ${mode}`, () => {
+        let world: ActionWorld;
+        let asUser: User | undefined;
+        let trap: Awaited<ReturnType<typeof trapDir>>;
+        beforeAll(async () => {
+          world = await ActionWorld.create({ token: GITHUB_TOKEN });
+          await world.checkout();
+          if (host === 'hosted') asUser = await hostedRunner(world);
+          trap = await trapDir();
+        });
+        afterAll(async () => {
+          await world[Symbol.asyncDispose]();
+          await rm(trap.dir, { recursive: true, force: true });
+        });
+
+        it('planted filters, includes, worktree config and hooks run only as the agent, never as us or a later step', async () => {
+          const envFile = join(trap.dir, `github-env-${mode}`);
+          await writeFile(envFile, '');
+          if (asUser) await exec('chown', [`${asUser.uid}:${asUser.gid}`, envFile]);
+          const r = await world.run({
+            mode,
+            script: plantingAttacker(trap.payload),
+            inputs: { 'gemini-api-key': GEMINI_API_KEY },
+            env: { ACTIONS_RUNTIME_TOKEN: RUNTIME_TOKEN, GITHUB_ENV: envFile },
+            ...(asUser ? { asUser } : {}),
+          });
+          expect(r.main.outputs.status, r.main.stdout + r.main.stderr).toBe('finished');
+          const agentUid = Number(/The agent runs as gemini-agent-\d+ \(uid (\d+)/.exec(r.main.stdout)?.[1]);
+          expect(agentUid).toBeGreaterThan(0);
+          // The attack ran: the agent's own export ran its filter (git add of LEFT.txt) as the agent.
+          const ranAs = await uidsIn(trap.marker);
+          expect(ranAs.length).toBeGreaterThan(0);
+          expect(new Set(ranAs)).toEqual(new Set([agentUid]));
+          expect(await world.originFile('gemini-run/issue-1', 'LEFT.txt')).toContain('uncommitted');
+
+          // The workspace's .git is the action's again: no key, include, hook or attribute of the agent's.
+          const config = await readFile(join(world.workspace, '.git', 'config'), 'utf8');
+          expect(config).not.toMatch(/worktreeConfig|pwn|fsmonitor|include/i);
+          expect(config).toContain('extraheader'); // the checkout's credential is back
+          await expect(readFile(join(world.workspace, '.git', 'config.worktree'))).rejects.toThrow();
+          await expect(readFile(join(world.workspace, '.git', 'info', 'attributes'))).rejects.toThrow();
+          await expect(readFile(join(world.workspace, '.git', 'hooks', 'pre-commit'))).rejects.toThrow();
+
+          // A later step works in the workspace and runs nothing the agent planted.
+          const status = await laterStep(world, asUser, ['status', '--porcelain']);
+          expect(status.exitCode, status.stderr).toBe(0);
+          expect(status.stdout.trim()).toBe('');
+          await writeFile(join(world.workspace, 'later.txt'), 'later\n');
+          if (asUser)
+            await exec('chown', [`${asUser.uid}:${asUser.gid}`, join(world.workspace, 'later.txt')]);
+          expect((await laterStep(world, asUser, ['add', '-A'])).exitCode).toBe(0);
+          const commit = await laterStep(world, asUser, ['commit', '-q', '-m', 'Later']);
+          expect(commit.exitCode, commit.stderr).toBe(0);
+          const push = await laterStep(world, asUser, ['push', '-q', 'origin', 'HEAD:refs/heads/later-step']);
+          expect(push.exitCode, push.stderr).toBe(0);
+          expect(new Set(await uidsIn(trap.marker))).toEqual(new Set([agentUid]));
+
+          expect(await readFile(envFile, 'utf8')).toBe('');
+          const leak = await readFile(trap.leak, 'utf8');
+          const objects = await originObjects(world);
+          for (const secret of SECRETS) {
+            expect(leak).not.toContain(secret);
+            expect(objects).not.toContain(secret);
+            expect(world.visibleText()).not.toContain(secret);
+          }
+        });
+      });
+    }
+  }
+
+  describe('as root, interactive', () => {
+    let world: ActionWorld;
+    // Each case on a repository of its own: a run branch one case left would be the next one's base.
+    beforeEach(async () => {
+      world = await ActionWorld.create({ token: GITHUB_TOKEN });
+    });
+    afterEach(async () => {
+      await world[Symbol.asyncDispose]();
+    });
+
+    it('core.worktree pointed at the runner temp publishes nothing of ours, and is gone after the run', async () => {
+      await world.checkout();
+      const r = await world.run({
+        script: coreWorktreeAttacker,
+        inputs: { 'gemini-api-key': GEMINI_API_KEY },
+      });
+      expect(r.main.outputs.status, r.main.stdout + r.main.stderr).toBe('finished');
+      // The agent's commit went out; whatever its user's `git add` then took from the runner temp is the agent's
+      // own reach (its leftover commit), never ours: no secret, no credential stash, no file of the run dir.
+      expect(await world.originLog('gemini-run/issue-1')).toContain('Some work');
+      const tree = await exec(
+        'git',
+        ['--git-dir', world.repo.originDir, 'ls-tree', '-r', '--name-only', 'gemini-run/issue-1'],
+        {
+          env: scrubbedGitEnv(),
+        },
+      );
+      expect(tree.stdout).not.toMatch(/credentials|included-\d|gemini-run-[A-Za-z0-9]{6}\//);
+      const objects = await originObjects(world);
+      for (const secret of SECRETS) expect(objects).not.toContain(secret);
+      expect(objects).not.toContain('config-entries');
+      const config = await readFile(join(world.workspace, '.git', 'config'), 'utf8');
+      expect(config).not.toMatch(/worktree\s*=/);
+      const status = await laterStep(world, undefined, ['status', '--porcelain']);
+      expect(status.exitCode, status.stderr).toBe(0);
+    });
+
+    it('a .git file pointing at a repository of the agent’s is followed only by the agent; the workspace gets a .git directory back', async () => {
+      await world.checkout();
+      const r = await world.run({ script: gitFileAttacker, inputs: { 'gemini-api-key': GEMINI_API_KEY } });
+      expect(r.main.outputs.status, r.main.stdout + r.main.stderr).toBe('finished');
+      expect(await world.originFile('gemini-run/issue-1', 'EVIL.txt')).toContain('evil');
+      const st = await exec('stat', ['-c', '%F', join(world.workspace, '.git')]);
+      expect(st.stdout.trim()).toBe('directory');
+      const status = await laterStep(world, undefined, ['status', '--porcelain']);
+      expect(status.exitCode, status.stderr).toBe(0);
+      expect(status.stdout.trim()).toBe('');
+    });
+
+    it('a workspace an earlier agent shaped is refused in one line, before anything runs', async () => {
+      const trap = await trapDir();
+      try {
+        await world.checkout();
+        const git = (args: string[]) => exec('git', args, { cwd: world.workspace, env: scrubbedGitEnv() });
+        await git(['config', 'extensions.worktreeConfig', 'true']);
+        await writeFile(
+          join(world.workspace, '.git', 'config.worktree'),
+          `[filter "pwn"]\n\tclean = sh ${trap.payload}\n`,
+        );
+        await writeFile(join(world.workspace, '.gitattributes'), '* filter=pwn\n');
+        await git(['add', '.gitattributes']).catch(() => undefined);
+        await git(['commit', '-q', '-m', 'attributes']).catch(() => undefined);
+        await writeFile(trap.marker, '');
+        const r = await world.run({
+          script: coreWorktreeAttacker,
+          inputs: { 'gemini-api-key': GEMINI_API_KEY },
+        });
+        expect(r.main.exitCode).toBe(1);
+        const errors = r.main.stdout.split('\n').filter((l) => l.startsWith('::error::'));
+        expect(errors).toEqual([expect.stringMatching(/extensions\.worktreeconfig.*fresh checkout/i)]);
+        expect(r.gemini.modelRequests()).toHaveLength(0);
+        expect(await uidsIn(trap.marker)).toEqual([]);
+      } finally {
+        await rm(trap.dir, { recursive: true, force: true });
+      }
+    });
+
+    it("the scrub keeps a person's commit that only a tag of the remote reaches", async () => {
+      await world.checkout();
+      // A person's commit, with an attribution line of their own, reachable from the remote only by a tag.
+      const originGit = (args: string[], input?: string) =>
+        exec('git', ['--git-dir', world.repo.originDir, ...args], {
+          env: scrubbedGitEnv(),
+          ...(input ? { input } : {}),
+        });
+      const tree = (await originGit(['rev-parse', 'main^{tree}'])).stdout.trim();
+      const parent = (await originGit(['rev-parse', 'main'])).stdout.trim();
+      const human = (
+        await exec('git', ['--git-dir', world.repo.originDir, 'commit-tree', tree, '-p', parent], {
+          env: {
+            ...scrubbedGitEnv(),
+            GIT_AUTHOR_NAME: 'Pat',
+            GIT_AUTHOR_EMAIL: 'pat@example.invalid',
+            GIT_COMMITTER_NAME: 'Pat',
+            GIT_COMMITTER_EMAIL: 'pat@example.invalid',
+          },
+          input: "Pat's change\n\nCo-authored-by: Gemini <gemini@example.invalid>\n",
+        })
+      ).stdout.trim();
+      await originGit(['tag', 'pats-tag', human]);
+      // The agent reaches the tagged commit (as if it fetched the tag) and builds on it.
+      const script: Script = {
+        description: 'an agent building on a tagged commit',
+        steps: [
+          shell(
+            `git merge -q --ff-only ${human} && echo more > MORE.txt && git add MORE.txt && git commit -q -m "More" -m "Co-authored-by: Gemini <gemini@example.invalid>"`,
+            'Build on it',
+          ),
+          { text: 'Built on it.' },
+        ],
+      };
+      // The checkout has the object (as a fetch of the tag would) but no ref to it: only the remote's tag reaches it.
+      await exec('git', ['fetch', '-q', '--no-tags', world.repo.originDir, 'refs/tags/pats-tag'], {
+        cwd: world.workspace,
+        env: scrubbedGitEnv(),
+      });
+      const r = await world.run({ script, inputs: { 'gemini-api-key': GEMINI_API_KEY } });
+      expect(r.main.outputs.status, r.main.stdout + r.main.stderr).toBe('finished');
+      const ancestor = await originGit(['merge-base', '--is-ancestor', human, 'gemini-run/issue-1']).catch(
+        (e: unknown) => e,
+      );
+      expect(ancestor).toMatchObject({ exitCode: 0 });
+      const log = await world.originLog('gemini-run/issue-1');
+      // The agent's own commit lost its attribution; the person's kept theirs.
+      expect(log).toContain("Pat's change\n\nCo-authored-by: Gemini");
+      expect(log).toMatch(/\nMore\n/);
+      expect(log.split('--end--').filter((c) => c.includes('More'))[0]).not.toContain('Co-authored-by');
+    });
+  });
+});
