@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import { FAILING_STATUSES } from '../run/types.js';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
+import { guardLines } from '../util/untrusted-text.js';
 import { readActionContext } from './context.js';
 import { coreLogger } from './core-logger.js';
 import { getInputs, maskSecret } from './inputs.js';
@@ -32,12 +33,14 @@ export async function run(): Promise<void> {
     const { outputs, failure } = await runAction(inputs, ctx, io);
     setOutputs(outputs);
     core.info(`status: ${outputs.status}${outputs['pr-url'] ? ` — ${outputs['pr-url']}` : ''}`);
-    if (failure) core.setFailed(failure);
+    if (failure) core.setFailed(guardLines(failure));
     else if (FAILING_STATUSES.includes(outputs.status)) core.setFailed(`gemini ended ${outputs.status}`);
   } catch (error) {
     setOutputs({ status: 'crashed' });
     const message = oneLine(getErrorMessage(error));
-    if (!(error instanceof UserError) && error instanceof Error && error.stack) core.debug(error.stack);
-    core.setFailed(message);
+    if (!(error instanceof UserError) && error instanceof Error && error.stack)
+      core.debug(guardLines(error.stack));
+    // An error can quote the CLI, git or the agent: shown with its control characters escaped.
+    core.setFailed(guardLines(message));
   }
 }

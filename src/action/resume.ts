@@ -6,6 +6,7 @@ import { previousRunOf } from '../gemini/context-file.js';
 import { transcriptResumable } from '../gemini/transcript.js';
 import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
+import { neutralize } from '../util/untrusted-text.js';
 import type { RepoRef } from '../github/client.js';
 import { parseSessionMarkers } from './pr-text.js';
 import type { TranscriptStore } from './transcript-store.js';
@@ -50,7 +51,9 @@ export async function findPreviousSession(o: {
           'nothing in it can be resumed (its only turn was cancelled or failed, and gemini rolled the turn back).';
       } else if (file) {
         resume = { sessionId: latest.sessionId, transcriptFile: file };
-        log.info(`Continuing session ${latest.sessionId} from run ${latest.runId}`);
+        log.info(
+          `Continuing session ${neutralize(latest.sessionId)} from run ${neutralize(String(latest.runId))}`,
+        );
       }
       if (!resume) {
         // The person who asked for a continuation learns at once that this one starts over, and why.

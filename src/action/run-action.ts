@@ -26,6 +26,7 @@ import { type ActionStatus, type RunResult } from '../run/types.js';
 import { TrackingComment } from './tracking-comment.js';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
+import { neutralize } from '../util/untrusted-text.js';
 import { resolveAuth } from './auth.js';
 import type { ActionContext } from './context.js';
 import type { RepoRef } from '../github/client.js';
@@ -189,7 +190,7 @@ async function runPipeline(
     triggerAssignee: inputs.triggerAssignee,
   });
   if (trigger.kind === 'skip') {
-    log.info(`Nothing to do: ${trigger.reason}`);
+    log.info(`Nothing to do: ${neutralize(trigger.reason)}`);
     return { outputs: emptyOutputs('skipped') };
   }
 
@@ -203,7 +204,9 @@ async function runPipeline(
 
   const allowed = await log.group('Checking permissions', async () => {
     const ok = await hasWriteAccess(client, repo, trigger.actor);
-    log.info(`${trigger.actor} ${ok ? 'has' : 'does not have'} write access to ${repo.owner}/${repo.repo}`);
+    log.info(
+      `${neutralize(trigger.actor)} ${ok ? 'has' : 'does not have'} write access to ${repo.owner}/${repo.repo}`,
+    );
     return ok;
   });
   if (!allowed) {
@@ -310,7 +313,7 @@ async function runPipeline(
 
   const task: Task = await log.group('Reading the task', async () => {
     const { task: t, leftOut, hidden, minimizedUnchecked } = await buildTask(client, repo, trigger);
-    log.info(`Task: ${t.title} (${t.comments.length} comment(s))`);
+    log.info(`Task: ${neutralize(t.title)} (${t.comments.length} comment(s))`);
     const removed = describeTally(hidden);
     if (removed) log.info(removed);
     if (minimizedUnchecked !== undefined) {
@@ -435,7 +438,7 @@ async function runPipeline(
     // phases still run: what the agent committed is pushed and the issue is told.
     if (error instanceof UserError) throw error;
     const message = redactor.redact(oneLine(getErrorMessage(error)));
-    log.error(`The run failed: ${message}`);
+    log.error(`The run failed: ${neutralize(message)}`);
     result = await crashedResult({ repo: vault.dir, baseSha, mode: inputs.mode, message, startedAt });
   } finally {
     await access?.stop();

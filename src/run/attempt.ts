@@ -8,6 +8,7 @@ import type { Usage, TranscriptToolCall } from '../domain/types.js';
 import type { GeminiHome } from '../gemini/home.js';
 import { newSessionId, type SpecOptions } from '../gemini/spawn.js';
 import type { TelemetryEvent } from '../gemini/telemetry.js';
+import { neutralize } from '../util/untrusted-text.js';
 import type { RunOptions } from './options.js';
 import type { Progress } from './progress.js';
 import type { EngineStatus } from './types.js';
@@ -88,6 +89,8 @@ export async function runAttempts(
   for (let attempt = 0; ; attempt++) {
     const r = await spawnOnce(ctx, attempt);
     if (r.kind === 'done') return r.outcome;
-    ctx.opts.log.warning(`gemini refused the session id (${r.message}); retrying once with a fresh id`);
+    ctx.opts.log.warning(
+      `gemini refused the session id (${neutralize(r.message)}); retrying once with a fresh id`,
+    );
   }
 }

@@ -32,6 +32,7 @@ import { importBundle, takeAgentBundle } from '../git/vault.js';
 import { UserError, getErrorMessage } from '../util/errors.js';
 import { pathExists } from '../util/fs.js';
 import type { Logger } from '../util/log.js';
+import { neutralize } from '../util/untrusted-text.js';
 import { guardProcessExit } from '../util/process.js';
 import type { SpawnContext, SpawnOutcome } from './attempt.js';
 import { runHeadless } from './headless.js';
@@ -108,7 +109,7 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
   let restored: string | undefined;
   if (opts.resume) {
     restored = await restoreTranscript(home.root, opts.worktree, opts.resume.transcriptFile);
-    log.info(`resuming session ${opts.resume.sessionId} (${restored})`);
+    log.info(`resuming session ${neutralize(opts.resume.sessionId)} (${restored})`);
   }
   // A resumed CLI appends to the restored file, but also starts a header-only file of its own named for the
   // current minute with the same session id (probe resume-across-homes): the file to read is the one we placed.
@@ -189,7 +190,8 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
     progress.stopHeartbeat();
   }
   outcome = budget.settle(outcome, progress.tokens);
-  log.info(`gemini ended: ${outcome.status}${outcome.message ? ` (${outcome.message})` : ''}`);
+  // The message can quote the CLI's screen or stderr: someone else's text, kept on this line.
+  log.info(`gemini ended: ${outcome.status}${outcome.message ? ` (${neutralize(outcome.message)})` : ''}`);
 
   // collected
   const transcriptPath =

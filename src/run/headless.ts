@@ -10,6 +10,7 @@ import { StreamJsonTranslator } from '../gemini/headless.js';
 import { buildHeadlessSpec, launchArgv } from '../gemini/spawn.js';
 import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
 import { getErrorMessage } from '../util/errors.js';
+import { neutralize } from '../util/untrusted-text.js';
 import { guardProcessExit, killProcessGroup } from '../util/process.js';
 import { prepareSpawn, runAttempts, type Attempt, type SpawnContext, type SpawnOutcome } from './attempt.js';
 import { telemetryToRunEvents } from './progress.js';
@@ -154,8 +155,9 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
   if (d.action === 'retry') return { kind: 'retry', message: d.message };
   const lastScreen = stderr.trim() ? stderr.trim().split('\n').slice(-20) : undefined;
   if (d.status === 'crashed') {
-    log.error(`gemini crashed: ${d.message ?? ''}`);
-    for (const line of lastScreen ?? []) log.error(`  | ${line}`);
+    log.error(`gemini crashed: ${neutralize(d.message ?? '')}`);
+    // gemini's stderr quotes what the agent and the model wrote: a block the runner reads no command in.
+    if (lastScreen) log.untrusted("The last lines of gemini's stderr:", lastScreen.join('\n'));
   }
   return {
     kind: 'done',

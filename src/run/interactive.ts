@@ -7,6 +7,7 @@ import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
 import { stripBox } from '../gemini/screen.js';
 import { TmuxDriver } from '../tmux/tmux.js';
 import { getErrorMessage } from '../util/errors.js';
+import { neutralize } from '../util/untrusted-text.js';
 import { prepareSpawn, runAttempts, type Attempt, type SpawnContext, type SpawnOutcome } from './attempt.js';
 import { TranscriptToolTail, telemetryToRunEvents } from './progress.js';
 import { TitleEdges, followTitles, titleHookCommand } from './title-edge.js';
@@ -176,10 +177,17 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
       // stop: a wall or a dead pane
       const lastScreen = (await driver.capture(200)).filter((l) => l.trim() !== '').slice(-40);
       if (d.status === 'crashed') {
-        log.error(`gemini crashed: ${d.message}`);
-        for (const line of lastScreen.slice(-15)) log.error(`  | ${stripBox(line)}`);
+        log.error(`gemini crashed: ${neutralize(d.message)}`);
+        // The screen shows what the agent and the model wrote: a block the runner reads no command in.
+        log.untrusted(
+          "The last lines on gemini's screen:",
+          lastScreen
+            .slice(-15)
+            .map((line) => stripBox(line))
+            .join('\n'),
+        );
       } else {
-        log.warning(`${d.status}: ${d.message}`);
+        log.warning(`${d.status}: ${neutralize(d.message)}`);
       }
       return (attemptResult = {
         kind: 'done',

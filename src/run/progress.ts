@@ -7,6 +7,7 @@ import { normalizeToolName } from '../gemini/tools.js';
 import { parseTranscriptLine } from '../gemini/transcript.js';
 import { LineFollower } from '../util/file-follower.js';
 import type { Logger } from '../util/log.js';
+import { neutralize } from '../util/untrusted-text.js';
 import { formatDuration } from './report.js';
 import type { RunEvent } from '../domain/types.js';
 
@@ -58,27 +59,31 @@ export function telemetryToRunEvents(ev: TelemetryEvent): RunEvent[] {
 const seconds = (ms: number | undefined): string =>
   ms === undefined ? '' : ` (${(ms / 1000).toFixed(1)} s)`;
 
-/** One log line per event worth showing; undefined for the rest. Exported for tests. */
+/**
+ * One log line per event worth showing; undefined for the rest. Exported for tests. Every name, target and
+ * message in an event came from the CLI, the model or the agent: each is neutralised onto this one line.
+ */
 export function describeEvent(e: RunEvent): string | undefined {
+  const n = (s: string) => neutralize(s, 300);
   switch (e.type) {
     case 'started':
-      return `gemini started: session ${e.sessionId}${e.model ? `, model ${e.model}` : ''}`;
+      return `gemini started: session ${n(e.sessionId)}${e.model ? `, model ${n(e.model)}` : ''}`;
     case 'turn-started':
       return 'turn started';
     case 'tool-started':
-      return `tool ${e.name} [${e.kind}]${e.detail ? `: ${e.detail}` : ''}`;
+      return `tool ${n(e.name)} [${n(e.kind)}]${e.detail ? `: ${n(e.detail)}` : ''}`;
     case 'tool-completed':
-      return `tool ${e.name} [${e.kind}] ${e.ok ? 'ok' : 'FAILED'}${seconds(e.durationMs)}`;
+      return `tool ${n(e.name)} [${n(e.kind)}] ${e.ok ? 'ok' : 'FAILED'}${seconds(e.durationMs)}`;
     case 'model-response':
-      return `model ${e.model}: ${e.inputTokens} in / ${e.outputTokens} out tokens${seconds(e.durationMs)}`;
+      return `model ${n(e.model)}: ${e.inputTokens} in / ${e.outputTokens} out tokens${seconds(e.durationMs)}`;
     case 'api-error':
-      return `API error${e.statusCode ? ` ${e.statusCode}` : ''}${e.terminalQuota ? ' (terminal quota)' : ''}: ${e.message.replace(/\s+/g, ' ').slice(0, 300)}`;
+      return `API error${e.statusCode ? ` ${e.statusCode}` : ''}${e.terminalQuota ? ' (terminal quota)' : ''}: ${n(e.message.replace(/\s+/g, ' '))}`;
     case 'fallback':
-      return `model fallback${e.toModel ? ` to ${e.toModel}` : ''}`;
+      return `model fallback${e.toModel ? ` to ${n(e.toModel)}` : ''}`;
     case 'idle':
       return 'turn finished (idle)';
     case 'completed':
-      return e.ok ? 'completed' : `completed with error: ${e.error ?? 'unknown'}`;
+      return e.ok ? 'completed' : `completed with error: ${n(e.error ?? 'unknown')}`;
     default:
       return undefined;
   }

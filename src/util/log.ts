@@ -1,7 +1,14 @@
 /**
  * The logging seam. The action backs it with @actions/core (groups, masking); the CLI and tests back it
  * with plain streams. Domain code takes a Logger and never imports @actions/core.
+ *
+ * Every message is the logger's to make safe: each line goes through guardLines (util/untrusted-text.ts), so
+ * a CR or a `::command` that reached a message cannot become a workflow command. Call sites still
+ * `neutralize` a field of someone else's text they splice into a line, so it stays on that line.
  */
+import { randomBytes } from 'node:crypto';
+import { guardLines, neutralize, stopCommandsBlock } from './untrusted-text.js';
+
 export interface Logger {
   info(message: string): void;
   warning(message: string): void;
@@ -9,6 +16,16 @@ export interface Logger {
   debug(message: string): void;
   /** Runs fn inside a collapsible group; nested groups are flattened. */
   group<T>(title: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Prints text someone else wrote (a screen, the CLI's stderr, the agent's words) under `label`, as a block
+   * in which the runner reads no workflow command; control characters are shown as escapes.
+   */
+  untrusted(label: string, text: string): void;
+}
+
+/** A fresh stop-commands token: 16 random bytes, never reused, so nothing printed before can end a block. */
+export function stopCommandsToken(): string {
+  return randomBytes(16).toString('hex');
 }
 
 export function createStreamLogger(
@@ -17,16 +34,28 @@ export function createStreamLogger(
   const out = opts.out ?? process.stdout;
   const err = opts.err ?? process.stderr;
   const prefix = opts.prefix ?? '';
+  // Each line carries the prefix (a CLI run inside a workflow step is read for commands too).
+  const lines = (m: string, tag = '') =>
+    guardLines(m)
+      .split('\n')
+      .map((l, i) => `${prefix}${i === 0 ? tag : ''}${l}\n`)
+      .join('');
   return {
-    info: (m) => void out.write(`${prefix}${m}\n`),
-    warning: (m) => void err.write(`${prefix}warning: ${m}\n`),
-    error: (m) => void err.write(`${prefix}error: ${m}\n`),
+    info: (m) => void out.write(lines(m)),
+    warning: (m) => void err.write(lines(m, 'warning: ')),
+    error: (m) => void err.write(lines(m, 'error: ')),
     debug: (m) => {
-      if (opts.debug) out.write(`${prefix}debug: ${m}\n`);
+      if (opts.debug) out.write(lines(m, 'debug: '));
     },
     group: async (title, fn) => {
-      out.write(`${prefix}== ${title}\n`);
+      out.write(`${prefix}== ${neutralize(title)}\n`);
       return fn();
+    },
+    untrusted: (label, text) => {
+      out.write(lines(label));
+      // Inside the runner's stop-commands block `::` lines are text; outside one, `| ` keeps them so.
+      for (const l of stopCommandsBlock(text, stopCommandsToken).slice(1, -1))
+        out.write(`${prefix}  | ${l}\n`);
     },
   };
 }
@@ -43,6 +72,9 @@ export function createMemoryLogger(): Logger & { lines: string[] } {
     group: async (title, fn) => {
       lines.push(`== ${title}`);
       return fn();
+    },
+    untrusted: (label, text) => {
+      lines.push(label, ...text.split('\n').map((l) => `  | ${l}`));
     },
   };
 }
