@@ -24,6 +24,25 @@ const TOOL_COMMAND = [
   'true',
 ].join('\n');
 
+/**
+ * The telemetry outfile is the agent's to write (gemini runs as the agent's user and its shell inherits
+ * GEMINI_TELEMETRY_OUTFILE): a forged api_response record whose model name carries a CR and an LF (JSON escapes,
+ * so the record parses) reaches the progress line `model <name>: … tokens`.
+ */
+const FORGED_TELEMETRY = [
+  "printf '%s\\n'",
+  "'{'",
+  '\'  "attributes": {\'',
+  '\'    "event.name": "gemini_cli.api_response",\'',
+  '\'    "model": "forged-model\\r::error::pwned-telemetry\\n::add-mask::pwned-telemetry-mask",\'',
+  '\'    "input_token_count": 1,\'',
+  '\'    "output_token_count": 1,\'',
+  '\'    "total_token_count": 2\'',
+  "'  }'",
+  "'}'",
+  '>> "$GEMINI_TELEMETRY_OUTFILE"',
+].join(' ');
+
 const ANSWER = [
   'Added NOTES.md.',
   '::warning::pwned-answer',
@@ -41,6 +60,7 @@ const script: Script = {
         },
       ],
     },
+    { functionCalls: [{ name: 'run_shell_command', args: { command: FORGED_TELEMETRY } }] },
     { text: ANSWER },
   ],
 };
@@ -79,7 +99,7 @@ describe.skipIf(process.getuid?.() !== 0)(
           expect(r.main.stdout).toContain('pwned-tool-marker');
           expect(r.main.stdout).toContain('pwned-tool-cr');
           expect(await world.originFile(`gemini-run/issue-${issue}`, 'NOTES.md')).toContain('notes');
-          expect(r.gemini.modelRequests().length).toBeGreaterThanOrEqual(2);
+          expect(r.gemini.modelRequests().length).toBeGreaterThanOrEqual(3);
 
           const obeyed = runnerCommands(log);
           // The reader works: the action's own commands are seen (groups, the masks of its secrets).
@@ -93,6 +113,10 @@ describe.skipIf(process.getuid?.() !== 0)(
           );
           expect(r.main.stdout).toMatch(
             /^tool run_shell_command \[[a-z]+\]: .*pwned-tool-marker\\r::error::pwned-tool-cr$/m,
+          );
+          // The forged telemetry record was read (this line comes from telemetry alone), its model name escaped.
+          expect(r.main.stdout).toMatch(
+            /^model forged-model\\r::error::pwned-telemetry\\n::add-mask::pwned-telemetry-mask: 1 in \/ 1 out tokens/m,
           );
         });
       });
