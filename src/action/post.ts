@@ -44,7 +44,7 @@ async function post(): Promise<void> {
   try {
     await cleanupRun({ runDir, worktree, log: coreLogger });
   } catch (error) {
-    core.warning(`Cleanup was incomplete: ${getErrorMessage(error)}`);
+    coreLogger.warning(`Cleanup was incomplete: ${getErrorMessage(error)}`);
   }
   if (!runDir && !worktree) core.info('Nothing to clean up.');
 }
@@ -62,7 +62,7 @@ async function finishTracking(): Promise<void> {
     if (await finishAbandoned(client, state, Date.now()))
       core.info('Finished the tracking comment: the run stopped.');
   } catch (error) {
-    core.warning(`Could not finish the tracking comment: ${getErrorMessage(error)}`);
+    coreLogger.warning(`Could not finish the tracking comment: ${getErrorMessage(error)}`);
   }
 }
 

@@ -22,6 +22,7 @@ import { type AuthConfig, type Task } from '../../domain/types.js';
 import { FAILING_STATUSES } from '../../run/types.js';
 import { UserError } from '../../util/errors.js';
 import { createStreamLogger } from '../../util/log.js';
+import { guardLines } from '../../util/untrusted-text.js';
 import { findPinnedGemini } from '../../gemini/install.js';
 import { profileOfBinary } from '../../gemini/cli-profile.js';
 import { flagValue, parseCommandArgs, write, UsageError, type CliIO, type Command } from '../args.js';
@@ -229,7 +230,9 @@ export const runCommand: Command = {
         await scrubCommits(top, result.baseSha, scrubAttribution);
         commits = await listCommits(top, result.baseSha, await git.headSha());
       }
-      write(io.stdout, `\n${renderSummary({ ...result, commits }, { task })}`);
+      // The summary quotes the agent (answer, commit subjects) and the task: no escape sequence reaches the
+      // terminal, no line a runner would obey (this command can run in a workflow step).
+      write(io.stdout, `\n${guardLines(renderSummary({ ...result, commits }, { task }))}`);
       write(
         io.stdout,
         `\n${commits.length} commit(s) on branch ${branch}. Transcript: gemini --resume ${result.sessionId}`,
