@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import type { Task } from '../domain/types.js';
+import { closeOpenFence } from '../github/published-text.js';
 import { ENGINE_STATUSES, type ActionStatus, type EngineStatus, type RunResult } from '../run/types.js';
 
-/** The session record rides in the summary comment, after its commentMarker('summary'). */
+/**
+ * The session record rides in the summary comment, on the line right after its commentMarker('summary'): the
+ * only place a record is read from (`sessionRecordOf`), so a record quoted anywhere else in the body is none.
+ */
 const SESSION_MARKER_PREFIX = '<!-- gemini-run:session ';
 
 /** What a later run needs to continue a session: recorded (hidden) in the PR summary comment. */
@@ -13,6 +17,9 @@ export interface SessionRecord {
   mode: string;
   /** How the run ended (absent in records written before it was kept). */
   status?: EngineStatus;
+  /** The pull request the summary comment is on, and its repository (`owner/repo`): a record elsewhere is not ours. */
+  pr: number;
+  repo: string;
 }
 
 export function sessionMarker(record: SessionRecord): string {
@@ -21,7 +28,8 @@ export function sessionMarker(record: SessionRecord): string {
 
 /**
  * The shape of a session record. Its values end up in a path (the artifact name), an artifact lookup (the run
- * id) and gemini's `--resume` (the session id), so each must look exactly like what a run writes.
+ * id) and gemini's `--resume` (the session id), so each must look exactly like what a run writes. Records written
+ * before the PR and repository were kept do not parse: they cannot be matched, so they are not resumed.
  */
 const sessionRecordSchema = z.object({
   sessionId: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i),
@@ -29,25 +37,28 @@ const sessionRecordSchema = z.object({
   artifact: z.string().regex(/^gemini-run-\d{1,20}-\d{1,5}$/),
   mode: z.enum(['interactive', 'headless']).catch('interactive'),
   status: z.enum(ENGINE_STATUSES).optional().catch(undefined),
+  pr: z.number().int().positive(),
+  repo: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/),
 });
 
 /**
- * Every well-formed session record in a comment body, in text order: the newest run's summary comes first.
- * Only read from a comment the action's own identity wrote; a record of the wrong shape is ignored.
+ * The session record of a summary comment: the line right after `marker`, which must open the body. Anything
+ * else (no record there, a record of the wrong shape, records further down) is no record. Read only from a
+ * comment the action's own identity wrote.
  */
-export function parseSessionMarkers(body: string): SessionRecord[] {
-  const out: SessionRecord[] = [];
-  for (const m of body.matchAll(/<!-- gemini-run:session (\{.*?\}) -->/g)) {
-    let value: unknown;
-    try {
-      value = JSON.parse(m[1] ?? '');
-    } catch {
-      continue; // A hand-edited marker is ignored rather than failing the run.
-    }
-    const parsed = sessionRecordSchema.safeParse(value);
-    if (parsed.success) out.push(parsed.data);
+export function sessionRecordOf(body: string, marker: string): SessionRecord | undefined {
+  const [first, second] = body.trimStart().split('\n', 2);
+  if (first?.trim() !== marker) return undefined;
+  const m = /^<!-- gemini-run:session (\{.*\}) -->$/.exec(second?.trim() ?? '');
+  if (!m) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(m[1] ?? '');
+  } catch {
+    return undefined; // A hand-edited marker is ignored rather than failing the run.
   }
-  return out;
+  const parsed = sessionRecordSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 export function prTitle(task: Task): string {
@@ -76,7 +87,8 @@ export function prBody(o: {
     quote(o.task.instruction || o.task.title),
     '',
     '## What was done',
-    o.result.transcript.finalAnswer.trim() || '_The agent gave no final answer._',
+    // A fence the answer leaves open would swallow the rest, `Closes #n` included.
+    closeOpenFence(o.result.transcript.finalAnswer.trim()) || '_The agent gave no final answer._',
     '',
     o.summary.trim(),
   ];
@@ -137,11 +149,12 @@ const FAILING_ADVICE = new Set<ActionStatus>(['quota-exhausted', 'timed-out', 'c
 const MAX_COMMENT = 60_000;
 
 /**
- * The summary comment after a follow-up run: the new run's summary on top, earlier runs folded below it (their
- * session records kept, so the newest is always the first one in the body).
+ * The summary comment after a follow-up run: the new run's summary on top, earlier runs folded below it.
+ * The result goes through the published-text rules again (idempotent), so the earlier body needs no trust.
  */
 export function withEarlierRuns(summary: string, previousBody: string): string {
-  const previous = previousBody.replace(/^<!-- gemini-run:summary -->\s*/, '').trim();
+  // Our own markers and record lead the earlier body: the folded copy is history, never read again.
+  const previous = previousBody.replace(/^\s*(?:<!-- gemini-run:[^\n]*-->[ \t]*\n?)+/, '').trim();
   if (!previous) return summary;
   const room = MAX_COMMENT - summary.length - 200;
   const kept = previous.length > room ? `${previous.slice(0, Math.max(0, room))}\n\n…` : previous;

@@ -39,7 +39,10 @@ export interface ReportRunInput {
   repo: RepoRef;
   log: Logger;
   redactor: Redactor;
-  /** Redacts and (when asked) scrubs attribution from text that goes to GitHub. */
+  /**
+   * Makes text publishable: redacts secrets, scrubs attribution (when asked) and applies the published-text rules
+   * (publishedText). Everything the report writes to GitHub or the job summary goes through it.
+   */
   publish: (text: string) => string;
   /** The token's identity, for the marked comments it may update. */
   self: () => Promise<string | undefined>;
@@ -85,14 +88,7 @@ export async function reportRun(o: ReportRunInput): Promise<{ outputs: ActionOut
     : '';
   const problem = published?.problem;
   const problemNote = problem ? `\n\n> [!WARNING]\n> ${problem.what}\n> ${problem.todo}` : '';
-  const record = sessionMarker({
-    sessionId: result.sessionId,
-    runId: o.runId,
-    artifact: o.artifactName,
-    mode: result.mode,
-    status: result.status,
-  });
-  const summary = o.publish(`${o.summaryBody}${problemNote}${where}\n\n${record}`);
+  const summary = o.publish(`${o.summaryBody}${problemNote}${where}`);
   const files = await writeRunFiles({ ...o, summary });
   outputs['summary-path'] = files.summaryPath;
   outputs['transcript-path'] = files.transcriptPath;
@@ -106,12 +102,23 @@ export async function reportRun(o: ReportRunInput): Promise<{ outputs: ActionOut
     onPullRequest: o.onPullRequest,
   };
   if (pull) {
+    // The session record goes in after the text was made publishable (which removes any the agent wrote), on the
+    // line right after the marker: the one place a follow-up reads it from.
+    const record = sessionMarker({
+      sessionId: result.sessionId,
+      runId: o.runId,
+      artifact: o.artifactName,
+      mode: result.mode,
+      status: result.status,
+      pr: pull.number,
+      repo: `${o.repo.owner}/${o.repo.repo}`,
+    });
     await upsertMarkedComment(
       o.client,
       o.repo,
       pull.number,
       SUMMARY_MARKER,
-      withEarlierRuns(summary, o.previousSummary),
+      `${record}\n${o.publish(withEarlierRuns(summary, o.previousSummary))}`,
       await o.self(),
     ).catch((e: unknown) =>
       log.warning(`Could not post the summary on #${pull.number}: ${getErrorMessage(e)}`),

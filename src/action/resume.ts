@@ -8,7 +8,7 @@ import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { neutralize } from '../util/untrusted-text.js';
 import type { RepoRef } from '../github/client.js';
-import { parseSessionMarkers } from './pr-text.js';
+import { sessionRecordOf, type SessionRecord } from './pr-text.js';
 import type { TranscriptStore } from './transcript-store.js';
 
 export const SUMMARY_MARKER = commentMarker('summary');
@@ -36,7 +36,12 @@ export async function findPreviousSession(o: {
     : undefined;
   if (found) {
     previousSummary = found.body;
-    const [latest] = parseSessionMarkers(previousSummary);
+    const record = sessionRecordOf(found.body, SUMMARY_MARKER);
+    const mismatch = record
+      ? recordMismatch(record, { pr: o.pull.number, repo })
+      : 'it holds no session record';
+    if (mismatch) log.info(`Not continuing from the summary comment ${found.htmlUrl}: ${mismatch}.`);
+    const latest = mismatch ? undefined : record;
     if (latest) {
       previousRun = previousRunOf(latest.status);
       if (previousRun)
@@ -72,4 +77,22 @@ export async function findPreviousSession(o: {
     );
   }
   return { previousSummary, ...(resume ? { resume } : {}), ...(previousRun ? { previousRun } : {}) };
+}
+
+/**
+ * Why a record from our summary comment is not this pull request's session, or undefined when it is: it must name
+ * this PR and repository, and an artifact of the run it names (the store then finds it in this repository only).
+ * Exported for tests.
+ */
+export function recordMismatch(
+  record: SessionRecord,
+  here: { pr: number; repo: RepoRef },
+): string | undefined {
+  if (record.pr !== here.pr) return `its record names pull request #${record.pr}, not #${here.pr}`;
+  const repo = `${here.repo.owner}/${here.repo.repo}`;
+  if (record.repo.toLowerCase() !== repo.toLowerCase()) return `its record names ${record.repo}, not ${repo}`;
+  if (!record.artifact.startsWith(`gemini-run-${record.runId}-`)) {
+    return `its record names the artifact ${record.artifact}, which is not one of run ${record.runId}`;
+  }
+  return undefined;
 }

@@ -18,6 +18,7 @@ import {
 } from '../github/comments.js';
 import { buildTask, interpretEvent } from '../github/event.js';
 import { describeTally } from '../github/sanitize.js';
+import { publishedText } from '../github/published-text.js';
 import { hasWriteAccess } from '../github/permissions.js';
 import { runAgent } from '../run/engine.js';
 import { renderSummary } from '../run/report.js';
@@ -200,7 +201,19 @@ async function runPipeline(
   mask(token);
   const client = createGitHubClient(token, ctx.apiUrl, { logger: log });
   const { repo } = ctx;
-  const publish = (text: string) => redactor.redact(inputs.scrubAttribution ? scrubAttribution(text) : text);
+  const scrubbed = (text: string) => redactor.redact(inputs.scrubAttribution ? scrubAttribution(text) : text);
+  /**
+   * The boundary where text the agent had a hand in (its answer, commit subjects, file names) becomes text on
+   * GitHub: no hidden markup, no foreign closing keyword, no mention, no outside image (publishedText).
+   */
+  const publish = (text: string) =>
+    publishedText(scrubbed(text), {
+      serverUrl: ctx.serverUrl,
+      owner: repo.owner,
+      repo: repo.repo,
+      ...(trigger.number !== undefined ? { ownIssue: trigger.number } : {}),
+    });
+  tracking.redact = publish;
 
   const allowed = await log.group('Checking permissions', async () => {
     const ok = await hasWriteAccess(client, repo, trigger.actor);
@@ -491,7 +504,8 @@ async function runPipeline(
           outDir,
           artifactName,
           pullSpec: () => ({
-            title: publish(prTitle(task)),
+            // A title is plain text (no markup to neutralise), and the task's, not the agent's.
+            title: scrubbed(prTitle(task)),
             body: publish(
               prBody({
                 task,

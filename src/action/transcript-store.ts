@@ -3,6 +3,9 @@ import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { RepoRef } from '../github/client.js';
 import type { SessionRecord } from './pr-text.js';
+
+/** What the store needs of a session record to find its transcript. */
+type StoredRun = Pick<SessionRecord, 'runId' | 'artifact'>;
 import { pathExists } from '../util/fs.js';
 import { getErrorMessage, oneLine } from '../util/errors.js';
 
@@ -18,7 +21,7 @@ export interface TranscriptStore {
    * Fetches the transcript a record points at into destDir; undefined when it cannot be found. Throws
    * TranscriptUnavailableError when the store answered why it cannot have it (permission, expiry).
    */
-  load(record: SessionRecord, destDir: string): Promise<string | undefined>;
+  load(record: StoredRun, destDir: string): Promise<string | undefined>;
 }
 
 const TRANSCRIPT_FILE = 'transcript.jsonl';
@@ -36,7 +39,7 @@ class TranscriptUnavailableError extends Error {
  * (403 without `actions: read`, 404 once the run is gone, 410 once the artifact expired) or the client's error.
  * Exported for tests.
  */
-export function describeArtifactFailure(error: unknown, record: SessionRecord): string {
+export function describeArtifactFailure(error: unknown, record: StoredRun): string {
   const status = (error as { status?: unknown } | null)?.status;
   const artifact = `the transcript artifact '${record.artifact}' of run ${record.runId}`;
   if (status === 403 || status === 401) {

@@ -4,6 +4,7 @@
  * title — never the context file, the fixed instruction or anything else the user did not write.
  */
 import type { Task, ToolKind } from '../domain/types.js';
+import { closeOpenFence } from '../github/published-text.js';
 import type { EngineStatus, RunResult } from './types.js';
 
 export interface SummaryOptions {
@@ -151,7 +152,9 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
   if (answer) {
     const max = opts.maxAnswerChars ?? 20_000;
     const text = redactSecrets(answer);
-    out.push('### Final answer', '', text.length > max ? `${text.slice(0, max)}\n\n…(truncated)` : text, '');
+    // A fence the answer leaves open (or a cut leaves open) would swallow the rest of the summary.
+    const shown = closeOpenFence(text.length > max ? `${text.slice(0, max)}\n\n…(truncated)` : text);
+    out.push('### Final answer', '', shown, '');
   }
 
   if (result.sessionId) {
