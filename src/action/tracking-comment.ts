@@ -14,6 +14,7 @@ import type { Logger } from '../util/log.js';
 import type { GitHubClient, RepoRef } from '../github/client.js';
 import { commentMarker, upsertMarkedComment } from '../github/comments.js';
 import { capBody } from '../github/limits.js';
+import { codeSpan } from '../github/published-text.js';
 
 export const TRACKING_MARKER = commentMarker('progress');
 const DEFAULT_TRACKING_INTERVAL_MS = 10_000;
@@ -79,8 +80,8 @@ export function renderTracking(v: TrackingView, now: number): string {
     if (hidden > 0) out.push(`- … ${hidden} earlier`);
     for (const t of v.tools) {
       const mark = t.ok === undefined ? '' : t.ok ? ' ✓' : ' ✗';
-      const target = t.target ? ` \`${inlineCode(t.target).slice(0, 120)}\`` : '';
-      out.push(`- ${t.kind} \`${inlineCode(t.name)}\`${target}${mark}`);
+      const target = t.target ? ` ${codeSpan(inlineCode(t.target).slice(0, 120))}` : '';
+      out.push(`- ${t.kind} ${codeSpan(inlineCode(t.name))}${target}${mark}`);
     }
     out.push('', '</details>');
   }
@@ -88,8 +89,8 @@ export function renderTracking(v: TrackingView, now: number): string {
 }
 
 /**
- * Text the agent chose (a shell command, a path) kept inside one code span: no backtick to close it and no line
- * break to end the list item, so it cannot become a mention, a link or HTML in the comment.
+ * Text the agent chose (a shell command, a path) made fit for one code span (codeSpan): no backtick to close it
+ * and no line break to end the list item, so it cannot become a mention, a link or HTML in the comment.
  */
 function inlineCode(text: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what must go

@@ -56,6 +56,16 @@ function asCode(text: string): string {
   return `<code>${escapeAll(text.replace(/\s+/g, ' '))}</code>`;
 }
 
+/**
+ * `text` as one inline code span, for text the agent chose (a shell command, a path): a plain code span when the
+ * text holds nothing markup or GitHub could act on, else a `<code>` element of escaped characters, which renders
+ * the same and keeps no `<!--`, mention or URL in the raw body either.
+ */
+export function codeSpan(text: string): string {
+  const one = text.replace(/[\s]+/g, ' ');
+  return /^[^`<>&@#![\]|:\\]*$/.test(one) && !/www\./i.test(one) ? `\`${one}\`` : asCode(one);
+}
+
 /** A `<code>` body that forms no markup inside the element (what `asCode` and the mention rule write). */
 function safeInCode(body: string): boolean {
   for (let i = 0; i < body.length; i++) {

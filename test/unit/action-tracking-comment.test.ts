@@ -82,9 +82,10 @@ describe('the tracking view, against a hostile agent', () => {
     });
     const lines = renderTracking(v, 1000).split('\n');
     const line = lines.find((l) => l.includes('run_shell_command')) ?? '';
-    expect(line).toMatch(/^- shell `run_shell_command` `[^`]*`$/);
-    expect(line).toContain('@my-org/admins');
-    expect(lines.filter((l) => l.includes('@my-org'))).toEqual([line]);
+    // Shown as code, written as a <code> element of escaped characters: no raw `<`, `@` or `[` is left.
+    expect(line).toMatch(/^- shell `run_shell_command` <code>(?:\\.|[^<`\\])*<\/code>$/);
+    expect(line).toContain('\\@my\\-org\\/admins');
+    expect(lines.filter((l) => l.includes('@my'))).toEqual([line]);
   });
 });
 
