@@ -10,7 +10,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { homeAt, writeBackCreds, writeBackRefreshedCreds } from '../gemini/home.js';
 import type { ModelEndpoint } from '../gemini/spawn.js';
-import { launchModelProxy } from '../proxy/launch.js';
+import { launchModelProxy, type LaunchedProxy } from '../proxy/launch.js';
+import type { Refusals } from '../proxy/model-routes.js';
 import { OAuthTokenSource } from '../proxy/oauth-token.js';
 import { prepareVertexToken, type AccessTokenSource } from '../proxy/vertex-token.js';
 import type { AuthConfig, OAuthCreds } from '../domain/types.js';
@@ -48,7 +49,19 @@ export interface ModelAccess {
   oauthCreds?(): OAuthCreds;
   /** No model answer reaches the agent from now on (the timeout or the budget stopped it); no-op without a proxy. */
   fence(): void;
+  /** The non-model calls (files, caches, tuning, …) the proxy refused; none without a proxy. */
+  refusals(): Refusals;
   stop(): Promise<void>;
+}
+
+const WITHOUT_PROXY: ModelAccess = {
+  fence: () => undefined,
+  refusals: () => ({ count: 0, first: [] }),
+  stop: () => Promise.resolve(),
+};
+
+function proxied(proxy: LaunchedProxy): Pick<ModelAccess, 'fence' | 'refusals' | 'stop'> {
+  return { fence: () => proxy.fence(), refusals: () => proxy.refusals(), stop: () => proxy.stop() };
 }
 
 /**
@@ -108,6 +121,7 @@ export async function startModelAccess(o: {
   if (o.auth.kind === 'api-key') {
     const proxy = await launchModelProxy({
       upstream: o.env.GOOGLE_GEMINI_BASE_URL || DEFAULT_GEMINI_API,
+      api: 'gemini-api',
       placeholder,
       credential: { kind: 'api-key', apiKey: o.auth.apiKey },
       log,
@@ -115,14 +129,14 @@ export async function startModelAccess(o: {
     o.log.info(`The API key stays in the model proxy (${proxy.url}); the agent holds a placeholder.`);
     return {
       endpoint: { kind: 'gemini-api', baseUrl: proxy.url, placeholder },
-      fence: () => proxy.fence(),
-      stop: () => proxy.stop(),
+      ...proxied(proxy),
     };
   }
   if (o.auth.kind === 'oauth' && o.oauth) {
     const source = o.oauth;
     const proxy = await launchModelProxy({
       upstream: o.env.CODE_ASSIST_ENDPOINT || DEFAULT_CODE_ASSIST,
+      api: 'code-assist',
       placeholder,
       credential: {
         kind: 'bearer',
@@ -138,8 +152,7 @@ export async function startModelAccess(o: {
     return {
       endpoint: { kind: 'code-assist', baseUrl: proxy.url, placeholder },
       oauthCreds: () => source.current,
-      fence: () => proxy.fence(),
-      stop: () => proxy.stop(),
+      ...proxied(proxy),
     };
   }
   if (o.auth.kind === 'vertex-ai') {
@@ -149,6 +162,7 @@ export async function startModelAccess(o: {
       o.mask(apiKey);
       const proxy = await launchModelProxy({
         upstream: vertexUpstream(o.env, undefined),
+        api: 'vertex',
         placeholder,
         credential: { kind: 'api-key', apiKey },
         log,
@@ -158,8 +172,7 @@ export async function startModelAccess(o: {
       );
       return {
         endpoint: { kind: 'vertex', baseUrl: proxy.url, placeholder },
-        fence: () => proxy.fence(),
-        stop: () => proxy.stop(),
+        ...proxied(proxy),
       };
     }
     const adcFile = o.agentUid === undefined ? gcloudAdcFile(o.env) : undefined;
@@ -170,12 +183,13 @@ export async function startModelAccess(o: {
       o.log.warning(
         `Vertex AI: gemini uses gcloud's credentials in ${adcFile} itself (isolation: none shares this HOME with the agent).`,
       );
-      return { fence: () => undefined, stop: () => Promise.resolve() };
+      return WITHOUT_PROXY;
     }
     const source = o.vertex ?? (await prepareVertexToken(o.env));
     const uid = o.agentUid ?? process.getuid?.();
     const proxy = await launchModelProxy({
       upstream: vertexUpstream(o.env, location),
+      api: 'vertex',
       placeholder,
       credential: {
         kind: 'bearer',
@@ -201,9 +215,8 @@ export async function startModelAccess(o: {
         placeholder,
         metadataHost: new URL(proxy.url).host,
       },
-      fence: () => proxy.fence(),
-      stop: () => proxy.stop(),
+      ...proxied(proxy),
     };
   }
-  return { fence: () => undefined, stop: () => Promise.resolve() };
+  return WITHOUT_PROXY;
 }

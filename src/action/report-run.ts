@@ -189,6 +189,7 @@ function machineSummary(result: RunResult, branch: string) {
     commits: result.commits,
     filesChanged: result.filesChanged,
     leftoverCommitted: result.leftoverCommitted,
+    refusedCalls: result.refusedCalls,
     toolCalls: result.transcript.toolCalls.map((t) => ({ name: t.name, kind: t.kind, status: t.status })),
     finalAnswer: result.transcript.finalAnswer,
   };

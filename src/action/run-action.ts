@@ -456,6 +456,15 @@ async function runPipeline(
   } finally {
     await access?.stop();
   }
+  const refused = access?.refusals();
+  if (refused && refused.count > 0) {
+    // The shown paths are already cut short and reduced to plain characters by the proxy (model-routes.ts).
+    const first = refused.first.map((c) => `${c.method} ${c.path}`);
+    log.warning(
+      `The model proxy refused ${refused.count} non-model call(s) of the agent: ${first.join(', ')}`,
+    );
+    result = { ...result, refusedCalls: { count: refused.count, first } };
+  }
   if (await writeBackHostLogin(auth, access, join(sandbox?.dir ?? runDir, 'home'))) {
     log.info('Wrote the refreshed OAuth creds back to the runner host.');
   }

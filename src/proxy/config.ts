@@ -15,6 +15,8 @@ export const proxyConfigSchema = z.strictObject({
     /** The token's value at launch; later values arrive as update lines. */
     z.strictObject({ kind: z.literal('bearer'), token: z.string().min(1, 'is empty') }),
   ]),
+  /** Which API the upstream is; only its model calls are forwarded (model-routes.ts). */
+  api: z.enum(['gemini-api', 'vertex', 'code-assist']),
   /** The metadata server stand-in (Vertex AI), see metadata.ts. */
   metadata: z
     .strictObject({
@@ -31,8 +33,13 @@ export const controlLineSchema = z.union([
   z.strictObject({ fence: z.literal(true) }),
 ]);
 
-/** The proxy's one stdout line. */
+/** The proxy's first stdout line. */
 export const readyLineSchema = z.strictObject({ url: z.url({ protocol: /^http$/ }) });
+
+/** Every later stdout line: one refused non-model call, as model-routes.ts `shownRefusal` made it printable. */
+export const refusedLineSchema = z.strictObject({
+  refused: z.strictObject({ method: z.string().max(32), path: z.string().max(200) }),
+});
 
 /**
  * Parses one line with `schema`. The error names the problems but never quotes the line: it holds a secret

@@ -43,27 +43,6 @@ export function carriesPlaceholder(presented: readonly string[], placeholder: st
   return ok;
 }
 
-/**
- * The query string without any `key` parameter, every other byte untouched (re-serialising through
- * URLSearchParams would re-encode the rest). The real API key travels in a header only, so it never lands in
- * upstream or enterprise-proxy access logs.
- */
-export function withoutKeyParam(search: string): string {
-  if (search === '' || search === '?') return '';
-  const kept = search
-    .slice(1)
-    .split('&')
-    .filter((part) => {
-      const name = part.split('=', 1)[0] ?? '';
-      try {
-        return decodeURIComponent(name.replace(/\+/g, ' ')) !== 'key';
-      } catch {
-        return true;
-      }
-    });
-  return kept.length ? `?${kept.join('&')}` : '';
-}
-
 function connectionTokens(value: string | string[] | undefined): Set<string> {
   const joined = Array.isArray(value) ? value.join(',') : (value ?? '');
   return new Set(

@@ -11,9 +11,10 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { getErrorMessage, oneLine } from '../util/errors.js';
-import { parseLine, readyLineSchema, type ProxyConfig } from './config.js';
+import { parseLine, readyLineSchema, refusedLineSchema, type ProxyConfig } from './config.js';
 import { SecretSet } from './credential.js';
 import { startModelProxy, type ModelProxyOptions } from './model-proxy.js';
+import { tallyRefusal, type Refusals } from './model-routes.js';
 
 export interface LaunchOptions extends ModelProxyOptions {
   /** The proxy entry to run; defaults to proxy.js next to the running bundle (dist/proxy.js). */
@@ -29,6 +30,8 @@ export interface LaunchedProxy {
   pid?: number;
   /** Refuses every further model call (model-proxy.ts `fence`); idempotent. */
   fence(): void;
+  /** The non-model calls the proxy refused so far. */
+  refusals(): Refusals;
   /** Idempotent; bounded: SIGTERM, then SIGKILL after 2 s. */
   stop(): Promise<void>;
 }
@@ -70,12 +73,21 @@ async function exitedWithin(child: ChildProcessWithoutNullStreams, ms: number): 
   return result || hasExited(child);
 }
 
-function waitForUrl(child: ChildProcessWithoutNullStreams, lastError: () => string): Promise<string> {
+/**
+ * Resolves with the child's first stdout line, its address; every later line goes to `onLater`. One reader for
+ * the child's whole life, so a line that arrives in the same chunk as the address is not lost.
+ */
+function waitForUrl(
+  child: ChildProcessWithoutNullStreams,
+  lastError: () => string,
+  onLater: (line: string) => void,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const stdout = createInterface({ input: child.stdout, crlfDelay: Infinity });
+    let first = true;
     const settle = (err: Error | undefined, url?: string): void => {
       clearTimeout(timer);
-      stdout.close();
+      if (err) stdout.close();
       child.off('close', onClose);
       child.off('error', onError);
       if (err) {
@@ -94,7 +106,12 @@ function waitForUrl(child: ChildProcessWithoutNullStreams, lastError: () => stri
       () => fail(`did not report its address within ${READY_TIMEOUT_MS / 1000} s`),
       READY_TIMEOUT_MS,
     );
-    stdout.once('line', (line) => {
+    stdout.on('line', (line) => {
+      if (!first) {
+        onLater(line);
+        return;
+      }
+      first = false;
       try {
         settle(undefined, parseLine(readyLineSchema, line, 'its address line').url);
       } catch (e) {
@@ -116,7 +133,7 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
     // Running from src/ (vitest, tsx) there is no bundle to spawn. The in-process proxy is the same code; only
     // the process boundary is missing, which the product, always running from dist/, never lacks.
     const p = await startModelProxy(o);
-    return { url: p.url, fence: () => p.fence(), stop: () => p.close() };
+    return { url: p.url, fence: () => p.fence(), refusals: () => p.refusals(), stop: () => p.close() };
   }
   const cred = o.credential;
   const secrets = new SecretSet();
@@ -130,6 +147,7 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
     placeholder: o.placeholder,
     credential:
       cred.kind === 'api-key' ? { kind: 'api-key', apiKey: cred.apiKey } : { kind: 'bearer', token },
+    api: o.api,
     ...(o.metadata ? { metadata: o.metadata } : {}),
   };
 
@@ -147,7 +165,20 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
     o.log?.(lastError);
   });
   child.stdin.write(`${JSON.stringify(config)}\n`);
-  const url = await waitForUrl(child, () => lastError);
+  const refused: Refusals = { count: 0, first: [] };
+  const url = await waitForUrl(
+    child,
+    () => lastError,
+    (line) => {
+      try {
+        const call = parseLine(refusedLineSchema, line, 'a refusal line').refused;
+        tallyRefusal(refused, call);
+        o.onRefused?.(call);
+      } catch (e) {
+        o.log?.(`model proxy: ${oneLine(getErrorMessage(e))}; ignored`);
+      }
+    },
+  );
 
   let stopping = false;
   child.once('exit', (code, signal) => {
@@ -177,6 +208,7 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
     fence: () => {
       if (!hasExited(child)) child.stdin.write(`${JSON.stringify({ fence: true })}\n`);
     },
+    refusals: () => ({ count: refused.count, first: [...refused.first] }),
     stop: () =>
       (stopped ??= (async () => {
         stopping = true;

@@ -16,9 +16,16 @@ import {
   presentedCredentials,
   sameSecret,
   upstreamHeaders,
-  withoutKeyParam,
 } from './credential.js';
 import { METADATA_PREFIX, loopbackPeerUid, metadataAnswer, type MetadataConfig } from './metadata.js';
+import {
+  modelRoute,
+  shownRefusal,
+  tallyRefusal,
+  type ModelApi,
+  type RefusedCall,
+  type Refusals,
+} from './model-routes.js';
 import { createUpstream } from './upstream.js';
 
 export type ModelCredential =
@@ -32,6 +39,10 @@ export interface ModelProxyOptions {
   /** The random per-run token the agent holds instead of the credential (at least 16 characters). */
   placeholder: string;
   credential: ModelCredential;
+  /** Which API the upstream is: only its model calls are forwarded (model-routes.ts); the rest is refused. */
+  api: ModelApi;
+  /** Told of every refused non-model call (already shortened and neutralised for printing). */
+  onRefused?: (call: RefusedCall) => void;
   /** One line per call (method, path, status, time); never given a credential, placeholder or query. */
   log?: (line: string) => void;
   /**
@@ -49,11 +60,17 @@ export interface RunningProxy {
    * and no answer may reach the agent after that, whatever the CLI sends by itself (0.61.0's auto-nudge).
    */
   fence(): void;
+  /** The non-model calls refused so far (403 PERMISSION_DENIED, never forwarded). */
+  refusals(): Refusals;
   close(): Promise<void>;
 }
 
 /** What a fenced proxy answers; not retried by the CLI (a 4xx other than 429). */
 const FENCED_MESSAGE = "the run's time or token budget is spent: gemini-run stopped the agent";
+
+/** What a non-model call gets: a 403 the CLI does not retry, saying why. */
+const REFUSED_MESSAGE =
+  "only the model calls of a run (generate, stream, count tokens) are served with this run's credential";
 
 export const MIN_PLACEHOLDER_LENGTH = 16;
 
@@ -145,6 +162,7 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
   };
   const upstream = createUpstream(base, process.env);
   let fenced = false;
+  const refused: Refusals = { count: 0, first: [] };
 
   const credentialHeader = async (): Promise<[string, string]> => {
     if (credential.kind === 'api-key') return ['x-goog-api-key', credential.apiKey];
@@ -237,13 +255,24 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
       finish('');
       return;
     }
-    // Only origin-form targets: an absolute URL would turn this into an open proxy carrying our credential.
-    if (!pathname.startsWith('/')) {
-      refuse(400, 'INVALID_ARGUMENT', 'only paths on the model API are served');
+    if (!carriesPlaceholder(presentedCredentials(req.headers, search), o.placeholder)) {
+      req.resume();
+      refuse(401, 'UNAUTHENTICATED', "the request does not carry this run's model credential");
       return;
     }
-    if (!carriesPlaceholder(presentedCredentials(req.headers, search), o.placeholder)) {
-      refuse(401, 'UNAUTHENTICATED', "the request does not carry this run's model credential");
+    // Only the model calls, on origin-form targets in normal form: anything else (an absolute URL included,
+    // which would make this an open proxy carrying our credential) is answered here and counted.
+    const route = modelRoute(o.api, method, rawUrl);
+    if (!route.ok) {
+      req.resume();
+      const call = shownRefusal(method, rawUrl, o.placeholder);
+      tallyRefusal(refused, call);
+      try {
+        o.onRefused?.(call);
+      } catch {
+        // Reporting must not take the answer down with it.
+      }
+      refuse(403, 'PERMISSION_DENIED', REFUSED_MESSAGE);
       return;
     }
     if (fenced) {
@@ -251,7 +280,7 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
       refuse(400, 'FAILED_PRECONDITION', FENCED_MESSAGE);
       return;
     }
-    const path = prefix + pathname + withoutKeyParam(search);
+    const path = prefix + route.target;
     if (path.includes(o.placeholder)) {
       refuse(
         400,
@@ -339,6 +368,7 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
       if (!fenced) log('fenced: every further model call is refused');
       fenced = true;
     },
+    refusals: () => ({ count: refused.count, first: [...refused.first] }),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

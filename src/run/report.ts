@@ -102,6 +102,14 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
       : []),
   ];
   out.push('| | |', '|---|---|', ...facts.map(([k, v]) => `| ${k} | ${v} |`), '');
+  const refused = result.refusedCalls;
+  if (refused && refused.count > 0) {
+    const shown = refused.first.map((c) => `\`${cell(c)}\``).join(', ');
+    out.push(
+      `**${refused.count} non-model call(s) refused by the model proxy** (the agent's credential serves model calls only): ${shown}${refused.count > refused.first.length ? ', …' : ''}`,
+      '',
+    );
+  }
 
   const tools = toolRows(result);
   if (tools.length > 0) {

@@ -52,4 +52,9 @@ export interface RunResult {
   leftoverCommitted: boolean;
   /** The run's token budget (`max-tokens`), when it had one. */
   maxTokens?: number;
+  /**
+   * Calls the model proxy refused because they were not model calls (files, caches, tuning, …): how many, and
+   * the first few as `METHOD /path` (shortened, plain characters only). Absent when there were none.
+   */
+  refusedCalls?: { count: number; first: string[] };
 }

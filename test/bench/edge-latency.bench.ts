@@ -99,6 +99,7 @@ async function session(turns: number, scheduleDelay: number | undefined): Promis
     const placeholder = `gemini-run-${randomBytes(16).toString('hex')}`;
     proxy = await launchModelProxy({
       upstream: fake.url,
+      api: 'gemini-api',
       placeholder,
       credential: { kind: 'api-key', apiKey: 'fake' },
       ...(existsSync(PROXY_JS) ? { script: PROXY_JS } : {}),

@@ -43,6 +43,7 @@ const dist = new URL('../../dist/proxy.js', import.meta.url).pathname;
 const shipped = existsSync(dist);
 const proxy = await launchModelProxy({
   upstream: direct,
+  api: 'gemini-api',
   placeholder: PLACEHOLDER,
   credential: { kind: 'api-key', apiKey: KEY },
   script: shipped ? dist : new URL('../../src/proxy/main.ts', import.meta.url).pathname,

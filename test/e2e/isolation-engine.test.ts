@@ -167,6 +167,7 @@ describe.skipIf(!root)('OAuth behind the model proxy (as root)', () => {
     const placeholder = `gemini-run-${'p'.repeat(32)}`;
     const modelProxy = await startModelProxy({
       upstream: google.url,
+      api: 'code-assist',
       placeholder,
       credential: { kind: 'bearer', token: () => Promise.resolve(seeded.access_token) },
     });

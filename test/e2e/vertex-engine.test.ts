@@ -104,6 +104,7 @@ describe.skipIf(!root)('Vertex AI behind the model proxy (as root)', () => {
       const proxyLog: string[] = [];
       const modelProxy = await startModelProxy({
         upstream: vertex.url,
+        api: 'vertex',
         placeholder,
         credential: { kind: 'bearer', token: () => Promise.resolve(REAL_TOKEN) },
         metadata: { projectId: 'my-proj', uids: [sandbox.user.uid] },
@@ -227,6 +228,7 @@ describe('Vertex AI behind the model proxy, isolation: none (any user)', () => {
     const proxyLog: string[] = [];
     const modelProxy = await startModelProxy({
       upstream: vertex.url,
+      api: 'vertex',
       placeholder,
       credential: { kind: 'bearer', token: () => Promise.resolve(REAL_TOKEN) },
       metadata: { projectId: 'my-proj', uids: [process.getuid?.() ?? 0] },

@@ -7,7 +7,6 @@ import net, { type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { withoutKeyParam } from '../../src/proxy/credential.js';
 import { PROXY_CHILD_ENV, launchModelProxy } from '../../src/proxy/launch.js';
 import { startModelProxy, type ModelProxyOptions } from '../../src/proxy/model-proxy.js';
 import { bypassesProxy, proxyFor } from '../../src/proxy/upstream.js';
@@ -86,6 +85,7 @@ async function proxyTo(upstream: string, extra: Partial<ModelProxyOptions> = {})
   const lines: string[] = [];
   const p = await startModelProxy({
     upstream,
+    api: 'gemini-api',
     placeholder: PLACEHOLDER,
     credential: { kind: 'api-key', apiKey: KEY },
     log: (l) => lines.push(l),
@@ -189,12 +189,6 @@ describe('model proxy: credentials', () => {
     },
   );
 
-  it('drops only the key parameter and leaves the rest of the query byte for byte', () => {
-    expect(withoutKeyParam('')).toBe('');
-    expect(withoutKeyParam('?key=abc')).toBe('');
-    expect(withoutKeyParam('?alt=sse&key=abc&x=a%20b+c&k%65y=def&keys=1')).toBe('?alt=sse&x=a%20b+c&keys=1');
-  });
-
   it.each([
     ['no credential', PATH, {}],
     ['a wrong x-goog-api-key', PATH, { 'x-goog-api-key': 'not-the-placeholder-at-all' }],
@@ -217,8 +211,8 @@ describe('model proxy: credentials', () => {
   it('refuses an absolute-form target, so it never works as an open proxy carrying the key', async () => {
     const up = await startUpstream();
     const proxy = await proxyTo(up.url);
-    const r = await call(proxy.url, 'http://evil.example/steal', { headers: withKey() });
-    expect(r.status).toBe(400);
+    const r = await call(proxy.url, `http://evil.example${PATH}`, { headers: withKey(), body: '{}' });
+    expect(r.status).toBe(403);
     expect(up.seen).toHaveLength(0);
   });
 
@@ -228,7 +222,8 @@ describe('model proxy: credentials', () => {
       res.end('ok');
     });
     const proxy = await proxyTo(up.url);
-    const r = await call(proxy.url, '/v1beta/models', {
+    const r = await call(proxy.url, '/v1beta/models/m:countTokens', {
+      body: '{}',
       headers: withKey({
         connection: 'keep-alive, x-drop-me',
         'x-drop-me': '1',
@@ -256,6 +251,7 @@ describe('model proxy: credentials', () => {
       );
     });
     const proxy = await proxyTo(up.url, {
+      api: 'vertex',
       credential: { kind: 'bearer', token: () => Promise.resolve(token) },
     });
     const r = await call(proxy.url, '/v1/projects/p/locations/l/publishers/google/models/m:generateContent', {
@@ -269,9 +265,13 @@ describe('model proxy: credentials', () => {
     expect(r.body.toString()).toContain('token *** lacks scope');
 
     const failing = await proxyTo(up.url, {
+      api: 'vertex',
       credential: { kind: 'bearer', token: () => Promise.reject(new Error(`refresh token ${KEY} refused`)) },
     });
-    const f = await call(failing.url, '/v1/x', { body: '{}', headers: withKey() });
+    const f = await call(failing.url, '/v1/publishers/google/models/m:generateContent', {
+      body: '{}',
+      headers: withKey(),
+    });
     expect(f.status).toBe(401);
     expect(visible(f)).not.toContain(KEY);
     expect(visible(f)).not.toContain('refused');
@@ -279,7 +279,7 @@ describe('model proxy: credentials', () => {
   });
 
   it('refuses bad options with one line and no secret', async () => {
-    const base = { upstream: 'http://127.0.0.1:1', placeholder: PLACEHOLDER };
+    const base = { upstream: 'http://127.0.0.1:1', api: 'gemini-api', placeholder: PLACEHOLDER } as const;
     const key = { kind: 'api-key', apiKey: KEY } as const;
     await expect(startModelProxy({ ...base, placeholder: 'short', credential: key })).rejects.toThrow(/16/);
     await expect(startModelProxy({ ...base, placeholder: KEY, credential: key })).rejects.toThrow(/differ/);
@@ -288,6 +288,152 @@ describe('model proxy: credentials', () => {
     ).rejects.toThrow(
       /^model proxy: the upstream must be an http\(s\) URL without credentials, query or fragment$/,
     );
+  });
+});
+
+describe('model proxy: only the model calls of a run', () => {
+  const TOKEN = `ya29.${randomBytes(24).toString('hex')}`;
+  const bearer = { kind: 'bearer', token: () => Promise.resolve(TOKEN) } as const;
+  const VERTEX = '/v1beta1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-pro';
+  const kinds = [
+    {
+      name: 'API key (Gemini API)',
+      extra: { api: 'gemini-api' } as const,
+      header: ['x-goog-api-key', KEY],
+      allowed: [
+        ['POST', '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse'],
+        ['POST', '/v1beta/models/gemini-2.5-flash-lite:generateContent'],
+        ['POST', '/v1beta/models/gemini-2.5-flash:countTokens'],
+      ],
+    },
+    {
+      name: 'OAuth (Code Assist)',
+      extra: { api: 'code-assist', credential: bearer } as const,
+      header: ['authorization', `Bearer ${TOKEN}`],
+      allowed: [
+        ['POST', '/v1internal:loadCodeAssist'],
+        ['POST', '/v1internal:listExperiments'],
+        ['POST', '/v1internal:retrieveUserQuota'],
+        ['POST', '/v1internal:streamGenerateContent?alt=sse'],
+        ['POST', '/v1internal:generateContent'],
+        ['POST', '/v1internal:countTokens'],
+        ['POST', '/v1internal:recordCodeAssistMetrics'],
+      ],
+    },
+    {
+      name: 'Vertex AI',
+      extra: { api: 'vertex', credential: bearer } as const,
+      header: ['authorization', `Bearer ${TOKEN}`],
+      allowed: [
+        ['POST', `${VERTEX}:streamGenerateContent?alt=sse`],
+        ['POST', `${VERTEX}:generateContent`],
+        ['POST', '/v1beta1/publishers/google/models/gemini-2.5-pro:countTokens'],
+      ],
+    },
+  ];
+  const forbidden = [
+    ['GET', '/v1beta/files'],
+    ['POST', '/upload/v1beta/files?uploadType=multipart'],
+    ['DELETE', '/v1beta/files/abc'],
+    ['GET', '/v1beta/cachedContents'],
+    ['POST', '/v1beta/cachedContents'],
+    ['GET', '/v1beta/tunedModels'],
+    ['GET', '/v1beta/models'],
+    ['POST', '/v1beta/models/m:embedContent'],
+    ['GET', '/v1beta/batches'],
+    ['GET', '/v1beta/operations'],
+    ['GET', '/v1beta/corpora'],
+    ['GET', '/v1internal:getCodeAssistGlobalUserSetting'],
+    ['POST', '/v1internal:setCodeAssistGlobalUserSetting'],
+    ['GET', `${VERTEX.replace(/\/publishers.*/, '')}/cachedContents`],
+    ['DELETE', `${VERTEX}:generateContent`],
+    ['PUT', '/v1beta/models/m:generateContent'],
+    ['POST', '/v1beta/models/m/../../files:generateContent'],
+    ['POST', '/v1beta/models/m%2F..%2Ffiles:generateContent'],
+    ['POST', '/v1beta//models/m:generateContent'],
+    ['POST', '/v1beta/models/m:generateContent?alt=sse&key=AIzaAgentOwnKey0000000000000000000000'],
+    ['POST', 'http://evil.example/v1beta/models/m:generateContent'],
+  ];
+
+  it.each(kinds)('$name: the model calls are forwarded with the real credential', async (k) => {
+    const up = await startUpstream();
+    const proxy = await proxyTo(up.url, k.extra);
+    for (const [method, target] of k.allowed) {
+      const r = await call(proxy.url, target!, {
+        method,
+        body: '{"contents":[]}',
+        headers: { authorization: `Bearer ${PLACEHOLDER}`, 'content-type': 'application/json' },
+      });
+      expect(r.status, `${method} ${target}`).toBe(200);
+    }
+    expect(up.seen.map((s) => `${s.method} ${s.url}`)).toEqual(k.allowed.map(([m, t]) => `${m} ${t}`));
+    for (const s of up.seen) {
+      expect(s.headers[k.header[0]!]).toBe(k.header[1]);
+      expect(JSON.stringify(s)).not.toContain(PLACEHOLDER);
+    }
+    expect(proxy.refusals()).toEqual({ count: 0, first: [] });
+  });
+
+  it.each(kinds)(
+    '$name: anything else is refused with a 403 in Google shape, never forwarded, and counted',
+    async (k) => {
+      const up = await startUpstream();
+      const told: string[] = [];
+      const proxy = await proxyTo(up.url, {
+        ...k.extra,
+        onRefused: (c) => told.push(`${c.method} ${c.path}`),
+      });
+      for (const [method, target] of [
+        ...forbidden,
+        ...kinds.filter((o) => o !== k).flatMap((o) => o.allowed),
+      ]) {
+        for (const placement of ['header', 'query']) {
+          const viaQuery = placement === 'query';
+          const sep = target!.includes('?') ? '&' : '?';
+          const r = await call(proxy.url, viaQuery ? `${target}${sep}key=${PLACEHOLDER}` : target!, {
+            method,
+            body: method === 'GET' || method === 'DELETE' ? undefined : '{}',
+            headers: viaQuery ? {} : withKey(),
+          });
+          expect(r.status, `${method} ${target}`).toBe(403);
+          const err = JSON.parse(r.body.toString()) as {
+            error: { code: number; status: string; message: string };
+          };
+          expect(err.error).toMatchObject({ code: 403, status: 'PERMISSION_DENIED' });
+          expect(err.error.message).toMatch(/^gemini-run model proxy: only the model calls of a run/);
+          expect(visible(r)).not.toContain(KEY);
+          expect(visible(r)).not.toContain(TOKEN);
+        }
+      }
+      expect(up.seen).toEqual([]);
+      const n = 2 * (forbidden.length + kinds.filter((o) => o !== k).flatMap((o) => o.allowed).length);
+      const tally = proxy.refusals();
+      expect(tally.count).toBe(n);
+      expect(told).toHaveLength(n);
+      expect(tally.first.map((c) => `${c.method} ${c.path}`)).toEqual(told.slice(0, 5));
+      expect(tally.first[0]).toEqual({ method: 'GET', path: '/v1beta/files' });
+      // the query (which carries a key) is never part of what is shown
+      expect(told.join('\n')).not.toMatch(/key=|AIza|\?/);
+      expect(proxy.lines.join('\n')).not.toContain(PLACEHOLDER);
+      // the model calls still work after all that
+      const [method, target] = k.allowed[0]!;
+      expect((await call(proxy.url, target!, { method, body: '{}', headers: withKey() })).status).toBe(200);
+      expect(up.seen).toHaveLength(1);
+    },
+  );
+
+  it('a caller without the placeholder gets a 401 and is not counted; once fenced, a non-model call is still a 403', async () => {
+    const up = await startUpstream();
+    const proxy = await proxyTo(up.url);
+    expect((await call(proxy.url, '/v1beta/files', {})).status).toBe(401);
+    expect(proxy.refusals().count).toBe(0);
+    proxy.fence();
+    expect((await call(proxy.url, '/v1beta/files', { headers: withKey() })).status).toBe(403);
+    expect(
+      (await call(proxy.url, '/v1beta/models/m:generateContent', { body: '{}', headers: withKey() })).status,
+    ).toBe(400);
+    expect(proxy.refusals().count).toBe(1);
+    expect(up.seen).toEqual([]);
   });
 });
 
@@ -443,10 +589,16 @@ describe('model proxy: responses', () => {
       req.socket.destroy();
     });
     const proxy = await proxyTo(up.url);
-    const early = await call(proxy.url, '/early', { body: '{}', headers: withKey() });
+    const early = await call(proxy.url, '/v1beta/models/early:generateContent', {
+      body: '{}',
+      headers: withKey(),
+    });
     expect(early.status).toBe(502);
     expect(JSON.parse(early.body.toString())).toMatchObject({ error: { code: 502, status: 'UNAVAILABLE' } });
-    const mid = await call(proxy.url, '/mid', { body: '{}', headers: withKey() });
+    const mid = await call(proxy.url, '/v1beta/models/mid:streamGenerateContent', {
+      body: '{}',
+      headers: withKey(),
+    });
     expect(mid.status).toBe(200);
     expect(mid.body.toString()).toBe('data: {"n":1}\r\n\r\n');
     expect(mid.aborted).toBe(true);
@@ -471,7 +623,7 @@ describe('model proxy: responses', () => {
       const req = http.request({
         host: u.hostname,
         port: u.port,
-        path: '/s',
+        path: '/v1beta/models/m:streamGenerateContent?alt=sse',
         method: 'POST',
         headers: withKey(),
       });
@@ -539,9 +691,14 @@ describe('model proxy: routing through an enterprise proxy', () => {
     vi.stubEnv('HTTP_PROXY', `http://user:p%40ss@127.0.0.1:${(forward.address() as AddressInfo).port}`);
     vi.stubEnv('NO_PROXY', '');
     const proxy = await proxyTo('http://model.example.test/base');
-    const r = await call(proxy.url, '/v1beta/models?pageSize=5', { headers: withKey() });
+    const r = await call(proxy.url, '/v1beta/models/m:streamGenerateContent?alt=sse', {
+      body: '{}',
+      headers: withKey(),
+    });
     expect(r.status).toBe(200);
-    expect(viaProxy[0]!.url).toBe('http://model.example.test/base/v1beta/models?pageSize=5');
+    expect(viaProxy[0]!.url).toBe(
+      'http://model.example.test/base/v1beta/models/m:streamGenerateContent?alt=sse',
+    );
     expect(viaProxy[0]!.headers.host).toBe('model.example.test');
     expect(viaProxy[0]!.headers['proxy-authorization']).toBe(
       `Basic ${Buffer.from('user:p@ss').toString('base64')}`,
@@ -558,7 +715,7 @@ describe('model proxy: routing through an enterprise proxy', () => {
     vi.stubEnv('HTTPS_PROXY', `http://127.0.0.1:${(corp.address() as AddressInfo).port}`);
     vi.stubEnv('NO_PROXY', '');
     const proxy = await proxyTo('https://generativelanguage.googleapis.com');
-    const r = await call(proxy.url, '/v1beta/models', { headers: withKey() });
+    const r = await call(proxy.url, '/v1beta/models/m:generateContent', { body: '{}', headers: withKey() });
     expect(r.status).toBe(502);
     expect(JSON.parse(r.body.toString())).toMatchObject({
       error: {
@@ -583,12 +740,14 @@ describe('model proxy: as its own process', () => {
     const up = await startUpstream();
     const p = await launchModelProxy({
       upstream: up.url,
+      api: 'gemini-api',
       placeholder: PLACEHOLDER,
       credential: { kind: 'api-key', apiKey: KEY },
     });
     onTestFinished(() => p.stop());
     expect(p.pid).toBeUndefined();
-    expect((await call(p.url, '/v1beta/models', { headers: withKey() })).status).toBe(200);
+    const r = await call(p.url, '/v1beta/models/m:generateContent', { body: '{}', headers: withKey() });
+    expect(r.status).toBe(200);
   });
 
   it('runs main.ts as a child whose cmdline and environ hold no secret, and stop() ends it', async () => {
@@ -598,6 +757,7 @@ describe('model proxy: as its own process', () => {
     const lines: string[] = [];
     const p = await launchModelProxy({
       upstream: up.url,
+      api: 'gemini-api',
       placeholder: PLACEHOLDER,
       credential: { kind: 'api-key', apiKey: KEY },
       script: MAIN_TS,
@@ -633,6 +793,19 @@ describe('model proxy: as its own process', () => {
       expect(fenced.status).toBe(400);
       expect(fenced.body.toString()).toContain('FAILED_PRECONDITION');
     });
+    expect(up.seen).toHaveLength(1);
+    // a non-model call is refused by the child and reported to us as a stdout line
+    expect(p.refusals()).toEqual({ count: 0, first: [] });
+    const refused = await call(p.url, '/v1beta/files?key=' + PLACEHOLDER, {});
+    expect(refused.status).toBe(403);
+    expect(
+      (await call(p.url, '/v1beta/cachedContents/c1', { method: 'DELETE', headers: withKey() })).status,
+    ).toBe(403);
+    await vi.waitFor(() => expect(p.refusals().count).toBe(2));
+    expect(p.refusals().first).toEqual([
+      { method: 'GET', path: '/v1beta/files' },
+      { method: 'DELETE', path: '/v1beta/cachedContents/c1' },
+    ]);
     expect(up.seen).toHaveLength(1);
     await p.stop();
     expect(() => process.kill(p.pid!, 0)).toThrow();
@@ -670,6 +843,7 @@ describe('model proxy: as its own process', () => {
     vi.stubEnv('NODE_EXTRA_CA_CERTS', certs.caFile);
     const p = await launchModelProxy({
       upstream: 'https://www.googleapis.com/prefix',
+      api: 'gemini-api',
       placeholder: PLACEHOLDER,
       credential: { kind: 'api-key', apiKey: KEY },
       script: MAIN_TS,
@@ -728,15 +902,15 @@ describe('model proxy: as its own process', () => {
     const m = runMain();
     const [a, b] = [`ya29.a-${randomBytes(12).toString('hex')}`, `ya29.b-${randomBytes(12).toString('hex')}`];
     m.child.stdin.write(
-      `${JSON.stringify({ upstream: up.url, placeholder: PLACEHOLDER, credential: { kind: 'bearer', token: a } })}\n`,
+      `${JSON.stringify({ upstream: up.url, api: 'gemini-api', placeholder: PLACEHOLDER, credential: { kind: 'bearer', token: a } })}\n`,
     );
     await vi.waitFor(() => expect(m.out()).toMatch(/\n$/), { timeout: 10_000 });
     const { url } = JSON.parse(m.out()) as { url: string };
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    await call(url, '/v1/m', { body: '{}', headers: withKey() });
+    await call(url, '/v1beta/models/m:generateContent', { body: '{}', headers: withKey() });
     m.child.stdin.write(`${JSON.stringify({ token: b })}\n`);
     await vi.waitFor(async () => {
-      await call(url, '/v1/m', { body: '{}', headers: withKey() });
+      await call(url, '/v1beta/models/m:generateContent', { body: '{}', headers: withKey() });
       expect(up.seen.at(-1)!.headers.authorization).toBe(`Bearer ${b}`);
     });
     expect(up.seen[0]!.headers.authorization).toBe(`Bearer ${a}`);
@@ -748,7 +922,7 @@ describe('model proxy: as its own process', () => {
   it('exits 0 on SIGTERM with stdin still open', async () => {
     const m = runMain();
     m.child.stdin.write(
-      `${JSON.stringify({ upstream: 'http://127.0.0.1:1', placeholder: PLACEHOLDER, credential: { kind: 'api-key', apiKey: KEY } })}\n`,
+      `${JSON.stringify({ upstream: 'http://127.0.0.1:1', api: 'gemini-api', placeholder: PLACEHOLDER, credential: { kind: 'api-key', apiKey: KEY } })}\n`,
     );
     await vi.waitFor(() => expect(m.out()).toMatch(/\n$/), { timeout: 10_000 });
     m.child.kill('SIGTERM');

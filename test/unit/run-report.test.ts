@@ -69,6 +69,16 @@ const task: Task = {
 };
 
 describe('renderSummary', () => {
+  it('counts the non-model calls the model proxy refused, only when there were any', () => {
+    expect(renderSummary(result())).not.toContain('refused by the model proxy');
+    const md = renderSummary(
+      result({ refusedCalls: { count: 7, first: ['GET /v1beta/files', 'DELETE /v1beta/files/a|b'] } }),
+    );
+    expect(md).toContain(
+      "**7 non-model call(s) refused by the model proxy** (the agent's credential serves model calls only): `GET /v1beta/files`, `DELETE /v1beta/files/a\\|b`, …",
+    );
+  });
+
   it('renders status, duration, turns, tools, models, changes, answer and resume line', () => {
     const md = renderSummary(result(), { task });
     expect(md).toMatch(/^## Gemini run: ✅ finished/);

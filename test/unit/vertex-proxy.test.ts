@@ -146,6 +146,7 @@ describe('the model proxy with the metadata stand-in', () => {
     const upstream = await recorder();
     const p = await startModelProxy({
       upstream: upstream.url,
+      api: 'vertex',
       placeholder: PLACEHOLDER,
       credential: { kind: 'bearer', token: () => Promise.resolve(REAL) },
       ...(metadata ? { metadata } : {}),
@@ -211,6 +212,7 @@ describe('the model proxy with the metadata stand-in', () => {
     expect(
       proxyConfigSchema.safeParse({
         upstream: 'https://aiplatform.googleapis.com',
+        api: 'vertex',
         placeholder: PLACEHOLDER,
         credential: { kind: 'bearer', token: REAL },
         metadata: { projectId: 'p', uids: [1001] },
@@ -219,6 +221,7 @@ describe('the model proxy with the metadata stand-in', () => {
     const upstream = await recorder();
     const p = await launchModelProxy({
       upstream: upstream.url,
+      api: 'vertex',
       placeholder: PLACEHOLDER,
       credential: { kind: 'bearer', token: () => Promise.resolve(REAL) },
       metadata: { uids: [process.getuid?.() ?? 0] },

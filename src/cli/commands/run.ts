@@ -224,15 +224,25 @@ export const runCommand: Command = {
         ...shape,
       });
       await access.stop();
+      const refused = access.refusals();
       await writeBackHostLogin(auth, access, join(runDir, 'home'));
       let commits = result.commits;
       if (!values['no-scrub'] && commits.length > 0) {
         await scrubCommits(top, result.baseSha, scrubAttribution);
         commits = await listCommits(top, result.baseSha, await git.headSha());
       }
+      const refusedCalls =
+        refused.count > 0
+          ? {
+              refusedCalls: {
+                count: refused.count,
+                first: refused.first.map((c) => `${c.method} ${c.path}`),
+              },
+            }
+          : {};
       // The summary quotes the agent (answer, commit subjects) and the task: no escape sequence reaches the
       // terminal, no line a runner would obey (this command can run in a workflow step).
-      write(io.stdout, `\n${guardLines(renderSummary({ ...result, commits }, { task }))}`);
+      write(io.stdout, `\n${guardLines(renderSummary({ ...result, commits, ...refusedCalls }, { task }))}`);
       write(
         io.stdout,
         `\n${commits.length} commit(s) on branch ${branch}. Transcript: gemini --resume ${result.sessionId}`,
