@@ -484,6 +484,17 @@ describe('startModelAccess for Vertex AI', () => {
     expect(JSON.parse(token.body).access_token).toBe(ep.placeholder);
     const project = await get(`${ep.baseUrl}/computeMetadata/v1/project/project-id`, FLAVOR);
     expect(project.body).toBe('my-proj');
+    // anything but a model call is refused by the proxy, never forwarded, and counted
+    expect(access.refusals()).toEqual({ count: 0, first: [] });
+    const other = await get(`${ep.baseUrl}/v1beta1/projects/my-proj/locations/us-central1/cachedContents`, {
+      authorization: `Bearer ${ep.placeholder}`,
+    });
+    expect(other.status).toBe(403);
+    expect(upstream.seen).toHaveLength(1);
+    expect(access.refusals()).toEqual({
+      count: 1,
+      first: [{ method: 'GET', path: '/v1beta1/projects/my-proj/locations/us-central1/cachedContents' }],
+    });
   });
 
   it("isolation: none with gcloud's ADC file in the shared HOME: gemini uses it directly (it would bypass the metadata stand-in)", async () => {
