@@ -2,7 +2,8 @@
  * The loopback model-credential proxy. The agent is given a per-run placeholder instead of the model
  * credential and talks to this server; the server checks the placeholder, swaps in the real credential and
  * streams the call to the model API and the answer back, byte for byte. The real credential stays in the
- * action's own process, which the agent's uid cannot read.
+ * action's own process, which the agent's uid cannot read. Only the model calls of a run are forwarded
+ * (model-routes.ts); anything else the credential could do is refused here and counted.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
