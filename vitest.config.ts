@@ -17,6 +17,7 @@ const INTEGRATION = [
   'test/unit/git-*.test.ts',
   'test/unit/model-proxy.test.ts',
   'test/unit/tmux-driver.test.ts',
+  'test/unit/util-agent-file.test.ts',
   'test/unit/vertex-proxy.test.ts',
   'test/e2e/action-runtime.test.ts',
   'test/e2e/fake-actions.test.ts',

@@ -3,11 +3,12 @@
  * request are told, the job summary and the artifact, from how the run ended and what publishing did. Every
  * step here is best effort (a warning), so one failed call never hides the others.
  */
-import { copyFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { upsertMarkedComment } from '../github/comments.js';
 import type { GitHubClient } from '../github/client.js';
 import type { ActionStatus, RunResult } from '../run/types.js';
+import { AGENT_FILE_LIMITS, copyAgentFile, ownFile } from '../util/agent-file.js';
 import { getErrorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { RepoRef } from '../github/client.js';
@@ -153,13 +154,19 @@ async function writeRunFiles(o: {
   result: RunResult;
   branch: string;
   redactor: Redactor;
+  log: Logger;
 }): Promise<{ summaryPath: string; transcriptPath: string; all: string[] }> {
   const summaryPath = join(o.outDir, 'summary.md');
   await writeFile(summaryPath, o.summary);
   let transcriptPath = '';
   if (o.result.transcriptPath) {
-    transcriptPath = join(o.outDir, 'transcript.jsonl');
-    await copyFile(o.result.transcriptPath, transcriptPath);
+    // The engine's own copy of the session file, read as data all the same: a link or a hard link is skipped.
+    const out = join(o.outDir, 'transcript.jsonl');
+    const from = o.result.transcriptPath;
+    await copyAgentFile(from, out, ownFile(from, AGENT_FILE_LIMITS.transcript)).then(
+      () => (transcriptPath = out),
+      (e: unknown) => o.log.warning(`skipped the transcript for the artifact: ${getErrorMessage(e)}`),
+    );
   }
   const runSummaryPath = join(o.outDir, 'run-summary.json');
   await writeFile(

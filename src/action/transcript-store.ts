@@ -1,6 +1,7 @@
 import { DefaultArtifactClient } from '@actions/artifact';
-import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { AGENT_FILE_LIMITS, copyAgentFile, ownFile } from '../util/agent-file.js';
 import type { RepoRef } from '../github/client.js';
 import type { SessionRecord } from './pr-text.js';
 
@@ -68,7 +69,9 @@ export function localTranscriptStore(root: string, repo: RepoRef): TranscriptSto
     async save(name, files) {
       const target = join(dir, safe(name));
       await mkdir(target, { recursive: true });
-      for (const f of files) await copyFile(f, join(target, basename(f)));
+      // Each file is the run's own copy; read as data all the same (no link is followed, none is stored).
+      for (const f of files)
+        await copyAgentFile(f, join(target, basename(f)), ownFile(f, AGENT_FILE_LIMITS.transcript));
       return `${target}`;
     },
     async load(record, destDir) {
@@ -76,7 +79,7 @@ export function localTranscriptStore(root: string, repo: RepoRef): TranscriptSto
       if (!(await pathExists(file))) return undefined;
       await mkdir(destDir, { recursive: true });
       const out = join(destDir, TRANSCRIPT_FILE);
-      await copyFile(file, out);
+      await copyAgentFile(file, out, ownFile(file, AGENT_FILE_LIMITS.transcript));
       return out;
     },
   };

@@ -4,6 +4,7 @@
  * repo's own GEMINI.md/AGENTS.md. Git ignores it through the repository's info/exclude; it is removed after
  * the run and never committed.
  */
+import { ownerUids, readAgentFile } from '../util/agent-file.js';
 import { promises as fs } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Task } from '../domain/types.js';
@@ -105,13 +106,13 @@ export async function detectConventions(worktree: string): Promise<string[]> {
     if (await present(name)) docs.push(`\`${name}\``);
   }
   if (docs.length > 0) hints.push(`Follow the guidance in ${docs.join(', ')}.`);
-  const pkg = await readJson(join(worktree, 'package.json'));
+  const pkg = await readJson(worktree, 'package.json');
   const scripts = pkg && typeof pkg.scripts === 'object' && pkg.scripts !== null ? pkg.scripts : undefined;
   if (scripts && 'test' in scripts) {
     const pm = (await present('pnpm-lock.yaml')) ? 'pnpm' : (await present('yarn.lock')) ? 'yarn' : 'npm';
     hints.push(`Run the tests with \`${pm} test\` before committing.`);
   }
-  const makefile = await fs.readFile(join(worktree, 'Makefile'), 'utf8').catch(() => '');
+  const makefile = await readWorktreeFile(worktree, 'Makefile').catch(() => '');
   if (/^test:/m.test(makefile)) hints.push('Run the tests with `make test` before committing.');
   if (await present('go.mod')) hints.push('Run the tests with `go test ./...` before committing.');
   if (await present('Cargo.toml')) hints.push('Run the tests with `cargo test` before committing.');
@@ -210,9 +211,18 @@ function oneLineText(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-async function readJson(path: string): Promise<{ scripts?: unknown } | undefined> {
+/**
+ * A file of the worktree, which an earlier agent may have shaped (a reused workspace): read as data, never
+ * through a link (util/agent-file.ts).
+ */
+async function readWorktreeFile(worktree: string, name: string): Promise<string> {
+  const policy = { root: worktree, uids: ownerUids(undefined), maxBytes: 1024 * 1024 };
+  return (await readAgentFile(join(worktree, name), policy)).toString('utf8');
+}
+
+async function readJson(worktree: string, name: string): Promise<{ scripts?: unknown } | undefined> {
   try {
-    const value: unknown = JSON.parse(await fs.readFile(path, 'utf8'));
+    const value: unknown = JSON.parse(await readWorktreeFile(worktree, name));
     return typeof value === 'object' && value !== null ? value : undefined;
   } catch {
     return undefined;

@@ -3,6 +3,7 @@
  * `<home>/.gemini`, so a fresh directory means no change to the runner user's own `~/.gemini` and no sight
  * of concurrent runs. Creds are seeded per auth kind; a runner-host source gets refreshed creds back.
  */
+import { ownerUids, readAgentFile } from '../util/agent-file.js';
 import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -106,7 +107,15 @@ export async function readActiveAccount(geminiDir: string): Promise<string | und
  */
 export async function writeBackCreds(home: GeminiHome, auth: AuthConfig): Promise<boolean> {
   if (auth.kind !== 'oauth' || !auth.hostHome) return false;
-  const runText = await readIfExists(join(home.geminiDir, OAUTH_CREDS_FILE));
+  // The run's home was the agent's: its creds file is read as data (no link followed, one link, ours).
+  const runText = await readAgentFile(join(home.geminiDir, OAUTH_CREDS_FILE), {
+    root: home.root,
+    uids: ownerUids(undefined),
+    maxBytes: 1024 * 1024,
+  }).then(
+    (b) => b.toString('utf8'),
+    () => undefined,
+  );
   if (runText === undefined) return false;
   let runCreds: OAuthCreds;
   try {

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import type { Usage, ModelUsage } from '../domain/types.js';
+import type { AgentFilePolicy } from '../util/agent-file.js';
 import { FileFollower, followUntilAborted } from '../util/file-follower.js';
 
 export type TelemetryEvent =
@@ -284,12 +285,12 @@ export class TelemetryReader {
 
   constructor(
     readonly file: string,
-    private readonly opts: { chunkBytes?: number; maxObjectBytes?: number } = {},
+    private readonly opts: { chunkBytes?: number; maxObjectBytes?: number; policy?: AgentFilePolicy } = {},
   ) {
-    this.follower = new FileFollower(
-      file,
-      opts.chunkBytes !== undefined ? { chunkBytes: opts.chunkBytes } : {},
-    );
+    this.follower = new FileFollower(file, {
+      ...(opts.chunkBytes !== undefined ? { chunkBytes: opts.chunkBytes } : {}),
+      ...(opts.policy ? { policy: opts.policy } : {}),
+    });
     this.scanner = new TelemetryScanner({ maxObjectBytes: opts.maxObjectBytes });
   }
 
@@ -325,9 +326,9 @@ export class TelemetryReader {
 export async function followTelemetry(
   file: string,
   onEvents: (events: TelemetryEvent[]) => void,
-  opts: { signal: AbortSignal; pollMs?: number; reader?: TelemetryReader },
+  opts: { signal: AbortSignal; pollMs?: number; reader?: TelemetryReader; policy?: AgentFilePolicy },
 ): Promise<void> {
-  const reader = opts.reader ?? new TelemetryReader(file);
+  const reader = opts.reader ?? new TelemetryReader(file, opts.policy ? { policy: opts.policy } : {});
   try {
     await followUntilAborted(
       file,

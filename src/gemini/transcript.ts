@@ -16,21 +16,19 @@
  * summary — and drops the tool-result records, whose output the gemini record already carries: the same
  * script folds to the same messages on both versions.
  */
-import { createReadStream } from 'node:fs';
-import {
-  copyFile,
-  mkdir,
-  open,
-  readdir,
-  readFile,
-  realpath,
-  rename,
-  stat,
-  writeFile,
-} from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { FoldedTranscript, TranscriptMessage, TranscriptToolCall } from '../domain/types.js';
+import {
+  AGENT_FILE_LIMITS,
+  copyAgentFile,
+  openAgentFile,
+  ownerUids,
+  ownFile,
+  readAgentFileChunks,
+  type AgentFilePolicy,
+} from '../util/agent-file.js';
 import { normalizeToolName } from './tools.js';
 
 const toolCallSchema = z
@@ -460,13 +458,16 @@ export function foldTranscript(text: string): FoldedTranscript {
 
 /**
  * Calls `onLine(buf, start, end)` for each line of the file (no newline), streaming over one reused buffer grown
- * only for a line longer than it: memory is bounded by the longest line. A torn last line is passed too.
+ * only for a line longer than it: memory is bounded by the longest line. A torn last line is passed too. The
+ * file is the agent's: opened as util/agent-file.ts checks it, and read no further than the policy's bound.
  */
 async function forEachLine(
   file: string,
+  policy: AgentFilePolicy,
   onLine: (buf: Buffer, start: number, end: number) => void,
 ): Promise<void> {
-  const fh = await open(file, 'r');
+  const { fh } = await openAgentFile(file, policy);
+  let total = 0;
   try {
     let buf = Buffer.allocUnsafe(1024 * 1024);
     let have = 0;
@@ -476,8 +477,10 @@ async function forEachLine(
         buf.copy(bigger, 0, 0, have);
         buf = bigger;
       }
-      const { bytesRead } = await fh.read(buf, have, buf.length - have, null);
+      const want = Math.min(buf.length - have, policy.maxBytes - total);
+      const { bytesRead } = want > 0 ? await fh.read(buf, have, want, null) : { bytesRead: 0 };
       if (bytesRead === 0) break;
+      total += bytesRead;
       const end = have + bytesRead;
       const view = buf.subarray(0, end);
       let start = 0;
@@ -496,9 +499,12 @@ async function forEachLine(
 }
 
 /** Folds the file as it streams: memory is bounded by the longest line plus the folded result. */
-export async function foldTranscriptFile(file: string): Promise<FoldedTranscript> {
+export async function foldTranscriptFile(
+  file: string,
+  policy = ownFile(file, AGENT_FILE_LIMITS.transcript),
+): Promise<FoldedTranscript> {
   const f = new TranscriptFolder();
-  await forEachLine(file, (buf, start, end) => f.lineBytes(buf, start, end));
+  await forEachLine(file, policy, (buf, start, end) => f.lineBytes(buf, start, end));
   return f.result();
 }
 
@@ -518,10 +524,13 @@ function resumableRecord(r: Record<string, unknown>): boolean {
  * A first turn the timeout cancelled is rolled back to nothing on 0.61.0, which then refuses the session ("No
  * previous sessions found", exit 42); a follow-up starts afresh instead.
  */
-export async function transcriptResumable(file: string): Promise<boolean> {
+export async function transcriptResumable(
+  file: string,
+  policy = ownFile(file, AGENT_FILE_LIMITS.transcript),
+): Promise<boolean> {
   // Per id (in history order) only whether it is resumable: a session file can be hundreds of MB.
   const history = new Map<string, boolean>();
-  await forEachLine(file, (buf, start, end) => {
+  await forEachLine(file, policy, (buf, start, end) => {
     let r: unknown;
     try {
       // Tool output is cut first; what is left still says whether a record counts.
@@ -560,29 +569,18 @@ export function slugify(dir: string): string {
   );
 }
 
-const projectsSchema = z.object({ projects: z.record(z.string(), z.string()) });
-
-async function readProjects(geminiDir: string): Promise<Record<string, string>> {
-  try {
-    const parsed = projectsSchema.safeParse(
-      JSON.parse(await readFile(path.join(geminiDir, 'projects.json'), 'utf8')),
-    );
-    return parsed.success ? parsed.data.projects : {};
-  } catch {
-    return {};
-  }
-}
-
 /** The CLI's sanitised session id prefix used in file names. */
 function sid8(sessionId: string): string {
   return sessionId.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 8);
 }
 
+/** The regular files among `names` in `dir` (no links), newest first. */
 async function newestFirst(dir: string, names: string[]): Promise<string[]> {
   const withTime = await Promise.all(
     names.map(async (n) => {
       try {
-        return { n, t: (await stat(path.join(dir, n))).mtimeMs };
+        const st = await lstat(path.join(dir, n));
+        return { n, t: st.isFile() ? st.mtimeMs : -1 };
       } catch {
         return { n, t: -1 };
       }
@@ -600,14 +598,16 @@ const HeaderFields = z.object({
   startTime: z.string().optional().catch(undefined),
 });
 
-async function readHeader(file: string): Promise<z.infer<typeof HeaderFields>> {
-  const stream = createReadStream(file, { start: 0, end: 64 * 1024 - 1, encoding: 'utf8' });
+async function readHeader(file: string, policy: AgentFilePolicy): Promise<z.infer<typeof HeaderFields>> {
+  const f = await openAgentFile(file, policy);
   let head = '';
-  for await (const chunk of stream as AsyncIterable<string>) {
-    head += chunk;
-    if (head.includes('\n')) break;
+  try {
+    const parts: Buffer[] = [];
+    await readAgentFileChunks(f, 64 * 1024, (c) => void parts.push(Buffer.from(c)), 64 * 1024);
+    head = Buffer.concat(parts).toString('utf8');
+  } finally {
+    await f.fh.close();
   }
-  stream.destroy();
   try {
     const parsed = HeaderFields.safeParse(JSON.parse(head.split('\n', 1)[0] ?? ''));
     return parsed.success ? parsed.data : {};
@@ -616,8 +616,9 @@ async function readHeader(file: string): Promise<z.infer<typeof HeaderFields>> {
   }
 }
 
-async function headerSessionId(file: string): Promise<string | undefined> {
-  return (await readHeader(file)).sessionId;
+async function headerSessionId(file: string, policy: AgentFilePolicy): Promise<string | undefined> {
+  const none: { sessionId?: string } = {};
+  return (await readHeader(file, policy).catch(() => none)).sessionId;
 }
 
 /** `yyyy-MM-ddTHH-mm` (UTC), the minute stamp the CLI names session files with. */
@@ -625,45 +626,62 @@ function minuteStamp(d: Date): string {
   return d.toISOString().slice(0, 16).replace(/:/g, '-');
 }
 
+/** The directories under `dir` that are real directories (no links), by name. */
+async function realDirs(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const out: string[] = [];
+  for (const n of names) {
+    const st = await lstat(path.join(dir, n)).catch(() => undefined);
+    if (st?.isDirectory()) out.push(n);
+  }
+  return out;
+}
+
 /**
  * Finds the transcript of a session run in `worktree` under the Gemini home `home` (GEMINI_CLI_HOME).
- * The project dir comes from projects.json (worktree path → slug); the file is the one named for the
- * session id, else the newest `session-*.jsonl` in that dir (after `/clear` the CLI continues in a new file
- * with a new id, and each run has its own worktree, so the newest file is the current epoch).
+ * Nothing the agent can edit decides where we look — not the CLI's projects.json (worktree path → slug), which
+ * the agent could point anywhere: the project dirs are the ones the CLI names for the worktree, its slug
+ * (`<slug>`, or `<slug>-<n>` after a collision), and they must be real directories. The file is the one named
+ * for the session id whose header names it, else the newest `session-*.jsonl` there (after `/clear` the CLI
+ * continues in a new file with a new id, and each run has its own home and worktree, so the newest file is the
+ * current epoch). The path is only where to look: the read (util/agent-file.ts) checks the file itself.
  */
 export async function locateTranscript(
   home: string,
   worktree: string,
   sessionId: string,
+  policy: AgentFilePolicy = {
+    root: home,
+    uids: ownerUids(undefined),
+    maxBytes: AGENT_FILE_LIMITS.transcript,
+  },
 ): Promise<string | undefined> {
-  const geminiDir = path.join(home, '.gemini');
-  const projects = await readProjects(geminiDir);
-  const abs = path.resolve(worktree);
-  const candidates = new Set<string>();
-  for (const p of [abs, await realpathOr(abs)]) {
-    const slug = projects[p] ?? projects[p.toLowerCase()];
-    if (slug) candidates.add(slug);
-  }
-  candidates.add(slugify(abs));
-  for (const slug of candidates) {
-    const chats = path.join(geminiDir, 'tmp', slug, 'chats');
-    let names: string[];
-    try {
-      names = (await readdir(chats)).filter((n) => n.startsWith('session-') && /\.jsonl?$/.test(n));
-    } catch {
-      continue;
-    }
-    if (names.length === 0) continue;
-    const prefix = sid8(sessionId);
+  const tmp = path.join(home, '.gemini', 'tmp');
+  const base = slugify(path.resolve(worktree));
+  const collision = new RegExp(`^${base}-\\d+$`);
+  const dirs = (await realDirs(tmp)).filter((d) => d === base || collision.test(d));
+  // The slug itself first, then its collision suffixes in order.
+  dirs.sort((a, b) => a.length - b.length || a.localeCompare(b));
+  const prefix = sid8(sessionId);
+  const found: { chats: string; names: string[] }[] = [];
+  for (const slug of dirs) {
+    const chats = path.join(tmp, slug, 'chats');
+    if (!(await lstat(chats).catch(() => undefined))?.isDirectory()) continue;
+    const names = (await readdir(chats).catch(() => [] as string[])).filter(
+      (n) => n.startsWith('session-') && /\.jsonl?$/.test(n),
+    );
+    found.push({ chats, names });
     const named = await newestFirst(
       chats,
       names.filter((n) => n.replace(/\.jsonl?$/, '').endsWith(`-${prefix}`)),
     );
     for (const n of named) {
       // The 8-char prefix can collide; the header names the session exactly.
-      const id = await headerSessionId(path.join(chats, n));
+      const id = await headerSessionId(path.join(chats, n), policy);
       if (id === undefined || id === sessionId) return path.join(chats, n);
     }
+  }
+  for (const { chats, names } of found) {
     const newest = await newestFirst(
       chats,
       names.filter((n) => n.endsWith('.jsonl')),
@@ -673,39 +691,26 @@ export async function locateTranscript(
   return undefined;
 }
 
-async function realpathOr(p: string): Promise<string> {
-  try {
-    return await realpath(p);
-  } catch {
-    return p;
-  }
-}
-
 /**
- * Puts a saved session file where `gemini --resume <id>` run in `worktree` with home `home` will find it:
- * `<home>/.gemini/tmp/<slug>/chats/<same file name>`, with the projects.json entry and the `.project_root`
- * ownership markers the CLI's project registry checks. Returns the restored file's path.
+ * Puts a saved session file where `gemini --resume <id>` run in `worktree` with home `home` (a fresh one, that
+ * no agent ran in yet) will find it: `<home>/.gemini/tmp/<slug>/chats/<same file name>`, with the projects.json
+ * entry and the `.project_root` ownership markers the CLI's project registry checks. The saved file is read as
+ * the policy says (util/agent-file.ts); the restored one is a new file of ours. Returns its path.
  */
 export async function restoreTranscript(
   home: string,
   worktree: string,
   transcriptFile: string,
+  policy = ownFile(transcriptFile, AGENT_FILE_LIMITS.transcript),
 ): Promise<string> {
   const geminiDir = path.join(home, '.gemini');
   const abs = path.resolve(worktree);
-  const projects = await readProjects(geminiDir);
-  let slug = projects[abs];
-  if (!slug) {
-    const taken = new Set(Object.values(projects));
-    const base = slugify(abs);
-    slug = base;
-    for (let i = 1; taken.has(slug); i++) slug = `${base}-${i}`;
-    projects[abs] = slug;
-    await mkdir(geminiDir, { recursive: true, mode: 0o700 });
-    const tmp = path.join(geminiDir, `projects.json.${process.pid}.tmp`);
-    await writeFile(tmp, JSON.stringify({ projects }, null, 2));
-    await rename(tmp, path.join(geminiDir, 'projects.json'));
-  }
+  // The home is new: its registry is ours to write, with the one project it serves.
+  const slug = slugify(abs);
+  await mkdir(geminiDir, { recursive: true, mode: 0o700 });
+  const registry = path.join(geminiDir, `projects.json.${process.pid}.tmp`);
+  await writeFile(registry, JSON.stringify({ projects: { [abs]: slug } }, null, 2));
+  await rename(registry, path.join(geminiDir, 'projects.json'));
   for (const dir of [path.join(geminiDir, 'tmp', slug), path.join(geminiDir, 'history', slug)]) {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     await writeFile(path.join(dir, '.project_root'), abs);
@@ -717,13 +722,13 @@ export async function restoreTranscript(
     // The CLI only lists `session-*` files; keep the id prefix so --resume <id> matches by file name. The stamp
     // is the session's own start, the name the CLI gave the file: named for the current minute it would be the
     // very file the resumed CLI starts for itself (its header appended into the history we restore).
-    const header = await readHeader(transcriptFile);
+    const header = await readHeader(transcriptFile, policy);
     const started = new Date(header.startTime ?? '');
     const own = Number.isNaN(started.getTime()) ? '' : minuteStamp(started);
     const stamp = /^\d{4}-\d\d-\d\dT\d\d-\d\d$/.test(own) ? own : minuteStamp(new Date(Date.now() - 60_000));
     name = `session-${stamp}-${sid8(header.sessionId ?? 'restored')}.jsonl`;
   }
   const dest = path.join(chats, name);
-  await copyFile(transcriptFile, dest);
+  await copyAgentFile(transcriptFile, dest, policy);
   return dest;
 }

@@ -4,6 +4,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { AgentFilePolicy } from '../util/agent-file.js';
 import type { Usage, TranscriptToolCall } from '../domain/types.js';
 import type { GeminiHome } from '../gemini/home.js';
 import { newSessionId, type SpecOptions } from '../gemini/spawn.js';
@@ -47,6 +48,8 @@ export interface SpawnContext {
   overBudget(): boolean;
   /** Where the CLI records the session (the restored file when resuming), once it exists. */
   transcriptOf(sessionId: string): Promise<string | undefined>;
+  /** How a file the agent could write is read (util/agent-file.ts): under agentRoot, owned by it or us. */
+  agentFile(maxBytes: number): AgentFilePolicy;
 }
 
 /** What both mode runners start each spawn attempt with: a fresh telemetry file and the session to use. */

@@ -29,6 +29,14 @@ import { filesChanged, listCommits } from '../git/commits.js';
 import { exportWork, type ExportResult } from '../git/export.js';
 import { Git } from '../git/git.js';
 import { importBundle, takeAgentBundle } from '../git/vault.js';
+import {
+  AGENT_FILE_LIMITS,
+  AgentFileRefused,
+  copyAgentFile,
+  ownerUids,
+  ownFile,
+  type AgentFilePolicy,
+} from '../util/agent-file.js';
 import { UserError, getErrorMessage } from '../util/errors.js';
 import { pathExists } from '../util/fs.js';
 import type { Logger } from '../util/log.js';
@@ -73,6 +81,38 @@ async function headSha(worktree: string): Promise<string> {
   return (await Git.create(worktree).output(['rev-parse', 'HEAD'])).trim();
 }
 
+/**
+ * The run's own copy of the session file (`transcript.jsonl` in the run dir), read from the agent's file as
+ * util/agent-file.ts checks it: everything after (the fold, the artifact, the store, a follow-up's restore)
+ * reads this copy. A file that is refused (a link, a hard link, not a regular file…) is skipped with a warning
+ * and never published. The kept copy (of a file the CLI deleted) is already ours, in the run dir.
+ */
+async function snapshotTranscript(o: {
+  located: string | undefined;
+  kept: string | undefined;
+  agentFile: (maxBytes: number) => AgentFilePolicy;
+  runDir: string;
+  log: Logger;
+}): Promise<string | undefined> {
+  const from = o.located ?? o.kept;
+  if (from === undefined) return undefined;
+  const policy =
+    o.located !== undefined
+      ? o.agentFile(AGENT_FILE_LIMITS.transcript)
+      : ownFile(o.kept ?? from, AGENT_FILE_LIMITS.transcript);
+  const dest = join(o.runDir, TRANSCRIPT_COPY);
+  try {
+    await copyAgentFile(from, dest, policy);
+    return dest;
+  } catch (e) {
+    if (e instanceof AgentFileRefused) o.log.warning(`skipped the transcript ${e.message}`);
+    else o.log.warning(`could not read the transcript ${from}: ${getErrorMessage(e)}`);
+    return undefined;
+  }
+}
+
+const TRANSCRIPT_COPY = 'transcript.jsonl';
+
 /** Runs the agent once and reports how it ended. Throws only for setup errors (bad worktree, no tmux). */
 export async function runAgent(opts: RunOptions): Promise<RunResult> {
   const startedAt = Date.now();
@@ -106,8 +146,12 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
       log,
     });
   }
+  // What the agent could write is read as data (util/agent-file.ts): under its directory, owned by it or us.
+  const uids = ownerUids(opts.sandbox?.user.uid);
+  const agentFile = (maxBytes: number): AgentFilePolicy => ({ root: agentRoot, uids, maxBytes });
   let restored: string | undefined;
   if (opts.resume) {
+    // The saved file is ours (the store's): restoreTranscript reads it where it lies, without following links.
     restored = await restoreTranscript(home.root, opts.worktree, opts.resume.transcriptFile);
     log.info(`resuming session ${neutralize(opts.resume.sessionId)} (${restored})`);
   }
@@ -117,7 +161,7 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
     if (restored !== undefined && sessionId === opts.resume?.sessionId) {
       return (await pathExists(restored)) ? restored : undefined;
     }
-    return locateTranscript(home.root, opts.worktree, sessionId);
+    return locateTranscript(home.root, opts.worktree, sessionId, agentFile(AGENT_FILE_LIMITS.transcript));
   };
   const taskText = renderContextFile(opts.task, await detectConventions(opts.worktree));
   const progress = new Progress(log, opts.onEvent, startedAt);
@@ -142,6 +186,7 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
       agentRoot,
       overBudget: () => budget.exceeded(progress.tokens),
       transcriptOf,
+      agentFile,
       envFor: (telemetryFile) =>
         buildEnv({
           home,
@@ -182,7 +227,13 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
       // The telemetry stays with the run dir (post-mortems, the artifact); the sandbox's directory goes.
       for (const name of await readdir(agentRoot).catch(() => [] as string[])) {
         if (/^telemetry(-\d+)?\.json$/.test(name)) {
-          await copyFile(join(agentRoot, name), join(opts.runDir, name)).catch(() => undefined);
+          await copyAgentFile(
+            join(agentRoot, name),
+            join(opts.runDir, name),
+            agentFile(AGENT_FILE_LIMITS.telemetry),
+          ).catch((e: unknown) => {
+            if (e instanceof AgentFileRefused) log.warning(`skipped ${e.message}`);
+          });
         }
       }
     }
@@ -194,8 +245,13 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
   log.info(`gemini ended: ${outcome.status}${outcome.message ? ` (${neutralize(outcome.message)})` : ''}`);
 
   // collected
-  const transcriptPath =
-    (await transcriptOf(outcome.sessionId).catch(() => undefined)) ?? outcome.keptTranscript;
+  const transcriptPath = await snapshotTranscript({
+    located: await transcriptOf(outcome.sessionId).catch(() => undefined),
+    kept: outcome.keptTranscript,
+    agentFile,
+    runDir: opts.runDir,
+    log,
+  });
   let transcript: FoldedTranscript = emptyTranscript();
   if (transcriptPath) {
     try {

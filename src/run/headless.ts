@@ -5,6 +5,7 @@
  * This is the one subprocess not started through util/exec: it must be streamed line by line (live progress)
  * and killed as a group, which the buffering exec wrapper does not offer.
  */
+import { AGENT_FILE_LIMITS } from '../util/agent-file.js';
 import { spawn } from 'node:child_process';
 import { StreamJsonTranslator } from '../gemini/headless.js';
 import { buildHeadlessSpec, launchArgv } from '../gemini/spawn.js';
@@ -61,7 +62,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
       }
       checkBudget();
     },
-    { signal: stopFollowing.signal },
+    { signal: stopFollowing.signal, policy: ctx.agentFile(AGENT_FILE_LIMITS.telemetry) },
   ).catch((e: unknown) => log.warning(`telemetry follower stopped: ${getErrorMessage(e)}`));
 
   const translator = new StreamJsonTranslator();

@@ -6,6 +6,7 @@ import { buildInteractiveSpec } from '../gemini/spawn.js';
 import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
 import { stripBox } from '../gemini/screen.js';
 import { TmuxDriver } from '../tmux/tmux.js';
+import { AGENT_FILE_LIMITS } from '../util/agent-file.js';
 import { getErrorMessage } from '../util/errors.js';
 import { neutralize } from '../util/untrusted-text.js';
 import { prepareSpawn, runAttempts, type Attempt, type SpawnContext, type SpawnOutcome } from './attempt.js';
@@ -48,7 +49,10 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
   const titles = new TitleEdges();
   const titleFile = join(opts.runDir, `titles-${attempt}`);
   let driver: TmuxDriver | undefined;
-  const tail = new TranscriptToolTail(() => ctx.transcriptOf(sessionId));
+  const tail = new TranscriptToolTail(
+    () => ctx.transcriptOf(sessionId),
+    ctx.agentFile(AGENT_FILE_LIMITS.transcript),
+  );
   let attemptResult: Attempt | undefined;
   try {
     driver = await TmuxDriver.create({
@@ -68,11 +72,13 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
         for (const ev of batch) for (const re of telemetryToRunEvents(ev)) progress.emit(re);
         wake?.();
       },
-      { signal: stopFollowing.signal },
+      { signal: stopFollowing.signal, policy: ctx.agentFile(AGENT_FILE_LIMITS.telemetry) },
     ).catch((e: unknown) => log.warning(`telemetry follower stopped: ${getErrorMessage(e)}`));
     titleFollower = followTitles(titleFile, titles, {
       signal: stopFollowing.signal,
       onChange: () => wake?.(),
+      // Our tmux server writes it, in our run dir: the agent's title is only its content.
+      policy: { ...ctx.agentFile(AGENT_FILE_LIMITS.title), root: opts.runDir },
     }).catch((e: unknown) => log.warning(`window-title follower stopped: ${getErrorMessage(e)}`));
 
     let screen: string[] = [];

@@ -5,6 +5,7 @@
 import type { TelemetryEvent } from '../gemini/telemetry.js';
 import { normalizeToolName } from '../gemini/tools.js';
 import { parseTranscriptLine } from '../gemini/transcript.js';
+import type { AgentFilePolicy } from '../util/agent-file.js';
 import { LineFollower } from '../util/file-follower.js';
 import type { Logger } from '../util/log.js';
 import { neutralize } from '../util/untrusted-text.js';
@@ -163,8 +164,12 @@ export class TranscriptToolTail {
   private readonly lines: LineFollower;
   private readonly seen = new Set<string>();
 
-  constructor(locate: () => Promise<string | undefined>) {
-    this.lines = new LineFollower(locate, { maxBytesPerRead: MAX_TAIL_READ, maxLineBytes: MAX_TAIL_READ });
+  constructor(locate: () => Promise<string | undefined>, policy?: AgentFilePolicy) {
+    this.lines = new LineFollower(locate, {
+      maxBytesPerRead: MAX_TAIL_READ,
+      maxLineBytes: MAX_TAIL_READ,
+      ...(policy ? { policy } : {}),
+    });
   }
 
   async poll(): Promise<RunEvent[]> {

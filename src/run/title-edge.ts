@@ -6,6 +6,7 @@
  * Telemetry stays the fallback (a repository's .gemini/settings.json may turn the title off) and the source of
  * everything else (usage, tools, errors).
  */
+import type { AgentFilePolicy } from '../util/agent-file.js';
 import { LineFollower, followUntilAborted } from '../util/file-follower.js';
 
 /** Every line starts with this, so a title beginning with '-' is never an option of echo. */
@@ -56,9 +57,13 @@ export class TitleEdges {
 export async function followTitles(
   file: string,
   edges: TitleEdges,
-  opts: { signal: AbortSignal; onChange: () => void; pollMs?: number },
+  opts: { signal: AbortSignal; onChange: () => void; pollMs?: number; policy: AgentFilePolicy },
 ): Promise<void> {
-  const lines = new LineFollower(file, { chunkBytes: 64 * 1024, maxLineBytes: 64 * 1024 });
+  const lines = new LineFollower(file, {
+    chunkBytes: 64 * 1024,
+    maxLineBytes: 64 * 1024,
+    policy: opts.policy,
+  });
   const read = async (): Promise<void> => {
     const got = await lines.readLines();
     for (const l of got) edges.line(l);

@@ -5,15 +5,28 @@
  * of it first so it can drop what it parsed.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { open, stat, watch, writeFile } from 'node:fs/promises';
+import { lstat, watch } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import {
+  AgentFileRefused,
+  copyFromHandle,
+  openAgentFile,
+  ownerUids,
+  type AgentFilePolicy,
+} from './agent-file.js';
 
 export interface FollowOptions {
   /** Size of the read buffer (one chunk). */
   chunkBytes?: number;
   /** Bytes read at most per call; the rest waits for the next (a huge file must not stall the caller). */
   maxBytesPerRead?: number;
+  /**
+   * How the file is checked (util/agent-file.ts): where it must lie, its owners, its size bound. The file is
+   * another process's (the agent's): a link, a fifo or a hard link is refused once, and never read. Default:
+   * under the file's own directory, owned by us, unbounded.
+   */
+  policy?: AgentFilePolicy;
 }
 
 /** The file to follow, or how to find it once it exists (the transcript's name is known only later). */
@@ -26,6 +39,7 @@ export class FileFollower {
   private path: string | undefined;
   private readonly buf: Buffer;
   private busy: Promise<void> | undefined;
+  private refused = false;
 
   constructor(
     private readonly target: FollowTarget,
@@ -42,7 +56,8 @@ export class FileFollower {
 
   /**
    * Hands each newly appended chunk to `onChunk` (the buffer is reused: copy what you keep); `onRestart` is called
-   * before the first chunk of a replaced or truncated file. Concurrent calls are serialised.
+   * before the first chunk of a replaced or truncated file. Concurrent calls are serialised. A file the policy
+   * refuses throws AgentFileRefused once; after that the follower reads nothing more.
    */
   read(onChunk: (chunk: Buffer) => void, onRestart: () => void): Promise<void> {
     const run = (this.busy ?? Promise.resolve()).then(() => this.readNew(onChunk, onRestart));
@@ -54,17 +69,29 @@ export class FileFollower {
     if (this.path === undefined && typeof this.target !== 'string') {
       this.path = await this.target().catch(() => undefined);
     }
-    if (this.path === undefined) return;
+    if (this.path === undefined || this.refused) return;
     if (!this.fh) {
       try {
-        this.fh = await open(this.path, 'r');
+        const f = await openAgentFile(this.path, this.policy(this.path));
+        this.fh = f.fh;
+        this.ino = f.ino;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+        if (e instanceof AgentFileRefused) this.refused = true;
         throw e;
       }
-      this.ino = (await this.fh.stat()).ino;
     }
     let size = (await this.fh.stat()).size;
+    const max = this.policy(this.path).maxBytes;
+    if (size > max) {
+      // Read up to the bound, then no more: the rest of an oversized file is never read.
+      if (this.position >= max) {
+        this.refused = true;
+        await this.close();
+        throw new AgentFileRefused(this.path, `grew past the ${max} bytes read`);
+      }
+      size = max;
+    }
     if ((await this.replacedOnDisk(this.path)) || size < this.position) {
       await this.close();
       this.position = 0;
@@ -79,13 +106,24 @@ export class FileFollower {
       this.position += bytesRead;
       budget -= bytesRead;
       onChunk(this.buf.subarray(0, bytesRead));
-      if (this.position >= size) size = (await this.fh.stat()).size;
+      if (this.position >= size) size = Math.min(max, (await this.fh.stat()).size);
     }
   }
 
+  private policy(file: string): AgentFilePolicy {
+    return (
+      this.opts.policy ?? {
+        root: path.dirname(file),
+        uids: ownerUids(undefined),
+        maxBytes: Number.MAX_SAFE_INTEGER,
+      }
+    );
+  }
+
+  /** Another inode, or a link, at the path: read again from the start (the open then checks what it is). */
   private async replacedOnDisk(path: string): Promise<boolean> {
     try {
-      return (await stat(path)).ino !== this.ino;
+      return (await lstat(path)).ino !== this.ino;
     } catch {
       return false;
     }
@@ -94,25 +132,19 @@ export class FileFollower {
   /**
    * When the followed file was unlinked while we still hold it open, writes all its bytes (read through our
    * handle, so even what was appended after the last read) to `dest` and returns true. A writer that deletes
-   * its file at exit cannot take it from us.
+   * its file at exit cannot take it from us. The handle is the one checked when it was opened; `dest` is a new
+   * file of ours (mode 0600).
    */
   async keepIfUnlinked(dest: string): Promise<boolean> {
     if (!this.fh || this.path === undefined) return false;
     try {
-      await stat(this.path);
+      await lstat(this.path);
       return false;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return false;
     }
-    const size = (await this.fh.stat()).size;
-    const data = Buffer.allocUnsafe(size);
-    let at = 0;
-    while (at < size) {
-      const { bytesRead } = await this.fh.read(data, at, size - at, at);
-      if (bytesRead === 0) break;
-      at += bytesRead;
-    }
-    await writeFile(dest, data.subarray(0, at), { mode: 0o600 });
+    const { size, ino } = await this.fh.stat();
+    await copyFromHandle({ fh: this.fh, size, ino }, dest, this.policy(this.path).maxBytes);
     return true;
   }
 

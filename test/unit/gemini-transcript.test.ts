@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -244,7 +244,7 @@ describe('locateTranscript and restoreTranscript', () => {
     return path.join(gem, 'tmp', slug, 'chats');
   }
 
-  it('finds the file named for the session via projects.json, else the newest in the dir', async () => {
+  it("finds the file named for the session in the worktree's slug dirs, else the newest there", async () => {
     const wt = '/work/runs/Repo';
     const dir = await chats('repo-1', wt);
     const sid = 'abcdef12-0000-4000-8000-000000000000';
@@ -261,6 +261,21 @@ describe('locateTranscript and restoreTranscript', () => {
     expect(await locateTranscript(home, '/elsewhere/none', sid)).toBeUndefined();
   });
 
+  it('never reads projects.json: a registry the agent pointed elsewhere, or a linked chats dir, leads nowhere', async () => {
+    const wt = '/work/runs/Repo';
+    const sid = 'abcdef12-0000-4000-8000-000000000000';
+    // The agent's own dir, named in projects.json for our worktree: not a dir the CLI names for it.
+    const planted = await chats('planted', wt);
+    await writeFile(
+      path.join(planted, 'session-2026-12-02T10-00-abcdef12.jsonl'),
+      transcriptHeader(sid) + '\n',
+    );
+    expect(await locateTranscript(home, wt, sid)).toBeUndefined();
+    // The slug's dir as a link to it: not a real directory.
+    await symlink(path.dirname(planted), path.join(home, '.gemini', 'tmp', 'repo'));
+    expect(await locateTranscript(home, wt, sid)).toBeUndefined();
+  });
+
   it('restores a session for a new worktree at the path the CLI expects', async () => {
     const src = path.join(home, 'saved.jsonl');
     await writeFile(
@@ -269,20 +284,24 @@ describe('locateTranscript and restoreTranscript', () => {
     );
     const gem = path.join(home, '.gemini');
     await mkdir(gem, { recursive: true });
+    // Whatever a registry says, the restore writes its own (the home is new; nothing in it is read).
     await writeFile(
       path.join(gem, 'projects.json'),
-      JSON.stringify({ projects: { '/old/place/repo': 'repo' } }),
+      JSON.stringify({
+        projects: { '/old/place/repo': 'repo', [path.join(home, 'new', 'Repo')]: '../../x' },
+      }),
     );
     const wt = path.join(home, 'new', 'Repo');
     const dest = await restoreTranscript(home, wt, src);
-    // 'repo' is taken by another path in this home: the CLI would pick repo-1.
-    expect(dest).toBe(path.join(gem, 'tmp', 'repo-1', 'chats', path.basename(dest)));
+    expect(dest).toBe(path.join(gem, 'tmp', 'repo', 'chats', path.basename(dest)));
     // Named for the session's own start, as the CLI named it: not for the minute the resumed CLI starts in,
     // whose own new file would then be this one.
     expect(path.basename(dest)).toBe('session-2026-12-02T12-00-12345678.jsonl');
-    expect(JSON.parse(await readFile(path.join(gem, 'projects.json'), 'utf8')).projects[wt]).toBe('repo-1');
-    expect(await readFile(path.join(gem, 'tmp', 'repo-1', '.project_root'), 'utf8')).toBe(wt);
-    expect(await readFile(path.join(gem, 'history', 'repo-1', '.project_root'), 'utf8')).toBe(wt);
+    expect(JSON.parse(await readFile(path.join(gem, 'projects.json'), 'utf8')).projects).toEqual({
+      [wt]: 'repo',
+    });
+    expect(await readFile(path.join(gem, 'tmp', 'repo', '.project_root'), 'utf8')).toBe(wt);
+    expect(await readFile(path.join(gem, 'history', 'repo', '.project_root'), 'utf8')).toBe(wt);
     expect(await locateTranscript(home, wt, '12345678-aaaa')).toBe(dest);
     expect((await foldTranscriptFile(dest)).messages).toHaveLength(1);
   });
