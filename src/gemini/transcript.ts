@@ -574,13 +574,16 @@ function sid8(sessionId: string): string {
   return sessionId.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 8);
 }
 
-/** The regular files among `names` in `dir` (no links), newest first. */
+/**
+ * `names` in `dir` newest first, by their own mtime (a link's, not its target's). A link or a fifo stays in the
+ * list: the read refuses it, and the refusal is what tells the run's log.
+ */
 async function newestFirst(dir: string, names: string[]): Promise<string[]> {
   const withTime = await Promise.all(
     names.map(async (n) => {
       try {
         const st = await lstat(path.join(dir, n));
-        return { n, t: st.isFile() ? st.mtimeMs : -1 };
+        return { n, t: st.isDirectory() ? -1 : st.mtimeMs };
       } catch {
         return { n, t: -1 };
       }
