@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { access, copyFile, mkdir, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import {
   detectConventions,
   installSkills,
@@ -82,7 +82,7 @@ async function headSha(worktree: string): Promise<string> {
 }
 
 /**
- * The run's own copy of the session file (`transcript.jsonl` in the run dir), read from the agent's file as
+ * The run's own copy of the session file (in the run dir), read from the agent's file as
  * util/agent-file.ts checks it: everything after (the fold, the artifact, the store, a follow-up's restore)
  * reads this copy. A file that is refused (a link, a hard link, not a regular file…) is skipped with a warning
  * and never published. The kept copy (of a file the CLI deleted) is already ours, in the run dir.
@@ -100,7 +100,9 @@ async function snapshotTranscript(o: {
     o.located !== undefined
       ? o.agentFile(AGENT_FILE_LIMITS.transcript)
       : ownFile(o.kept ?? from, AGENT_FILE_LIMITS.transcript);
-  const dest = join(o.runDir, TRANSCRIPT_COPY);
+  // The copy keeps the session file's own name (a follow-up restores it under that name), when it is one.
+  const own = basename(from);
+  const dest = join(o.runDir, /^session-[\w-]+\.jsonl?$/.test(own) ? own : TRANSCRIPT_COPY);
   try {
     await copyAgentFile(from, dest, policy);
     return dest;

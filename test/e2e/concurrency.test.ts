@@ -157,10 +157,10 @@ describe('concurrency (interactive, real gemini 0.42.0)', () => {
       expect(r.status, why).toBe('finished');
       expect(r.exitCode, why).toBe(0);
 
-      // Its own transcript, in its own home, of its own session, ending with its own answer.
-      const home = join(s.sandbox?.dir ?? s.runDir, 'home');
+      // Its own transcript (the run dir's copy of the session file in its own home), of its own session, ending
+      // with its own answer.
       expect(r.transcriptPath, why).toBeDefined();
-      expect((r.transcriptPath as string).startsWith(join(home, '.gemini', 'tmp') + '/')).toBe(true);
+      expect((r.transcriptPath as string).startsWith(s.runDir + '/')).toBe(true);
       expect(r.transcript.sessionId).toBe(r.sessionId);
       expect(r.transcript.finalAnswer).toBe(answerOf(s));
       expect(r.transcript.toolCalls.map((t) => t.kind)).toEqual(['shell']);
@@ -190,6 +190,7 @@ describe('concurrency (interactive, real gemini 0.42.0)', () => {
       expect(await s.repo.git(['rev-parse', 'HEAD'])).toBe(`${r.headSha}\n`);
 
       // Its home knows only its own project.
+      const home = join(s.sandbox?.dir ?? s.runDir, 'home');
       const projects = JSON.parse(await readFile(join(home, '.gemini', 'projects.json'), 'utf8')) as {
         projects: Record<string, string>;
       };
