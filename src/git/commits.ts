@@ -17,40 +17,6 @@ export interface CommitInfo {
   authorDate: string;
 }
 
-/**
- * Commits whatever the agent left uncommitted: tracked changes and new untracked files. `git add -A` honours
- * .gitignore and .git/info/exclude, so the context file (excluded there) never enters the commit.
- * Returns false when there was nothing to commit.
- */
-export async function commitLeftovers(
-  worktree: string,
-  message: string,
-  identity?: GitIdentity,
-): Promise<boolean> {
-  // The agent may have configured a clean filter: `git add` would run it for us.
-  const git = await Git.forAgentRepo(worktree);
-  await git.run(['add', '--all']);
-  const staged = await git.run(['diff', '--cached', '--quiet'], {
-    allowAllExitCodes: true,
-  });
-  if (staged.exitCode === 0) return false;
-  if (staged.exitCode !== 1) throw new Error(`git diff --cached failed: ${staged.stderr.trim()}`);
-  const env: Record<string, string> = identity
-    ? {
-        GIT_AUTHOR_NAME: identity.name,
-        GIT_AUTHOR_EMAIL: identity.email,
-        GIT_COMMITTER_NAME: identity.name,
-        GIT_COMMITTER_EMAIL: identity.email,
-      }
-    : {};
-  // The message goes on stdin: it can be long and it is nobody's business in `ps`.
-  await git.run(['commit', '--no-verify', '--no-gpg-sign', '--quiet', '--file=-'], {
-    input: message.endsWith('\n') ? message : `${message}\n`,
-    env,
-  });
-  return true;
-}
-
 const FIELD = '%x1f';
 const RECORD = '%x1e';
 

@@ -1,5 +1,4 @@
 import { exec, type ExecResult } from '../util/exec.js';
-import { commandConfigKeys, neutralizingConfig } from './config-guard.js';
 
 /**
  * Variables that point git at another repository, index or object store. A parent git process (a hook, a
@@ -108,19 +107,6 @@ export class Git {
    */
   static forUntrusted(dir: string, env: NodeJS.ProcessEnv = process.env): Git {
     return new Git(dir, gitEnv(untrustedRepoEnv(env)), UNTRUSTED_REPO_CONFIG);
-  }
-
-  /**
-   * forUntrusted, and every command the repository's own config names (a filter driver, a textconv...) switched
-   * off: for commands that could run one, such as `git add` (clean filters) on a repository the agent wrote.
-   */
-  static async forAgentRepo(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<Git> {
-    const probe = Git.forUntrusted(dir, env);
-    const r = await probe.run(['config', '--local', '--includes', '--list', '-z'], {
-      allowAllExitCodes: true,
-    });
-    const off = neutralizingConfig(commandConfigKeys(r.exitCode === 0 ? r.stdout : ''));
-    return new Git(dir, gitEnv(untrustedRepoEnv(env)), [...UNTRUSTED_REPO_CONFIG, ...off]);
   }
 
   run(args: readonly string[], opts: GitRunOptions = {}): Promise<ExecResult> {

@@ -10,7 +10,7 @@
  * wrote itself at `git init`.
  */
 import { constants as fsConstants } from 'node:fs';
-import { copyFile, lstat, mkdir, open, readdir } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Git, gitEnv } from './git.js';
 
@@ -19,7 +19,7 @@ const LOOSE_DIR = /^[0-9a-f]{2}$/;
 const LOOSE_FILE = /^[0-9a-f]{38}([0-9a-f]{24})?$/;
 
 /** The environment of every git command on the vault: no system or global config, no repository variables. */
-export function vaultEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+function vaultEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return { ...gitEnv(base), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
 }
 
@@ -59,10 +59,6 @@ export interface Vault {
   /** The ref of the run branch in the vault (HEAD points at it). */
   readonly branchRef: string;
   readonly git: Git;
-}
-
-export function openVault(dir: string, branchRef: string): Vault {
-  return { dir, branchRef, git: Git.create(dir, vaultEnv()) };
 }
 
 /**
@@ -130,46 +126,4 @@ export async function importBundle(vault: Vault, bundle: string): Promise<string
   await vault.git.run(['update-ref', vault.branchRef, head]);
   await vault.git.run(['update-ref', '-d', tmpRef]);
   return head;
-}
-
-/** A bundle larger than this is not taken: far beyond any run's commits, and a bound on what the agent makes us copy. */
-const MAX_BUNDLE_BYTES = 4 * 1024 ** 3;
-
-/**
- * Copies the bundle the agent's user wrote into the action's run dir, as data: opened without following a link,
- * a regular file with one link, bounded; read through the descriptor that was checked. Returns the copy's path.
- */
-export async function takeAgentBundle(src: string, dst: string): Promise<string> {
-  const fh = await open(src, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK).catch(
-    (e: NodeJS.ErrnoException) => {
-      throw new Error(
-        e.code === 'ELOOP'
-          ? `${src} is a symbolic link, not the bundle`
-          : `cannot open ${src}: ${e.code ?? e.message}`,
-      );
-    },
-  );
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) throw new Error(`${src} is not a regular file`);
-    if (st.nlink !== 1) throw new Error(`${src} has ${st.nlink} links`);
-    if (st.size > MAX_BUNDLE_BYTES) throw new Error(`${src} is larger than ${MAX_BUNDLE_BYTES} bytes`);
-    const out = await open(dst, 'wx', 0o600);
-    try {
-      const buf = Buffer.allocUnsafe(1 << 20);
-      let total = 0;
-      for (;;) {
-        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-        if (bytesRead === 0) break;
-        total += bytesRead;
-        if (total > MAX_BUNDLE_BYTES) throw new Error(`${src} grew past ${MAX_BUNDLE_BYTES} bytes`);
-        await out.write(buf, 0, bytesRead);
-      }
-    } finally {
-      await out.close();
-    }
-    return dst;
-  } finally {
-    await fh.close();
-  }
 }

@@ -28,7 +28,7 @@ import {
 import { filesChanged, listCommits } from '../git/commits.js';
 import { exportWork, type ExportResult } from '../git/export.js';
 import { Git } from '../git/git.js';
-import { importBundle, takeAgentBundle } from '../git/vault.js';
+import { importBundle } from '../git/vault.js';
 import {
   AGENT_FILE_LIMITS,
   AgentFileRefused,
@@ -280,10 +280,9 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
     repo = opts.vault.dir;
     if (exported.bundled) {
       try {
-        head = await importBundle(
-          opts.vault,
-          await takeAgentBundle(bundleFile, join(opts.runDir, 'agent.bundle')),
-        );
+        const bundle = join(opts.runDir, 'agent.bundle');
+        await copyAgentFile(bundleFile, bundle, agentFile(AGENT_FILE_LIMITS.bundle));
+        head = await importBundle(opts.vault, bundle);
       } catch (e) {
         log.error(`could not take the agent's commits: ${getErrorMessage(e)}`);
       }

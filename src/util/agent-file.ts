@@ -26,6 +26,8 @@ export const AGENT_FILE_LIMITS = {
   transcript: 512 * 1024 * 1024,
   telemetry: 512 * 1024 * 1024,
   title: 8 * 1024 * 1024,
+  /** The agent's commits as a git bundle (src/git/export.ts): far beyond any run's work. */
+  bundle: 4 * 1024 * 1024 * 1024,
 } as const;
 
 /** The file is not one we read: a link, a fifo, a hard link, someone else's, too big, or outside the root. */

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandConfigKeys, neutralizingConfig } from '../../src/git/config-guard.js';
+import { unexpectedConfig } from '../../src/git/workspace.js';
 import { issueComment, stepFailure, type ReportInput } from '../../src/action/issue-report.js';
 import {
   compareUrl,
@@ -151,37 +151,57 @@ describe('capBody', () => {
   });
 });
 
-describe('commandConfigKeys', () => {
-  const z = (entries: [string, string][]) => entries.map(([k, v]) => `${k}\n${v}`).join('\0') + '\0';
-  it('names config that would make git run a command, but not what actions/checkout writes', () => {
+describe('unexpectedConfig: what actions/checkout does not write', () => {
+  const e = (key: string, value: string | null = 'x') => ({ key, value });
+  it('accepts a checkout: core, remote, branch, the credential header and include, LFS, gc', () => {
     expect(
-      commandConfigKeys(
-        z([
-          ['core.repositoryformatversion', '0'],
-          ['remote.origin.url', 'https://github.com/acme/widgets'],
-          ['http.https://github.com/.extraheader', 'AUTHORIZATION: basic xxx'],
-          ['filter.lfs.smudge', 'git-lfs smudge -- %f'],
-          ['filter.lfs.process', 'git-lfs filter-process'],
-          ['filter.evil.smudge', 'sh -c evil'],
-          ['core.fsmonitor', './x'],
-          ['core.sshCommand', 'ssh -o ProxyCommand=evil'],
-          ['include.path', '../evil.cfg'],
-          ['diff.x.textconv', 'evil'],
-        ]),
-      ),
-    ).toEqual(['filter.evil.smudge', 'core.fsmonitor', 'core.sshCommand', 'include.path', 'diff.x.textconv']);
-    expect(commandConfigKeys(z([['filter.lfs.process', 'evil']]))).toEqual(['filter.lfs.process']);
+      unexpectedConfig([
+        e('core.repositoryformatversion', '0'),
+        e('core.filemode', 'true'),
+        e('core.bare', 'false'),
+        e('remote.origin.url', 'https://github.com/acme/widgets'),
+        e('remote.origin.fetch', '+refs/heads/*:refs/remotes/origin/*'),
+        e('branch.main.remote', 'origin'),
+        e('http.https://github.com/.extraheader', 'AUTHORIZATION: basic xxx'),
+        e(
+          'includeIf.gitdir:/home/runner/work/w/w/.git.path',
+          '/home/runner/work/_temp/git-credentials-0b1a2c3d-4e5f-6789-abcd-ef0123456789.config',
+        ),
+        e('filter.lfs.clean', 'git-lfs clean -- %f'),
+        e('filter.lfs.process', 'git-lfs filter-process'),
+        e('gc.auto', '0'),
+      ]),
+    ).toEqual([]);
   });
-  it('switches them off with empty values, a whole filter driver at a time', () => {
-    expect(neutralizingConfig(['filter.Evil.smudge', 'diff.x.textconv', 'include.path'])).toEqual([
-      '-c',
-      'filter.Evil.clean=',
-      '-c',
-      'filter.Evil.smudge=',
-      '-c',
-      'filter.Evil.process=',
-      '-c',
-      'diff.x.textconv=',
+  it('names everything else: commands, includes, worktree config, redirects, unknown keys', () => {
+    expect(
+      unexpectedConfig([
+        e('filter.lfs.process', 'evil'),
+        e('filter.evil.clean', 'sh -c evil'),
+        e('core.fsmonitor', './x'),
+        e('core.sshCommand', 'ssh -o ProxyCommand=evil'),
+        e('core.worktree', '/tmp'),
+        e('core.hooksPath', '/tmp/hooks'),
+        e('extensions.worktreeConfig', 'true'),
+        e('include.path', '../evil.cfg'),
+        e('includeIf.gitdir:/.path', '/tmp/evil.cfg'),
+        e('diff.x.textconv', 'evil'),
+        e('uploadpack.packObjectsHook', 'evil'),
+        e('some.new.key', 'x'),
+      ]),
+    ).toEqual([
+      'filter.lfs.process',
+      'filter.evil.clean',
+      'core.fsmonitor',
+      'core.sshCommand',
+      'core.worktree',
+      'core.hooksPath',
+      'extensions.worktreeConfig',
+      'include.path',
+      'includeIf.gitdir:/.path',
+      'diff.x.textconv',
+      'uploadpack.packObjectsHook',
+      'some.new.key',
     ]);
   });
 });

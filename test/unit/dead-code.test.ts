@@ -17,6 +17,8 @@ const ALLOWED: Record<string, string> = {
   'gemini/transcript.ts: foldTranscript':
     'the text entry of the TranscriptFolder that foldTranscriptFile runs; tests feed it captured lines',
   'tmux/tmux.ts: tmuxServerAlive': "leak checks in tests ask with the driver's own tmux environment",
+  'git/workspace.ts: unexpectedConfig':
+    "the allow-list of what actions/checkout writes, table-tested without a repository (inspectWorkspace's core)",
   'util/log.ts: createMemoryLogger': 'the Logger the tests run the product with, kept beside the interface',
 };
 

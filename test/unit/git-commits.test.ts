@@ -2,7 +2,8 @@ import { chmod, mkdir, mkdtemp, readFile, rm, stat, unlink, writeFile } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { commitLeftovers, filesChanged, listCommits, parseCommitLog } from '../../src/git/commits.js';
+import { filesChanged, listCommits, parseCommitLog, type GitIdentity } from '../../src/git/commits.js';
+import { exportWork } from '../../src/git/export.js';
 import { Git } from '../../src/git/git.js';
 
 const ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
@@ -11,6 +12,20 @@ describe('commits on a real repository', () => {
   let dir: string;
   let git: Git;
   let base: string;
+  /** The agent's side of the export, run as this user (isolation: none): true when leftovers were committed. */
+  const commitLeftovers = async (worktree: string, message: string, identity?: GitIdentity) => {
+    const r = await exportWork({
+      worktree,
+      runAs: [],
+      home: join(worktree, '..', `${worktree.split('/').at(-1) ?? 'x'}-home`),
+      path: process.env.PATH ?? '/usr/bin:/bin',
+      base,
+      bundle: join(worktree, '..', `${worktree.split('/').at(-1) ?? 'x'}.bundle`),
+      message,
+      ...(identity ? { identity } : {}),
+    });
+    return r.leftoverCommitted;
+  };
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'git-commits-'));
@@ -40,9 +55,9 @@ describe('commits on a real repository', () => {
     await mkdir(join(dir, 'build'));
     await writeFile(join(dir, 'build', 'out.js'), 'x\n');
     await writeFile(join(dir, 'debug.log'), 'x\n');
-    // Hooks the agent could have planted must not run in our process.
+    // The export is the agent's own commit (as its user): hooks that could refuse it are skipped.
     const marker = join(dir, 'hook-ran');
-    for (const hook of ['pre-commit', 'post-commit', 'commit-msg']) {
+    for (const hook of ['pre-commit', 'commit-msg']) {
       await writeFile(join(dir, '.git', 'hooks', hook), `#!/bin/sh\ntouch '${marker}'\nexit 1\n`);
       await chmod(join(dir, '.git', 'hooks', hook), 0o755);
     }
@@ -66,15 +81,20 @@ describe('commits on a real repository', () => {
     expect(await commitLeftovers(dir, 'again')).toBe(false);
   });
 
-  it('never runs a filter or include the agent configured when committing what it left', async () => {
-    const ran = join(dir, '..', `${dir.split('/').at(-1) ?? 'x'}-filter-ran`);
-    await git.run(['config', 'filter.evil.clean', `sh -c 'touch ${ran}; cat'`]);
-    await git.run(['config', 'filter.evil.process', `sh -c 'touch ${ran}'`]);
-    await writeFile(join(dir, '.gitattributes'), '* filter=evil\n');
+  it('bundles what the agent made for the action to fetch: HEAD over the base, nothing when HEAD is the base', async () => {
+    const bundle = join(dir, '..', `${dir.split('/').at(-1) ?? 'x'}.bundle`);
+    const opts = { worktree: dir, runAs: [], home: dir, path: process.env.PATH ?? '/usr/bin:/bin', bundle };
+    expect(await exportWork({ ...opts, base, message: 'none' })).toEqual({
+      head: base,
+      bundled: false,
+      leftoverCommitted: false,
+    });
     await writeFile(join(dir, 'new.txt'), 'left over\n');
-    expect(await commitLeftovers(dir, 'Leftovers')).toBe(true);
-    await expect(stat(ran)).rejects.toThrow();
-    expect(await git.output(['show', 'HEAD:new.txt'])).toBe('left over');
+    const r = await exportWork({ ...opts, base, message: 'Leftovers' });
+    expect(r).toMatchObject({ bundled: true, leftoverCommitted: true });
+    const heads = await git.output(['bundle', 'list-heads', bundle]);
+    expect(heads).toBe(`${r.head} HEAD`);
+    await rm(bundle, { force: true });
   });
 
   it('returns false on a clean tree and uses the repository identity by default', async () => {
