@@ -423,32 +423,30 @@ describe('integrity, end to end (a reused workspace)', () => {
     await world[Symbol.asyncDispose]();
   });
 
-  it('7. hooks an earlier agent left never run, and a config that names a command stops the run before git runs it', async () => {
-    // Inside .git: the agent runs as its own user and can write there, as the action can.
+  it('7. a workspace an earlier agent shaped (hooks, a filter) is refused in one line before git runs anything in it', async () => {
+    // A reused self-hosted workspace whose .git an earlier run's agent wrote: never trusted, never run.
     const marker = join(world.workspace, '.git', 'hook-ran');
     for (const name of ['post-checkout', 'reference-transaction', 'pre-commit']) {
       const hook = join(world.workspace, '.git', 'hooks', name);
-      // The agent's own git runs (its commit) have its environment; the action's never run a hook at all.
-      await writeFile(
-        hook,
-        `#!/bin/sh\nif [ -n "$GEMINI_CLI_HOME" ]; then who=agent; else who=action; fi\necho "$who ${name} $1" >> '${marker}'\n`,
-      );
+      await writeFile(hook, `#!/bin/sh\necho "${name} $1" >> '${marker}'\n`);
       await chmod(hook, 0o755);
     }
-    const r = await world.run({
+    const hooked = await world.run({
       mode: 'headless',
       script: shellScript('commits', [commitFile('NOTES.md', 'Add NOTES.md')]),
     });
-    expect(r.main.outputs.status, r.main.stdout).toBe('finished');
-    const ran = (await readFile(marker, 'utf8').catch(() => '')).split('\n').filter((l) => l !== '');
-    expect(ran.filter((l) => l.startsWith('agent pre-commit'))).toHaveLength(1); // the hooks were live
-    expect(ran.filter((l) => l.startsWith('action'))).toEqual([]);
+    assertOneLineFailure(hooked.main, /\.git\/hooks\/\S+ is a hook: .*fresh checkout/);
+    expect(hooked.gemini.requests).toHaveLength(0);
+    await expect(readFile(marker)).rejects.toThrow();
 
     await world.checkout();
     await git(['config', 'filter.evil.smudge', `sh -c 'touch ${marker}-filter; cat'`], world.workspace);
     await writeFile(join(world.workspace, '.git', 'info', 'attributes'), '* filter=evil\n');
     const refused = await world.run({ mode: 'headless', script: 'plain-answer' });
-    assertOneLineFailure(refused.main, /\.git\/config sets 'filter\.evil\.smudge', a command git would run/);
+    assertOneLineFailure(
+      refused.main,
+      /\.git\/config sets 'filter\.evil\.smudge', which actions\/checkout does not write .*fresh checkout/,
+    );
     expect(refused.gemini.requests).toHaveLength(0);
     await expect(readFile(`${marker}-filter`)).rejects.toThrow();
   });

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isolateCheckoutCredentials } from '../../src/git/credentials.js';
+import { createVault } from '../../src/git/vault.js';
+import { inspectWorkspace } from '../../src/git/workspace.js';
 import { SOCKETS_FILE } from '../../src/tmux/tmux.js';
 import { exec } from '../../src/util/exec.js';
 import { ACTION_NODE, ROOT } from '../harness/action-job.js';
@@ -55,8 +57,20 @@ describe('post step', () => {
       cwd: repo.dir,
       env: repo.env,
     });
+    // As the main step leaves it: the .git inspected and saved, the vault made, the credential moved aside...
+    const snapshot = await inspectWorkspace(repo.dir, join(runDir, 'workspace-git'));
+    const vault = await createVault({
+      worktree: repo.dir,
+      dir: join(runDir, 'vault.git'),
+      objectFormat: 'sha1',
+    });
     const saved = await isolateCheckoutCredentials(repo.dir, { stashDir: join(tmp, 'stash') });
     await writeFile(join(repo.dir, 'GEMINI.local.md'), 'task');
+    // ...and the agent's doing before the main step died: config and a hook for whoever runs git next.
+    await exec('git', ['config', 'core.fsmonitor', 'touch /tmp/never'], { cwd: repo.dir, env: repo.env });
+    await writeFile(join(repo.dir, '.git', 'hooks', 'post-checkout'), '#!/bin/sh\ntouch /tmp/never\n', {
+      mode: 0o755,
+    });
 
     // A "gemini" left running in the run's own tmux server, ignoring SIGHUP like a TUI in a dialog would.
     socket = `gemini-run-posttest${process.pid}`;
@@ -81,6 +95,7 @@ describe('post step', () => {
       STATE_runDir: runDir,
       STATE_worktree: repo.dir,
       STATE_savedCredentials: JSON.stringify(saved),
+      STATE_workspace: JSON.stringify({ snapshot, vault: vault.dir }),
     };
     const out = await new Promise<{ code: number; stdout: string }>((resolve) => {
       const child = spawn(ACTION_NODE, [join(ROOT, 'dist', 'post.js')], {
@@ -101,7 +116,13 @@ describe('post step', () => {
     ).not.toBe(0);
     expect(await exists(runDir)).toBe(false);
     expect(await exists(join(repo.dir, 'GEMINI.local.md'))).toBe(false);
-    expect(await readFile(join(repo.dir, '.git', 'config'), 'utf8')).toContain(header);
+    // The post step rebuilt the .git before the credential came back: the agent's config and hook are gone.
+    const config = await readFile(join(repo.dir, '.git', 'config'), 'utf8');
+    expect(config).toContain(header);
+    expect(config).not.toContain('fsmonitor');
+    expect(await exists(join(repo.dir, '.git', 'hooks', 'post-checkout'))).toBe(false);
+    const status = await exec('git', ['status', '--porcelain'], { cwd: repo.dir, env: repo.env });
+    expect(status.stdout.trim()).toBe('');
   });
 
   it('with nothing to clean, says so and succeeds', async () => {
