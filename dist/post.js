@@ -32429,7 +32429,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod: io_util_chmod, copyFile, lstat: io_util_lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename, rm: io_util_rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
+const { chmod: io_util_chmod, copyFile: io_util_copyFile, lstat: io_util_lstat, mkdir: io_util_mkdir, open: io_util_open, readdir: io_util_readdir, rename, rm: io_util_rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -32443,7 +32443,7 @@ const IS_WINDOWS = process.platform === 'win32';
  * This implementation restores the Node 20 behavior by adding a trailing
  * backslash to all junction results on Windows.
  */
-function readlink(fsPath) {
+function io_util_readlink(fsPath) {
     return io_util_awaiter(this, void 0, void 0, function* () {
         const result = yield fs.promises.readlink(fsPath);
         // On Windows, restore Node 20 behavior: add trailing backslash to all results
@@ -32545,7 +32545,7 @@ function tryGetExecutablePath(filePath, extensions) {
                     try {
                         const directory = external_path_namespaceObject.dirname(filePath);
                         const upperName = external_path_namespaceObject.basename(filePath).toUpperCase();
-                        for (const actualName of yield readdir(directory)) {
+                        for (const actualName of yield io_util_readdir(directory)) {
                             if (upperName === actualName.toUpperCase()) {
                                 filePath = external_path_namespaceObject.join(directory, actualName);
                                 break;
@@ -43685,76 +43685,7 @@ function signalNumber(signal) {
     return table[signal] ?? 0;
 }
 
-;// CONCATENATED MODULE: ./src/git/config-guard.ts
-/**
- * Repository config that makes git run a command: a filter driver, a textconv, an ssh command, an fsmonitor,
- * an include that could add any of them. The agent can write `.git/config`, and on a reused self-hosted
- * workspace an earlier agent may have. The action never lets git run such a command for it.
- */
-/** Keys whose value is a command git runs (or an include that could add one). */
-const COMMAND_KEYS = [
-    /^filter\..+\.(clean|smudge|process)$/i,
-    /^diff\..+\.(textconv|command)$/i,
-    /^diff\.external$/i,
-    /^merge\..+\.driver$/i,
-    /^core\.(fsmonitor|sshcommand|gitproxy|askpass|editor|pager|hookspath|alternaterefscommand)$/i,
-    /^credential(\..+)?\.helper$/i,
-    /^(sequence\.editor|gpg\.program|gpg\..+\.program)$/i,
-    /^remote\..+\.(uploadpack|receivepack|vcs)$/i,
-    /^include\.path$/i,
-    /^includeif\..+\.path$/i,
-];
-/** What `git lfs install --local` writes (actions/checkout with `lfs: true`): trusted. */
-const LFS_FILTER = {
-    'filter.lfs.clean': 'git-lfs clean -- %f',
-    'filter.lfs.smudge': 'git-lfs smudge -- %f',
-    'filter.lfs.process': 'git-lfs filter-process',
-};
-/**
- * The keys of `git config --local --list -z` output (`key\nvalue` entries separated by NUL) that would make git
- * run a command the repository chose. Pure.
- */
-function commandConfigKeys(listZ) {
-    const found = [];
-    for (const entry of listZ.split('\0')) {
-        if (entry === '')
-            continue;
-        const nl = entry.indexOf('\n');
-        const key = nl === -1 ? entry : entry.slice(0, nl);
-        const value = nl === -1 ? '' : entry.slice(nl + 1);
-        if (LFS_FILTER[key.toLowerCase()] === value)
-            continue;
-        if (COMMAND_KEYS.some((re) => re.test(key)) && !found.includes(key))
-            found.push(key);
-    }
-    return found;
-}
-/**
- * `-c key=` arguments that switch those commands off for one git command: an empty filter driver is no filter,
- * an empty textconv none (a whole filter driver is emptied, whichever of its keys was set). Includes cannot be
- * undone this way; callers that must be sure refuse them instead. Pure.
- */
-function neutralizingConfig(keys) {
-    const args = [];
-    const add = (key) => {
-        if (!args.includes(`${key}=`))
-            args.push('-c', `${key}=`);
-    };
-    for (const key of keys) {
-        const filter = /^(filter\..+)\.(clean|smudge|process)$/i.exec(key);
-        if (filter?.[1]) {
-            for (const part of ['clean', 'smudge', 'process'])
-                add(`${filter[1]}.${part}`);
-        }
-        else if (!/^include(if\..+)?\.path$/i.test(key)) {
-            add(key);
-        }
-    }
-    return args;
-}
-
 ;// CONCATENATED MODULE: ./src/git/git.ts
-
 
 /**
  * Variables that point git at another repository, index or object store. A parent git process (a hook, a
@@ -43782,7 +43713,7 @@ const REPO_LOCATION_VARS = [
  * variables, with pagers and editors disabled so no command ever waits for a terminal. The exec wrapper adds
  * GIT_TERMINAL_PROMPT=0 and LC_ALL=C on top.
  */
-function gitEnv(base = process.env) {
+function git_gitEnv(base = process.env) {
     const env = {};
     for (const [key, value] of Object.entries(base)) {
         if (value === undefined)
@@ -43847,26 +43778,14 @@ class git_Git {
     }
     /** `env` is the base environment (default: process.env); repository-location variables are removed. */
     static create(dir, env) {
-        return new git_Git(dir, gitEnv(env));
+        return new git_Git(dir, git_gitEnv(env));
     }
     /**
      * For a repository the agent has had write access to (its worktree, before or after the run): no hooks,
      * no fsmonitor, and an environment without secrets for anything its config makes git run.
      */
     static forUntrusted(dir, env = process.env) {
-        return new git_Git(dir, gitEnv(untrustedRepoEnv(env)), UNTRUSTED_REPO_CONFIG);
-    }
-    /**
-     * forUntrusted, and every command the repository's own config names (a filter driver, a textconv...) switched
-     * off: for commands that could run one, such as `git add` (clean filters) on a repository the agent wrote.
-     */
-    static async forAgentRepo(dir, env = process.env) {
-        const probe = git_Git.forUntrusted(dir, env);
-        const r = await probe.run(['config', '--local', '--includes', '--list', '-z'], {
-            allowAllExitCodes: true,
-        });
-        const off = neutralizingConfig(commandConfigKeys(r.exitCode === 0 ? r.stdout : ''));
-        return new git_Git(dir, gitEnv(untrustedRepoEnv(env)), [...UNTRUSTED_REPO_CONFIG, ...off]);
+        return new git_Git(dir, git_gitEnv(untrustedRepoEnv(env)), UNTRUSTED_REPO_CONFIG);
     }
     run(args, opts = {}) {
         return util_exec_exec('git', ['--no-pager', ...this.prefix, ...args], {
@@ -44009,7 +43928,7 @@ function parseSavedCredentials(raw) {
     return savedCredentialsSchema.parse(typeof raw === 'string' ? JSON.parse(raw) : raw);
 }
 /** Parses `git config --list -z`: `key\nvalue\0`, or `key\0` for a key with no value. */
-function parseConfigList(out) {
+function credentials_parseConfigList(out) {
     return out
         .split('\0')
         .filter((r) => r !== '')
@@ -44025,7 +43944,7 @@ function parseConfigList(out) {
 async function isolateCheckoutCredentials(worktree, opts = {}) {
     const git = Git.forUntrusted(worktree);
     const commonDir = await git.output(['rev-parse', '--path-format=absolute', '--git-common-dir']);
-    const local = parseConfigList((await git.run(['config', '--local', '--list', '-z'])).stdout);
+    const local = credentials_parseConfigList((await git.run(['config', '--local', '--list', '-z'])).stdout);
     const secretEntries = local.filter((e) => CREDENTIAL_KEY.test(e.key));
     const credentialFiles = new Set();
     for (const inc of local.filter((e) => INCLUDE_KEY.test(e.key) && e.value)) {
@@ -44105,7 +44024,7 @@ async function holdsCredentials(git, file) {
     const r = await git.run(['config', '--file', file, '--list', '-z'], { allowAllExitCodes: true });
     if (r.exitCode !== 0)
         return false;
-    return parseConfigList(r.stdout).some((e) => CREDENTIAL_KEY.test(e.key));
+    return credentials_parseConfigList(r.stdout).some((e) => CREDENTIAL_KEY.test(e.key));
 }
 async function move(from, to) {
     try {
@@ -44117,6 +44036,442 @@ async function move(from, to) {
         await (0,promises_namespaceObject.copyFile)(from, to);
         await (0,promises_namespaceObject.unlink)(from);
     }
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/git/vault.ts
+/**
+ * The vault: the action's own bare repository for one run, in its private run directory. Everything privileged
+ * that happens to the agent's commits (listing, scrubbing, diffing, bundling, pushing) happens here, never in the
+ * repository the agent could write.
+ *
+ * Before the run it gets a copy of the workspace's objects (files copied as data: no git runs in the workspace for
+ * it, and no link is followed) and the workspace's refs. After the run the agent's commits arrive as a git bundle
+ * the agent's own user wrote (src/git/export.ts): the bundle is fetched here with every object checked
+ * (`transfer.fsckObjects`), so what crosses the boundary is data, and the only config git reads is the one it
+ * wrote itself at `git init`.
+ */
+
+
+
+
+const PACK_FILE = /^pack-[0-9a-f]{40,64}\.(pack|idx|rev|mtimes|promisor|keep)$/;
+const LOOSE_DIR = /^[0-9a-f]{2}$/;
+const LOOSE_FILE = /^[0-9a-f]{38}([0-9a-f]{24})?$/;
+/** The environment of every git command on the vault: no system or global config, no repository variables. */
+function vaultEnv(base = process.env) {
+    return { ...gitEnv(base), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+}
+/**
+ * Copies an object store's packs and loose objects (regular files only, names git would write, no link followed,
+ * no `info/alternates`): a reflink where the filesystem has them, else a copy. The destination must exist.
+ */
+async function copyObjectStore(from, to) {
+    let copied = 0;
+    const copy = async (src, dst) => {
+        const st = await (0,promises_namespaceObject.lstat)(src).catch(() => undefined);
+        if (!st?.isFile())
+            return;
+        await (0,promises_namespaceObject.copyFile)(src, dst, external_node_fs_namespaceObject.constants.COPYFILE_FICLONE);
+        copied++;
+    };
+    const top = await (0,promises_namespaceObject.lstat)(from).catch(() => undefined);
+    if (!top?.isDirectory())
+        return 0;
+    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(to, 'pack'), { recursive: true });
+    for (const name of await (0,promises_namespaceObject.readdir)((0,external_node_path_namespaceObject.join)(from, 'pack')).catch(() => [])) {
+        if (PACK_FILE.test(name))
+            await copy((0,external_node_path_namespaceObject.join)(from, 'pack', name), (0,external_node_path_namespaceObject.join)(to, 'pack', name));
+    }
+    for (const dir of await (0,promises_namespaceObject.readdir)(from)) {
+        if (!LOOSE_DIR.test(dir))
+            continue;
+        const st = await (0,promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(from, dir));
+        if (!st.isDirectory())
+            continue;
+        const names = (await (0,promises_namespaceObject.readdir)((0,external_node_path_namespaceObject.join)(from, dir))).filter((n) => LOOSE_FILE.test(n));
+        if (names.length === 0)
+            continue;
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(to, dir), { recursive: true });
+        for (const name of names)
+            await copy((0,external_node_path_namespaceObject.join)(from, dir, name), (0,external_node_path_namespaceObject.join)(to, dir, name));
+    }
+    return copied;
+}
+/**
+ * Makes the vault from the workspace before the agent starts: its objects copied as data, its refs and HEAD as
+ * `git for-each-ref` shows them (the workspace was inspected as data first: src/git/workspace.ts).
+ */
+async function createVault(o) {
+    await mkdir(o.dir, { recursive: true, mode: 0o700 });
+    const env = vaultEnv();
+    const template = join(o.dir, '..', 'vault-template');
+    await mkdir(template, { recursive: true, mode: 0o700 });
+    const git = Git.create(o.dir, env);
+    await git.run([
+        'init',
+        '--quiet',
+        '--bare',
+        `--template=${template}`,
+        `--object-format=${o.objectFormat}`,
+        o.dir,
+    ]);
+    const gitDir = join(o.worktree, '.git');
+    await copyObjectStore(join(gitDir, 'objects'), join(o.dir, 'objects'));
+    const shallow = await lstat(join(gitDir, 'shallow')).catch(() => undefined);
+    if (shallow?.isFile())
+        await copyFile(join(gitDir, 'shallow'), join(o.dir, 'shallow'));
+    const work = Git.forUntrusted(o.worktree);
+    const refs = await work.output(['for-each-ref', '--format=%(objectname) %(refname)']);
+    const updates = refs
+        .split('\n')
+        .filter((l) => /^[0-9a-f]{40,64} refs\/(heads|remotes|tags)\/\S+$/.test(l))
+        .map((l) => `update ${l.slice(l.indexOf(' ') + 1)} ${l.slice(0, l.indexOf(' '))}\n`)
+        .join('');
+    if (updates)
+        await git.run(['update-ref', '--stdin'], { input: updates });
+    const headRef = await work.headRef();
+    if (!headRef)
+        throw new Error('the workspace is not on a branch');
+    await git.run(['symbolic-ref', 'HEAD', headRef]);
+    return { dir: o.dir, branchRef: headRef, git };
+}
+/**
+ * Fetches the run's head from a bundle the agent's user wrote (already copied out of the agent's reach) into the
+ * vault, every object checked, and moves the run branch there. Returns the new head.
+ */
+async function importBundle(vault, bundle) {
+    const tmpRef = 'refs/gemini-run/imported';
+    await vault.git.run([
+        '-c',
+        'transfer.fsckObjects=true',
+        'fetch',
+        '--quiet',
+        '--no-tags',
+        '--no-write-fetch-head',
+        '--no-recurse-submodules',
+        bundle,
+        `+HEAD:${tmpRef}`,
+    ], { timeoutMs: 10 * 60_000 });
+    const head = await vault.git.revParse(tmpRef);
+    await vault.git.run(['update-ref', vault.branchRef, head]);
+    await vault.git.run(['update-ref', '-d', tmpRef]);
+    return head;
+}
+
+;// CONCATENATED MODULE: ./src/git/workspace.ts
+/**
+ * The workspace's `.git` as the action sees it: inspected as data before the run, and rebuilt by the action after.
+ *
+ * The agent can write every file of the worktree's `.git` while it runs, and on a reused self-hosted workspace an
+ * earlier agent may have. Git reads config from several scopes (`config`, `config.worktree` with
+ * `extensions.worktreeConfig`, `include`/`includeIf`, `core.worktree`, a `.git` *file* redirecting `$GIT_DIR`),
+ * and new keys that run commands keep appearing, so no list of bad keys can make such a repository safe to run git
+ * in. Two rules instead:
+ *
+ * - Before the run, nothing of the workspace's `.git` is trusted until it has been read as data (never followed,
+ *   never through git) and found to hold only what actions/checkout writes: an allow-list, not a deny-list. A
+ *   workspace that holds anything else is refused in one line.
+ * - After the run, the agent's `.git` is thrown away whole and a new one is made by the action from what it saved
+ *   before the run (the config bytes, the hooks and info files it allowed) and from its own repository (the
+ *   vault: objects and refs). A later workflow step (`git status`, `git push`, another actions/checkout) finds the
+ *   action's `.git`, not the agent's.
+ */
+
+
+
+
+
+
+
+
+
+/** What the action saved of the workspace's `.git` before the run, to rebuild it from. Not secret: paths. */
+const workspaceSnapshotSchema = object({
+    version: literal(1),
+    worktree: schemas_string(),
+    /** An action-owned directory (in the run dir) with `config`, `hooks/`, `info/`. */
+    dir: schemas_string(),
+    objectFormat: schemas_enum(['sha1', 'sha256']),
+});
+const MAX_CONFIG_BYTES = (/* unused pure expression or super */ null && (1 << 20));
+const MAX_HOOK_BYTES = (/* unused pure expression or super */ null && (64 << 10));
+/**
+ * Config keys actions/checkout (and `git clone`, `git lfs install`, sparse checkout, submodules) writes. Anything
+ * else in the workspace's config was put there by someone else. Matched on git's canonical key (section and
+ * variable lower-cased, subsection as written).
+ */
+const ALLOWED_KEYS = (/* unused pure expression or super */ null && ([
+    /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|eol|safecrlf|longpaths|sparsecheckout|sparsecheckoutcone|compression|bigfilethreshold|checkstat|trustctime|untrackedcache|splitindex|commitgraph|multipackindex|preloadindex|protecthfs|protectntfs|abbrev|quotepath|filesreflock|packedrefstimeout|deltabasecachelimit|packedgitlimit|packedgitwindowsize)$/,
+    /^extensions\.(objectformat|partialclone|preciousobjects|noop)$/,
+    /^remote\.[^\n]+\.(url|pushurl|fetch|tagopt|promisor|partialclonefilter|mirror|prune|prunetags|skipdefaultupdate|skipfetchall)$/,
+    /^branch\.[^\n]+\.(remote|merge|rebase|pushremote|description)$/,
+    /^submodule\.[^\n]+\.(url|active|branch|fetchrecursesubmodules|ignore|shallow)$/,
+    /^submodule\.(active|recurse|fetchjobs)$/,
+    /^http\.([^\n]+\.)?extraheader$/,
+    /^http\.([^\n]+\.)?(sslverify|sslcainfo|version|postbuffer|lowspeedlimit|lowspeedtime)$/,
+    /^gc\.(auto|autodetach|autopacklimit|writecommitgraph)$/,
+    /^protocol\.version$/,
+    /^fetch\.(recursesubmodules|prune|writecommitgraph|parallel)$/,
+    /^index\.(sparse|version|threads)$/,
+    /^lfs\.[^\n]*(repositoryformatversion|url|locksverify|fetchexclude|fetchinclude)$/,
+    /^maintenance\.(auto|strategy)$/,
+    /^user\.(name|email|signingkey)$/,
+    /^(commit|tag)\.gpgsign$/,
+    /^init\.defaultbranch$/,
+    /^pull\.(rebase|ff)$/,
+    /^push\.(default|autosetupremote)$/,
+    /^advice\.[a-z]+$/,
+    /^safe\.directory$/,
+]));
+/** What `git lfs install --local` writes: the only filter a workspace may have. */
+const LFS_FILTER = {
+    'filter.lfs.clean': 'git-lfs clean -- %f',
+    'filter.lfs.smudge': 'git-lfs smudge -- %f',
+    'filter.lfs.process': 'git-lfs filter-process',
+    'filter.lfs.required': 'true',
+};
+/** actions/checkout v5+'s credential include: `includeIf.gitdir:<gitdir>.path = <temp>/git-credentials-<uuid>.config`. */
+const CHECKOUT_INCLUDE_KEY = /^includeif\.gitdir:[^\n]+\.path$/;
+const CHECKOUT_INCLUDE_FILE = /\/git-credentials-[0-9a-f-]{36}\.config$/;
+/** The hooks `git lfs install` writes; nothing else may be a hook in the workspace. */
+const LFS_HOOK = /^#!\/bin\/sh\ncommand -v git-lfs >\/dev\/null 2>&1 \|\| \{[^\n]*\}\ngit lfs (pre-push|post-checkout|post-commit|post-merge) "\$@"\n?$/;
+/** The entries of a config that actions/checkout would not have written. Pure. */
+function unexpectedConfig(entries) {
+    const out = [];
+    for (const { key, value } of entries) {
+        const lower = canonicalKey(key);
+        if (LFS_FILTER[lower] !== undefined && LFS_FILTER[lower] === value)
+            continue;
+        if (CHECKOUT_INCLUDE_KEY.test(lower) && value !== null && CHECKOUT_INCLUDE_FILE.test(value))
+            continue;
+        if (ALLOWED_KEYS.some((re) => re.test(lower)))
+            continue;
+        if (!out.includes(key))
+            out.push(key);
+    }
+    return out;
+}
+/** Section and variable lower-cased, the subsection kept (git's own canonical form already is). */
+function canonicalKey(key) {
+    const first = key.indexOf('.');
+    const last = key.lastIndexOf('.');
+    if (first === -1)
+        return key.toLowerCase();
+    if (first === last)
+        return key.toLowerCase();
+    return `${key.slice(0, first).toLowerCase()}${key.slice(first, last)}${key.slice(last).toLowerCase()}`;
+}
+/**
+ * Reads one file of the workspace's `.git` as data: no link followed (O_NOFOLLOW; the `.git` directory itself was
+ * checked with lstat), a regular file, size-bounded. Undefined when it does not exist.
+ */
+async function readGitFile(path, maxBytes) {
+    let fh;
+    try {
+        fh = await open(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    }
+    catch (e) {
+        const code = e.code;
+        if (code === 'ENOENT')
+            return undefined;
+        if (code === 'ELOOP')
+            throw new Refusal(`${path} is a symbolic link`);
+        throw e;
+    }
+    try {
+        const st = await fh.stat();
+        if (!st.isFile())
+            throw new Refusal(`${path} is not a regular file`);
+        if (st.size > maxBytes)
+            throw new Refusal(`${path} is larger than ${maxBytes} bytes`);
+        return await fh.readFile();
+    }
+    finally {
+        await fh.close();
+    }
+}
+class Refusal extends (/* unused pure expression or super */ null && (Error)) {
+}
+/** Parses config bytes with git, outside any repository (`--file` reads that file alone, includes not followed). */
+async function parseConfigBytes(bytes, scratch) {
+    const file = join(scratch, `config-${randomBytes(4).toString('hex')}`);
+    await writeFile(file, bytes, { mode: 0o600 });
+    try {
+        const env = { ...gitEnv(), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+        const r = await Git.create(scratch, env).run(['config', '--file', file, '--no-includes', '--list', '-z'], {
+            allowAllExitCodes: true,
+        });
+        if (r.exitCode !== 0)
+            throw new Refusal(`its config does not parse (${r.stderr.trim().split('\n')[0] ?? ''})`);
+        return parseConfigList(r.stdout);
+    }
+    finally {
+        await rm(file, { force: true });
+    }
+}
+const FIX = 'gemini-run does not run git in a workspace it cannot trust: start from a fresh checkout (delete the workspace, or actions/checkout into a clean directory)';
+/**
+ * Checks the workspace's `.git` as data before any git command runs in it, and saves what the rebuild after the
+ * run puts back (`config` bytes, LFS hooks, `info/exclude` and `info/attributes`) into `snapshotDir` (created 0700).
+ * Throws a UserError naming what it found when the `.git` holds anything actions/checkout does not write.
+ */
+async function inspectWorkspace(worktree, snapshotDir) {
+    const gitDir = join(worktree, '.git');
+    await mkdir(snapshotDir, { recursive: true, mode: 0o700 });
+    await chmod(snapshotDir, 0o700);
+    try {
+        const st = await lstat(gitDir).catch(() => undefined);
+        if (!st)
+            throw new UserError(`The workspace ${worktree} is not a git checkout (no .git): run actions/checkout first.`);
+        if (st.isSymbolicLink())
+            throw new Refusal('.git is a symbolic link');
+        if (st.isFile())
+            throw new Refusal('.git is a file pointing elsewhere (a linked worktree or a submodule)');
+        if (!st.isDirectory())
+            throw new Refusal('.git is not a directory');
+        const selfUid = process.getuid?.() ?? 0;
+        if (st.uid !== selfUid)
+            throw new Refusal(`.git belongs to uid ${st.uid}, not to this job's user`);
+        const configBytes = await readGitFile(join(gitDir, 'config'), MAX_CONFIG_BYTES);
+        if (!configBytes)
+            throw new Refusal('.git/config is missing');
+        const entries = await parseConfigBytes(configBytes, snapshotDir);
+        const unexpected = unexpectedConfig(entries);
+        if (unexpected.length > 0) {
+            const shown = unexpected.slice(0, 5).map((k) => `'${k}'`);
+            throw new Refusal(`.git/config sets ${shown.join(', ')}${unexpected.length > 5 ? ` and ${unexpected.length - 5} more` : ''}, which actions/checkout does not write (perhaps left by an earlier run)`);
+        }
+        for (const name of [
+            'config.worktree',
+            'commondir',
+            'gitdir',
+            'objects/info/alternates',
+            'objects/info/http-alternates',
+        ]) {
+            if ((await lstat(join(gitDir, name)).catch(() => undefined)) !== undefined) {
+                throw new Refusal(`.git/${name} exists`);
+            }
+        }
+        for (const dir of ['worktrees', 'modules']) {
+            const entriesIn = await readdir(join(gitDir, dir)).catch(() => []);
+            if (entriesIn.length > 0)
+                throw new Refusal(`.git/${dir}/ is not empty (linked worktrees or submodules)`);
+        }
+        await mkdir(join(snapshotDir, 'hooks'), { mode: 0o700 });
+        for (const name of await readdir(join(gitDir, 'hooks')).catch(() => [])) {
+            if (name.endsWith('.sample'))
+                continue;
+            const hook = await readGitFile(join(gitDir, 'hooks', name), MAX_HOOK_BYTES).catch((e) => {
+                if (e instanceof Refusal)
+                    throw new Refusal(`.git/hooks/${name} is not a regular file`);
+                throw e;
+            });
+            if (!hook || !LFS_HOOK.test(hook.toString('utf8')))
+                throw new Refusal(`.git/hooks/${name} is a hook`);
+            await writeFile(join(snapshotDir, 'hooks', name), hook, { mode: 0o755 });
+        }
+        await mkdir(join(snapshotDir, 'info'), { mode: 0o700 });
+        for (const name of ['exclude', 'attributes', 'sparse-checkout']) {
+            const data = await readGitFile(join(gitDir, 'info', name), MAX_CONFIG_BYTES);
+            if (data)
+                await writeFile(join(snapshotDir, 'info', name), data, { mode: 0o644 });
+        }
+        await writeFile(join(snapshotDir, 'config'), configBytes, { mode: 0o644 });
+        const format = entries.find((e) => e.key.toLowerCase() === 'extensions.objectformat')?.value;
+        return {
+            version: 1,
+            worktree,
+            dir: snapshotDir,
+            objectFormat: format?.toLowerCase() === 'sha256' ? 'sha256' : 'sha1',
+        };
+    }
+    catch (e) {
+        if (e instanceof Refusal)
+            throw new UserError(`The workspace's ${e.message}: ${FIX}.`);
+        throw e;
+    }
+}
+/**
+ * Throws the agent's `.git` away and makes a new one from the snapshot and the vault (the action's own repository,
+ * whose refs are the pre-run refs with the run branch at the run's head). HEAD is the vault's; the index is rebuilt
+ * from HEAD, the working tree is left as the agent left it. Run only after every process of the agent has ended.
+ * Idempotent: it can run again from the post step.
+ */
+async function rebuildWorkspaceGit(o) {
+    const { snapshot } = o;
+    const gitDir = (0,external_node_path_namespaceObject.join)(snapshot.worktree, '.git');
+    // rename never follows a link: whatever the agent left at .git (a directory, a file, a symlink) goes whole.
+    const old = (0,external_node_path_namespaceObject.join)(snapshot.worktree, `.git.gemini-run-old-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`);
+    await (0,promises_namespaceObject.rename)(gitDir, old).catch((e) => {
+        if (e.code !== 'ENOENT')
+            throw e;
+    });
+    await (0,promises_namespaceObject.rm)(old, { recursive: true, force: true });
+    const env = { ...git_gitEnv(), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+    const emptyTemplate = (0,external_node_path_namespaceObject.join)(snapshot.dir, 'empty-template');
+    await (0,promises_namespaceObject.mkdir)(emptyTemplate, { recursive: true, mode: 0o700 });
+    await git_Git.create(snapshot.dir, env).run([
+        'init',
+        '--quiet',
+        '--bare',
+        `--template=${emptyTemplate}`,
+        `--object-format=${snapshot.objectFormat}`,
+        gitDir,
+    ]);
+    await (0,promises_namespaceObject.copyFile)((0,external_node_path_namespaceObject.join)(snapshot.dir, 'config'), (0,external_node_path_namespaceObject.join)(gitDir, 'config'));
+    for (const sub of ['hooks', 'info']) {
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(gitDir, sub), { recursive: true });
+        for (const name of await (0,promises_namespaceObject.readdir)((0,external_node_path_namespaceObject.join)(snapshot.dir, sub)).catch(() => [])) {
+            await (0,promises_namespaceObject.copyFile)((0,external_node_path_namespaceObject.join)(snapshot.dir, sub, name), (0,external_node_path_namespaceObject.join)(gitDir, sub, name));
+            if (sub === 'hooks')
+                await (0,promises_namespaceObject.chmod)((0,external_node_path_namespaceObject.join)(gitDir, sub, name), 0o755);
+        }
+    }
+    await copyObjectStore((0,external_node_path_namespaceObject.join)(o.vault, 'objects'), (0,external_node_path_namespaceObject.join)(gitDir, 'objects'));
+    await (0,promises_namespaceObject.copyFile)((0,external_node_path_namespaceObject.join)(o.vault, 'shallow'), (0,external_node_path_namespaceObject.join)(gitDir, 'shallow')).catch((e) => {
+        if (e.code !== 'ENOENT')
+            throw e;
+    });
+    // The vault is ours: its refs and HEAD are read with git there, and written here with git on a .git we just made.
+    const vault = git_Git.create(o.vault, env);
+    const refs = await vault.output([
+        'for-each-ref',
+        '--format=%(objectname) %(refname)',
+        'refs/heads',
+        'refs/remotes',
+        'refs/tags',
+    ]);
+    const head = await vault.output(['symbolic-ref', '--quiet', 'HEAD'], { allowAllExitCodes: true });
+    const repo = git_Git.create(snapshot.worktree, { ...env, GIT_DIR: '' });
+    const bound = [
+        '--git-dir',
+        gitDir,
+        '--work-tree',
+        snapshot.worktree,
+        '-c',
+        'core.hooksPath=/dev/null',
+        '-c',
+        'core.fsmonitor=false',
+    ];
+    const updates = refs
+        .split('\n')
+        .filter((l) => /^[0-9a-f]{40,64} refs\//.test(l))
+        .map((l) => {
+        const [sha, ref] = [l.slice(0, l.indexOf(' ')), l.slice(l.indexOf(' ') + 1)];
+        return `update ${ref} ${sha}\n`;
+    })
+        .join('');
+    if (updates)
+        await repo.run([...bound, 'update-ref', '--stdin'], { input: updates });
+    if (/^refs\/heads\/\S+$/.test(head))
+        await repo.run([...bound, 'symbolic-ref', 'HEAD', head]);
+    else {
+        const sha = await vault.output(['rev-parse', '--verify', 'HEAD^{commit}']);
+        await repo.run([...bound, 'update-ref', '--no-deref', 'HEAD', sha]);
+    }
+    await repo.run([...bound, 'reset', '--quiet', '--mixed'], { allowAllExitCodes: true });
 }
 
 ;// CONCATENATED MODULE: ./src/util/errors.ts
@@ -44144,6 +44499,38 @@ function errors_getErrorMessage(error) {
 function oneLine(message) {
     const line = message.split(/\r?\n/).find((l) => l.trim() !== '') ?? message;
     return line.trim();
+}
+
+;// CONCATENATED MODULE: ./src/action/workspace-restore.ts
+
+
+
+
+/**
+ * The workspace after the run: a `.git` the action made (src/git/workspace.ts) with the checkout's credential back,
+ * so a later step's `git status` or `git push` works and runs nothing the agent planted. Never throws.
+ */
+async function restoreWorkspace(o) {
+    try {
+        await rebuildWorkspaceGit({ snapshot: o.snapshot, vault: o.vault });
+    }
+    catch (e) {
+        o.log.warning(`Could not rebuild the workspace's .git: ${errors_getErrorMessage(e)}; the checkout's credential stays removed.`);
+        return;
+    }
+    if (o.saved) {
+        await restoreCheckoutCredentials(o.snapshot.worktree, o.saved).catch((e) => o.log.warning(`Could not restore the checkout's credentials: ${errors_getErrorMessage(e)}`));
+    }
+}
+const workspaceStateSchema = object({ snapshot: workspaceSnapshotSchema, vault: schemas_string() });
+/** The post step's half: the state the main step saved, or undefined when it is unreadable. */
+function parseWorkspaceState(raw) {
+    try {
+        return workspaceStateSchema.parse(JSON.parse(raw));
+    }
+    catch {
+        return undefined;
+    }
 }
 
 ;// CONCATENATED MODULE: external "node:timers/promises"
@@ -44709,6 +45096,160 @@ async function closeSandboxFromState(raw, log) {
     await (0,promises_namespaceObject.rm)(claim, { force: true });
 }
 
+;// CONCATENATED MODULE: ./src/util/agent-file.ts
+/**
+ * Reading a file the agent could have written (its transcript, telemetry, anything in its Gemini home or the
+ * worktree) as data, with the action's rights: never following a link to something of ours. The file must sit
+ * at exactly the path we computed under a trusted root (no symlink in any directory between, checked with lstat
+ * and then against the kernel's own name for the opened descriptor), be opened with O_NOFOLLOW (and O_NONBLOCK,
+ * so a fifo cannot block us), be a regular file with one link (a hard link to a secret is refused), owned by a
+ * uid we expect, and no bigger than the bound for its kind. Everything is then read through that same
+ * descriptor, never by path again.
+ */
+
+
+
+/** Size bounds per kind of file: far above what a run writes, far below what would hurt us. */
+const AGENT_FILE_LIMITS = {
+    transcript: 512 * 1024 * 1024,
+    telemetry: 512 * 1024 * 1024,
+    title: 8 * 1024 * 1024,
+    /** The agent's commits as a git bundle (src/git/export.ts): far beyond any run's work. */
+    bundle: 4 * 1024 * 1024 * 1024,
+};
+/** The file is not one we read: a link, a fifo, a hard link, someone else's, too big, or outside the root. */
+class AgentFileRefused extends Error {
+    file;
+    reason;
+    name = 'AgentFileRefused';
+    constructor(file, reason) {
+        super(`${file}: ${reason}`);
+        this.file = file;
+        this.reason = reason;
+    }
+}
+/** The owners to accept when the agent runs as `agentUid` (undefined: it runs as us). */
+function agent_file_ownerUids(agentUid) {
+    const self = process.getuid?.() ?? 0;
+    return agentUid === undefined || agentUid === self ? [self] : [self, agentUid];
+}
+/** A file the action itself wrote, where it lies: read the same way (a link put in its place is not followed). */
+function ownFile(file, maxBytes) {
+    return { root: path.dirname(path.resolve(file)), uids: agent_file_ownerUids(undefined), maxBytes };
+}
+const OPEN_FLAGS = external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK | external_node_fs_namespaceObject.constants.O_NOCTTY;
+/**
+ * Opens `file` (absolute, or relative to the policy's root) for reading, validated as the file comment says.
+ * Throws AgentFileRefused for a file we do not read, and the system error (ENOENT…) when there is none.
+ */
+async function openAgentFile(file, policy) {
+    const root = path.resolve(policy.root);
+    const abs = path.resolve(root, file);
+    const rel = path.relative(root, abs);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
+        throw new AgentFileRefused(abs, `not under ${root}`);
+    }
+    // Every directory from the root down: a real directory, not a link to somewhere else.
+    let dir = root;
+    for (const part of ['', ...rel.split(path.sep).slice(0, -1)]) {
+        dir = part === '' ? dir : path.join(dir, part);
+        const st = await lstat(dir);
+        if (st.isSymbolicLink())
+            throw new AgentFileRefused(abs, `${dir} is a symbolic link`);
+        if (!st.isDirectory())
+            throw new AgentFileRefused(abs, `${dir} is not a directory`);
+    }
+    let fh;
+    try {
+        fh = await open(abs, OPEN_FLAGS);
+    }
+    catch (e) {
+        if (e.code === 'ELOOP')
+            throw new AgentFileRefused(abs, 'is a symbolic link');
+        throw e;
+    }
+    try {
+        const st = await fh.stat();
+        if (!st.isFile())
+            throw new AgentFileRefused(abs, `is not a regular file (${kindOf(st)})`);
+        if (st.nlink !== 1)
+            throw new AgentFileRefused(abs, `has ${st.nlink} links (a hard link is not read)`);
+        if (!policy.uids.includes(st.uid))
+            throw new AgentFileRefused(abs, `is owned by uid ${st.uid}`);
+        if (st.size > policy.maxBytes) {
+            throw new AgentFileRefused(abs, `is ${st.size} bytes, more than the ${policy.maxBytes} read`);
+        }
+        // A directory swapped for a link between the lstat and the open: the kernel names what we really opened.
+        const opened = await readlink(`/proc/self/fd/${fh.fd}`).catch(() => undefined);
+        if (opened !== undefined) {
+            const expected = path.join(await realpath(root), rel);
+            if (opened !== expected)
+                throw new AgentFileRefused(abs, `resolves to ${opened}`);
+        }
+        return { fh, size: st.size, ino: st.ino };
+    }
+    catch (e) {
+        await fh.close();
+        throw e;
+    }
+}
+function kindOf(st) {
+    return st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a fifo' : st.isSocket() ? 'a socket' : 'a device';
+}
+/** Calls `onChunk` with the file's bytes in order, read through the validated descriptor, at most maxBytes. */
+async function readAgentFileChunks(f, maxBytes, onChunk, chunkBytes = 1024 * 1024) {
+    const buf = Buffer.allocUnsafe(chunkBytes);
+    let at = 0;
+    while (at < maxBytes) {
+        const { bytesRead } = await f.fh.read(buf, 0, Math.min(buf.length, maxBytes - at), at);
+        if (bytesRead === 0)
+            break;
+        at += bytesRead;
+        await onChunk(buf.subarray(0, bytesRead));
+    }
+    return at;
+}
+/** The whole file, validated, as bytes. */
+async function agent_file_readAgentFile(file, policy) {
+    const f = await openAgentFile(file, policy);
+    try {
+        const parts = [];
+        await readAgentFileChunks(f, policy.maxBytes, (c) => void parts.push(Buffer.from(c)));
+        return Buffer.concat(parts);
+    }
+    finally {
+        await f.fh.close();
+    }
+}
+/**
+ * Copies the validated file to `dest`, a new file of ours (created exclusively, mode 0600, whatever was at that
+ * path before is removed first): what the action publishes or keeps is its own copy, never the agent's file.
+ */
+async function copyAgentFile(file, dest, policy) {
+    const f = await openAgentFile(file, policy);
+    try {
+        await copyFromHandle(f, dest, policy.maxBytes);
+    }
+    finally {
+        await f.fh.close();
+    }
+}
+/** Writes the bytes of an already validated file to a new file of ours at `dest` (as copyAgentFile). */
+async function copyFromHandle(f, dest, maxBytes) {
+    await rm(dest, { force: true });
+    const out = await open(dest, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    try {
+        await readAgentFileChunks(f, maxBytes, async (c) => {
+            let done = 0;
+            while (done < c.length)
+                done += (await out.write(c, done, c.length - done)).bytesWritten;
+        });
+    }
+    finally {
+        await out.close();
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/gemini/context-file.ts
 /**
  * The task travels in `GEMINI.local.md` in the worktree, never in argv (argv is visible in `ps` and copied
@@ -44716,6 +45257,7 @@ async function closeSandboxFromState(raw, log) {
  * repo's own GEMINI.md/AGENTS.md. Git ignores it through the repository's info/exclude; it is removed after
  * the run and never committed.
  */
+
 
 
 
@@ -44793,13 +45335,13 @@ async function detectConventions(worktree) {
     }
     if (docs.length > 0)
         hints.push(`Follow the guidance in ${docs.join(', ')}.`);
-    const pkg = await readJson(join(worktree, 'package.json'));
+    const pkg = await readJson(worktree, 'package.json');
     const scripts = pkg && typeof pkg.scripts === 'object' && pkg.scripts !== null ? pkg.scripts : undefined;
     if (scripts && 'test' in scripts) {
         const pm = (await present('pnpm-lock.yaml')) ? 'pnpm' : (await present('yarn.lock')) ? 'yarn' : 'npm';
         hints.push(`Run the tests with \`${pm} test\` before committing.`);
     }
-    const makefile = await fs.readFile(join(worktree, 'Makefile'), 'utf8').catch(() => '');
+    const makefile = await readWorktreeFile(worktree, 'Makefile').catch(() => '');
     if (/^test:/m.test(makefile))
         hints.push('Run the tests with `make test` before committing.');
     if (await present('go.mod'))
@@ -44889,9 +45431,17 @@ function context_file_gitEnv() {
 function oneLineText(text) {
     return text.replace(/\s+/g, ' ').trim();
 }
-async function readJson(path) {
+/**
+ * A file of the worktree, which an earlier agent may have shaped (a reused workspace): read as data, never
+ * through a link (util/agent-file.ts).
+ */
+async function readWorktreeFile(worktree, name) {
+    const policy = { root: worktree, uids: ownerUids(undefined), maxBytes: 1024 * 1024 };
+    return (await readAgentFile(join(worktree, name), policy)).toString('utf8');
+}
+async function readJson(worktree, name) {
     try {
-        const value = JSON.parse(await fs.readFile(path, 'utf8'));
+        const value = JSON.parse(await readWorktreeFile(worktree, name));
         return typeof value === 'object' && value !== null ? value : undefined;
     }
     catch {
@@ -45246,23 +45796,186 @@ async function cleanupRun(o) {
         await removeContextFile(o.worktree).catch(() => undefined);
 }
 
+;// CONCATENATED MODULE: ./src/util/untrusted-text.ts
+/**
+ * Text someone else wrote (the agent, the model, an issue's author, the Gemini CLI quoting either) on its way
+ * into the job log. The runner reads every line the action prints as a possible workflow command: a line that
+ * starts with `::` after leading whitespace (`::error::`, `::add-mask::`, `::stop-commands::`…) and, in the legacy
+ * syntax, `##[command]` anywhere in a line. It splits lines on CR as well as LF. So a CR or LF inside an issue
+ * title or a tool's command would start a line the attacker wrote entirely.
+ *
+ * Pure functions only; the loggers (util/log.ts, action/core-logger.ts) apply them. Nothing is dropped silently:
+ * each unsafe character becomes a visible escape, so the reader sees that something was there.
+ */
+/** A field spliced into one of our lines, after neutralising (longer text is cut, with a note). */
+const MAX_FIELD_CHARS = 2000;
+/** One line of a message or of an untrusted block. */
+const MAX_LINE_CHARS = 4000;
+/** Lines of one untrusted block. */
+const MAX_BLOCK_LINES = 400;
+/**
+ * C0, DEL, C1 (NEL and the 8-bit CSI among them), the line and paragraph separators, and the invisible
+ * format characters that reorder or hide text on screen (bidi embeddings, overrides and isolates, zero-width
+ * characters, the BOM). ESC is in C0, so an ANSI sequence shows as `\x1b[31m`.
+ */
+const UNSAFE_CHARS = 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+/[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+/** The legacy command syntax, matched anywhere in a line. */
+const LEGACY_COMMAND = /##\[/g;
+/** A line the runner would read as a command (JS `\s` covers what .NET's TrimStart trims, NEL aside: escaped). */
+const COMMAND_LINE = /^\s*::/;
+const NAMED = { '\r': '\\r', '\n': '\\n', '\t': '\\t' };
+function escapeChar(c) {
+    const named = NAMED[c];
+    if (named)
+        return named;
+    const code = c.charCodeAt(0);
+    return code < 0x100
+        ? `\\x${code.toString(16).padStart(2, '0')}`
+        : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+/** Cuts `text` to `max` characters (never inside a surrogate pair), saying how much was left out. */
+function cap(text, max) {
+    if (text.length <= max)
+        return text;
+    let end = max;
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff)
+        end--;
+    return `${text.slice(0, end)} … (${text.length - end} more characters)`;
+}
+/** Escapes every unsafe character and the legacy command prefix; keeps everything else as it is. */
+function escapeAll(text) {
+    return text.replace(UNSAFE_CHARS, escapeChar).replace(LEGACY_COMMAND, '##\\[');
+}
+/**
+ * One field of someone else's text, made safe to splice into a line of ours: CR, LF and every other control
+ * or invisible character shown as an escape (`\r`, `\x1b`, `\u2028`), `##[` broken, cut at `max` characters.
+ * The result is always one line.
+ */
+function untrusted_text_neutralize(text, max = MAX_FIELD_CHARS) {
+    return cap(escapeAll(text), max);
+}
+/**
+ * A whole message about to be printed: each line (split on LF or CRLF: the message's own line breaks) gets
+ * {@link neutralize}d, a lone CR included, and a line that would read as a `::command` is prefixed with `\`.
+ * The loggers pass every message through this, so no call site can print a command by mistake.
+ */
+function untrusted_text_guardLines(message, max = MAX_LINE_CHARS) {
+    return message
+        .split(/\r?\n/)
+        .map((line) => {
+        const safe = untrusted_text_neutralize(line, max);
+        return COMMAND_LINE.test(safe) ? `\\${safe}` : safe;
+    })
+        .join('\n');
+}
+/**
+ * The lines that print `text` as a block the runner does not read commands from: `::stop-commands::<token>`,
+ * the text (each line neutralised, `::` lines left as they are: inside the block they are text), and
+ * `::<token>::`. `newToken` is asked again until the token occurs nowhere in the block, so the text cannot end it.
+ */
+function untrusted_text_stopCommandsBlock(text, newToken) {
+    const all = text.split(/\r?\n/);
+    if (all.length > 1 && all[all.length - 1] === '')
+        all.pop();
+    const lines = all.slice(0, MAX_BLOCK_LINES).map((l) => untrusted_text_neutralize(l, MAX_LINE_CHARS));
+    if (all.length > MAX_BLOCK_LINES)
+        lines.push(`… (${all.length - MAX_BLOCK_LINES} more lines)`);
+    let token = newToken();
+    while (lines.some((l) => l.includes(token)))
+        token = newToken();
+    return [`::stop-commands::${token}`, ...lines, `::${token}::`];
+}
+
+;// CONCATENATED MODULE: ./src/util/log.ts
+/**
+ * The logging seam. The action backs it with @actions/core (groups, masking); the CLI and tests back it
+ * with plain streams. Domain code takes a Logger and never imports @actions/core.
+ *
+ * Every message is the logger's to make safe: each line goes through guardLines (util/untrusted-text.ts), so
+ * a CR or a `::command` that reached a message cannot become a workflow command. Call sites still
+ * `neutralize` a field of someone else's text they splice into a line, so it stays on that line.
+ */
+
+
+/** A fresh stop-commands token: 16 random bytes, never reused, so nothing printed before can end a block. */
+function stopCommandsToken() {
+    return (0,external_node_crypto_.randomBytes)(16).toString('hex');
+}
+function createStreamLogger(opts = {}) {
+    const out = opts.out ?? process.stdout;
+    const err = opts.err ?? process.stderr;
+    const prefix = opts.prefix ?? '';
+    // Each line carries the prefix (a CLI run inside a workflow step is read for commands too).
+    const lines = (m, tag = '') => guardLines(m)
+        .split('\n')
+        .map((l, i) => `${prefix}${i === 0 ? tag : ''}${l}\n`)
+        .join('');
+    return {
+        info: (m) => void out.write(lines(m)),
+        warning: (m) => void err.write(lines(m, 'warning: ')),
+        error: (m) => void err.write(lines(m, 'error: ')),
+        debug: (m) => {
+            if (opts.debug)
+                out.write(lines(m, 'debug: '));
+        },
+        group: async (title, fn) => {
+            out.write(`${prefix}== ${neutralize(title)}\n`);
+            return fn();
+        },
+        untrusted: (label, text) => {
+            out.write(lines(label));
+            // Inside the runner's stop-commands block `::` lines are text; outside one, `| ` keeps them so.
+            for (const l of stopCommandsBlock(text, stopCommandsToken).slice(1, -1))
+                out.write(`${prefix}  | ${l}\n`);
+        },
+    };
+}
+/** A logger that records lines; for tests. */
+function createMemoryLogger() {
+    const lines = [];
+    return {
+        lines,
+        info: (m) => void lines.push(m),
+        warning: (m) => void lines.push(`warning: ${m}`),
+        error: (m) => void lines.push(`error: ${m}`),
+        debug: (m) => void lines.push(`debug: ${m}`),
+        group: async (title, fn) => {
+            lines.push(`== ${title}`);
+            return fn();
+        },
+        untrusted: (label, text) => {
+            lines.push(label, ...text.split('\n').map((l) => `  | ${l}`));
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/action/core-logger.ts
 
+
+
 let depth = 0;
-/** The Logger seam backed by @actions/core: groups fold in the job log, secrets are masked by the runner. */
+/**
+ * The Logger seam backed by @actions/core: groups fold in the job log, secrets are masked by the runner.
+ * core.info prints its message as it is, so every message goes through guardLines first (a CR or `::` line in
+ * it is never a command); warning/error/debug are commands whose message core escapes, and get the same
+ * treatment so control characters show the same everywhere.
+ */
 const coreLogger = {
-    info: (m) => info(m),
-    warning: (m) => warning(m),
-    error: (m) => error(m),
-    debug: (m) => core_debug(m),
+    info: (m) => info(untrusted_text_guardLines(m)),
+    warning: (m) => warning(untrusted_text_guardLines(m)),
+    error: (m) => error(untrusted_text_guardLines(m)),
+    debug: (m) => core_debug(untrusted_text_guardLines(m)),
     group: async (title, fn) => {
         // The runner cannot nest groups; an inner group is a plain line instead.
         if (depth > 0) {
-            info(`— ${title}`);
+            info(`— ${untrusted_text_neutralize(title)}`);
             return fn();
         }
         depth++;
-        startGroup(title);
+        startGroup(untrusted_text_neutralize(title));
         try {
             return await fn();
         }
@@ -45270,6 +45983,10 @@ const coreLogger = {
             endGroup();
             depth--;
         }
+    },
+    untrusted: (label, text) => {
+        // One write: the block's lines are never interleaved with another line of ours.
+        info([untrusted_text_guardLines(label), ...untrusted_text_stopCommandsBlock(text, stopCommandsToken)].join('\n'));
     },
 };
 
@@ -45281,6 +45998,8 @@ const state_STATE = {
     sandbox: 'sandbox',
     worktree: 'worktree',
     savedCredentials: 'savedCredentials',
+    /** The snapshot of the workspace's .git and the vault, to rebuild it from ('' once the main step did). */
+    workspace: 'workspace',
     /** The live tracking comment while the run works ('' once its last edit is done). */
     tracking: 'tracking',
 };
@@ -50675,7 +51394,423 @@ function hasStatus(error, status) {
     return typeof error === 'object' && error !== null && 'status' in error && error.status === status;
 }
 
+;// CONCATENATED MODULE: ./src/github/published-text.ts
+/**
+ * Outbound text: what the action publishes on GitHub (PR body, comments, job summary) carries only what the run
+ * means, whatever the agent wrote into its final answer, commit subjects or file names. Inbound text (the task
+ * the agent reads) is cleaned by sanitize.ts; this is the other direction.
+ *
+ * Rules, outside fenced code blocks:
+ * - HTML comments are removed (they hide text, and ours carry the action's markers); any other `<` that does not
+ *   open a plain allow-listed tag (`<details>`, `<b>`…, no attributes) is escaped (`\<`), so `<img>`, `<picture>`,
+ *   `<video>`, `<iframe>`, `<script>`, `<style>` and `<a href>` show as text.
+ * - A closing keyword (`fixes #3`, `closes owner/repo#3`, `resolves <issue URL>`) keeps its effect only for the
+ *   run's own issue; any other reference goes into `<code>`, which GitHub neither links nor closes.
+ * - `@user` and `@org/team` go into `<code>`: nobody is pinged. E-mail addresses are left alone.
+ * - A character reference (`&#64;`, `&commat;`) is shown as written: it would render as the character after the
+ *   rules above were checked.
+ * - Images and links to hosts other than the repository's own GitHub server (inline, reference definitions,
+ *   autolinks, bare URLs) become text: the URL in `<code>`. Relative links and the own server's stay.
+ *
+ * Neutralising writes `<code>…</code>`, never backticks: an inserted backtick could pair with a stray one of the
+ * agent's and turn the neutralised text back into prose. Fenced code blocks are left as written (GitHub renders
+ * no mention, link, image or HTML in them). An inline code span is kept as written when its text would pass
+ * these rules unchanged as prose, and otherwise rewritten as a `<code>` element whose characters are all
+ * backslash-escaped: it looks the same, and is code however GitHub pairs the backticks around it. The function is
+ * idempotent, so text it wrote (an earlier summary folded into a new one) goes through it again unchanged.
+ */
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/** Allow-listed tags, kept only without attributes (`<details open>` aside): they cannot load or hide anything. */
+const PLAIN_TAGS = new Set('details summary b i em strong kbd sub sup br hr p ul ol li blockquote table thead tbody tr th td h1 h2 h3 h4 h5 h6 del s ins dl dt dd'.split(' '));
+/** Entities that render as a character no rule here cares about. */
+const HARMLESS_ENTITIES = new Set(['&amp;', '&lt;', '&gt;', '&quot;', '&nbsp;']);
+const PUNCT = /[!-/:-@[-`{-~]/;
+/** Every ASCII punctuation character backslash-escaped: the text renders as itself and forms no markup. */
+function published_text_escapeAll(text) {
+    return text.replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
+}
+/** Text shown as code: no mention, reference, link or markup in it takes effect. */
+function asCode(text) {
+    return `<code>${published_text_escapeAll(text.replace(/\s+/g, ' '))}</code>`;
+}
+/**
+ * `text` as one inline code span, for text the agent chose (a shell command, a path): a plain code span when the
+ * text holds nothing markup or GitHub could act on, else a `<code>` element of escaped characters, which renders
+ * the same and keeps no `<!--`, mention or URL in the raw body either.
+ */
+function codeSpan(text) {
+    const one = text.replace(/[\s]+/g, ' ');
+    return /^[^`<>&@#![\]|:\\]*$/.test(one) && !/www\./i.test(one) ? `\`${one}\`` : asCode(one);
+}
+/** A `<code>` body that forms no markup inside the element (what `asCode` and the mention rule write). */
+function safeInCode(body) {
+    for (let i = 0; i < body.length; i++) {
+        const c = body[i];
+        if (c === '\\' && i + 1 < body.length && PUNCT.test(body[i + 1])) {
+            i++;
+            continue;
+        }
+        if ('`<>[]!&*_~|:\\'.includes(c))
+            return false;
+    }
+    return !/www\./i.test(body);
+}
+function classify(dest, ctx) {
+    // Entities and escapes are decoded in a destination: anything that needs them is not trusted.
+    if (!/^[A-Za-z0-9._~/#?=%+:@!$'()*,;-]*$/.test(dest))
+        return 'outside';
+    if (dest.startsWith('//'))
+        return 'outside';
+    if (/^mailto:[^/]*$/i.test(dest))
+        return 'own';
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(dest))
+        return 'own'; // relative: resolves on the own server
+    try {
+        return new URL(dest).origin === new URL(ctx.serverUrl).origin ? 'own' : 'outside';
+    }
+    catch {
+        return 'outside';
+    }
+}
+/** Backslashes ending `text`: an odd count would escape the `<` of a `<code>` written after it. */
+function endsWithOddBackslashes(text) {
+    const m = /\\+$/.exec(text);
+    return m !== null && m[0].length % 2 === 1;
+}
+const KEYWORD = String.raw `(?<kw>(?<![A-Za-z0-9_])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)[ \t]*:?[ \t]+)(?<ref>\\?#\d+|GH-\d+|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+\\?#\d+|https?://[^\s<>()]+/(?:issues|pull)/\d+)`;
+const URL_RE = String.raw `(?<url>(?:(?:https?|ftp)://|www\.)[^\s<>]*[^\s<>?!.,:*_~'")\]])`;
+const MENTION = String.raw `(?<at>\\?@[A-Za-z0-9][A-Za-z0-9-]*(?:/[A-Za-z0-9][A-Za-z0-9_.-]*)?)`;
+const TEXT_RULES = new RegExp(`${KEYWORD}|${URL_RE}|${MENTION}`, 'gi');
+/** Whether a closing-keyword reference names the run's own issue. */
+function isOwnReference(ref, ctx) {
+    if (ctx.ownIssue === undefined)
+        return false;
+    const r = ref.replace(/\\#/, '#');
+    const own = `${ctx.owner}/${ctx.repo}`.toLowerCase();
+    let m = /^#(\d+)$/.exec(r);
+    if (m)
+        return Number(m[1]) === ctx.ownIssue;
+    m = /^([^#]+)#(\d+)$/.exec(r);
+    if (m)
+        return m[1].toLowerCase() === own && Number(m[2]) === ctx.ownIssue;
+    m = /^(.*)\/([^/]+\/[^/]+)\/(?:issues|pull)\/(\d+)$/.exec(r);
+    if (m) {
+        return (classify(r, ctx) === 'own' &&
+            m[1].toLowerCase() === new URL(ctx.serverUrl).origin.toLowerCase() &&
+            m[2].toLowerCase() === own &&
+            Number(m[3]) === ctx.ownIssue);
+    }
+    return false;
+}
+/** Plain prose (no code span, tag or link left in it): keywords, bare URLs and mentions. */
+function sanitizeText(text, ctx) {
+    return text.replace(TEXT_RULES, (...args) => {
+        const match = args[0];
+        const offset = args[args.length - 3];
+        const whole = args[args.length - 2];
+        const g = args[args.length - 1];
+        const before = whole.slice(0, offset);
+        const pad = endsWithOddBackslashes(before) ? '\\' : '';
+        if (g.kw !== undefined && g.ref !== undefined) {
+            if (isOwnReference(g.ref, ctx))
+                return match;
+            return `${g.kw}${asCode(g.ref.replace(/\\#/, '#'))}`;
+        }
+        if (g.url !== undefined) {
+            const full = g.url.startsWith('www.') ? `https://${g.url}` : g.url;
+            return classify(full, ctx) === 'own' ? match : `${pad}${asCode(g.url)}`;
+        }
+        // `\@bob` renders `@bob` all the same. `@` after a letter or digit is an e-mail address or a word.
+        const at = g.at;
+        if (at.startsWith('\\')) {
+            if (endsWithOddBackslashes(before))
+                return `\\<code>${at.slice(1)}</code>`; // `\\@`: a `\`, then `@`
+            if (/[A-Za-z0-9_]$/.test(before))
+                return match;
+            return `<code>${at.slice(1)}</code>`;
+        }
+        if (/[A-Za-z0-9_]$/.test(before))
+            return match;
+        return `<code>${at}</code>`;
+    });
+}
+const OPEN_TAG = /^<([A-Za-z][A-Za-z0-9-]*)((?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*)\s*(\/?)>/;
+const CLOSE_TAG = /^<\/([A-Za-z][A-Za-z0-9-]*)\s*>/;
+const AUTOLINK = /^<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*)>/;
+const EMAIL_AUTOLINK = /^<[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*>/;
+const CODE_ELEMENT = /^<code>((?:(?!<\/code>).)*)<\/code>/;
+/** `[text](dest "title")` starting at `start` (the `[`), on one line; undefined when it is not one. */
+function parseInlineLink(line, start) {
+    let depth = 0;
+    let i = start;
+    for (; i < line.length; i++) {
+        const c = line[i];
+        if (c === '\\') {
+            i++;
+            continue;
+        }
+        if (c === '[')
+            depth++;
+        else if (c === ']' && --depth === 0)
+            break;
+    }
+    if (depth !== 0 || line[i + 1] !== '(')
+        return undefined;
+    const text = line.slice(start + 1, i);
+    i += 2;
+    while (line[i] === ' ' || line[i] === '\t')
+        i++;
+    let dest = '';
+    if (line[i] === '<') {
+        const close = line.indexOf('>', i);
+        if (close < 0)
+            return undefined;
+        dest = line.slice(i + 1, close);
+        i = close + 1;
+    }
+    else {
+        let parens = 0;
+        const from = i;
+        for (; i < line.length; i++) {
+            const c = line[i];
+            if (c === '\\') {
+                i++;
+                continue;
+            }
+            if (/\s/.test(c))
+                break;
+            if (c === '(')
+                parens++;
+            else if (c === ')') {
+                if (parens === 0)
+                    break;
+                parens--;
+            }
+        }
+        dest = line.slice(from, i);
+    }
+    while (line[i] === ' ' || line[i] === '\t')
+        i++;
+    const quote = line[i];
+    if (quote === '"' || quote === "'" || quote === '(') {
+        const closer = quote === '(' ? ')' : quote;
+        let j = i + 1;
+        for (; j < line.length && line[j] !== closer; j++)
+            if (line[j] === '\\')
+                j++;
+        if (j >= line.length)
+            return undefined;
+        i = j + 1;
+        while (line[i] === ' ' || line[i] === '\t')
+            i++;
+    }
+    if (line[i] !== ')')
+        return undefined;
+    return { text, dest, end: i + 1 };
+}
+/** One line of prose (outside fenced code): every rule of the module comment. */
+function sanitizeLine(line, ctx) {
+    // A reference definition is a link (or an image) wherever its label is used: an outside one becomes text.
+    const def = /^( {0,3})\[((?:[^\]\\]|\\.)+)\]:(.*)$/.exec(line);
+    if (def) {
+        const dest = /^[ \t]*<?([^\s>]*)>?(.*)$/.exec(def[3]);
+        if (!dest?.[1] || classify(dest[1], ctx) === 'outside') {
+            return `${def[1]}\\[${sanitizeLine(`${def[2]}\\]: `, ctx)}${def[3].trim() ? asCode(def[3].trim()) : ''}`;
+        }
+    }
+    let out = '';
+    let text = '';
+    const flush = () => {
+        out += sanitizeText(text, ctx);
+        text = '';
+    };
+    const emit = (s) => {
+        flush();
+        out += s;
+    };
+    let i = 0;
+    while (i < line.length) {
+        const c = line[i];
+        const rest = line.slice(i);
+        if (c === '\\' && i + 1 < line.length && PUNCT.test(line[i + 1])) {
+            text += line.slice(i, i + 2);
+            i += 2;
+            continue;
+        }
+        if (c === '`') {
+            const run = /^`+/.exec(rest)[0];
+            const closeAt = findClosingRun(line, i + run.length, run.length);
+            if (closeAt < 0) {
+                text += run;
+                i += run.length;
+                continue;
+            }
+            const body = line.slice(i + run.length, closeAt);
+            const content = /^ .* $/.test(body) && body.trim() ? body.slice(1, -1) : body;
+            const clean = sanitizeLine(content, ctx) === content && !content.includes('|');
+            emit(clean ? line.slice(i, closeAt + run.length) : asCode(content));
+            i = closeAt + run.length;
+            continue;
+        }
+        if (c === '<') {
+            const code = CODE_ELEMENT.exec(rest);
+            if (code && safeInCode(code[1])) {
+                emit(code[0]);
+                i += code[0].length;
+                continue;
+            }
+            const auto = AUTOLINK.exec(rest);
+            if (auto) {
+                emit(classify(auto[1], ctx) === 'own' ? auto[0] : asCode(auto[1]));
+                i += auto[0].length;
+                continue;
+            }
+            const email = EMAIL_AUTOLINK.exec(rest);
+            if (email) {
+                emit(email[0]);
+                i += email[0].length;
+                continue;
+            }
+            const open = OPEN_TAG.exec(rest);
+            const close = CLOSE_TAG.exec(rest);
+            const name = (open?.[1] ?? close?.[1] ?? '').toLowerCase();
+            const attrs = open?.[2]?.trim() ?? '';
+            if (PLAIN_TAGS.has(name) && (attrs === '' || (name === 'details' && attrs === 'open'))) {
+                const tag = (open ?? close)[0];
+                emit(tag);
+                i += tag.length;
+                continue;
+            }
+            text += '\\<';
+            i++;
+            continue;
+        }
+        if (c === '&') {
+            // An entity renders as its character, after this filter: `&#64;bob` would ping. Shown as written instead.
+            const entity = /^&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});/.exec(rest);
+            if (entity && !HARMLESS_ENTITIES.has(entity[0])) {
+                text += '\\&';
+                i++;
+                continue;
+            }
+        }
+        if (c === '!' && line[i + 1] === '[') {
+            const link = parseInlineLink(line, i + 1);
+            if (link && classify(link.dest, ctx) === 'own') {
+                emit(`![${sanitizeLine(link.text, ctx)}](${line.slice(i + 2 + link.text.length + 2, link.end)}`);
+                i = link.end;
+            }
+            else if (link) {
+                emit(asCode(line.slice(i, link.end)));
+                i = link.end;
+            }
+            else {
+                // Not an image this parser reads (a reference image, say): never one GitHub loads either.
+                text += '!\\[';
+                i += 2;
+            }
+            continue;
+        }
+        if (c === '[') {
+            const link = parseInlineLink(line, i);
+            if (link) {
+                const label = sanitizeLine(link.text, ctx);
+                emit(classify(link.dest, ctx) === 'own'
+                    ? `[${label}](${line.slice(i + 1 + link.text.length + 2, link.end)}`
+                    : `${label} (${asCode(link.dest)})`);
+                i = link.end;
+                continue;
+            }
+        }
+        text += c;
+        i++;
+    }
+    flush();
+    return out;
+}
+/** Where a run of exactly `length` backticks starts after `from`, or -1. */
+function findClosingRun(line, from, length) {
+    for (let i = from; i < line.length;) {
+        if (line[i] !== '`') {
+            i++;
+            continue;
+        }
+        let j = i;
+        while (line[j] === '`')
+            j++;
+        if (j - i === length)
+            return i;
+        i = j;
+    }
+    return -1;
+}
+/** Splits text into its lines and whether each is inside a fenced code block, as GitHub reads it (see above). */
+function fencedLines(text) {
+    const lines = [];
+    let fence;
+    // After a line that starts with a tag, GitHub may read the lines up to a blank one as raw HTML, where a
+    // "fence" is no fence: such lines are prose here.
+    let htmlBlock = false;
+    for (const line of text.split('\n')) {
+        if (fence !== undefined) {
+            lines.push({ line, code: true });
+            const closer = FENCE.exec(line);
+            const run = closer?.[1] ?? '';
+            if (run[0] === fence[0] && run.length >= fence.length && closer?.[2]?.trim() === '')
+                fence = undefined;
+            continue;
+        }
+        if (line.trim() === '')
+            htmlBlock = false;
+        else if (/^ {0,3}</.test(line))
+            htmlBlock = true;
+        const opener = FENCE.exec(line);
+        const run = opener?.[1];
+        if (run !== undefined && !(run.startsWith('`') && opener[2].includes('`')) && !htmlBlock) {
+            fence = run;
+            lines.push({ line, code: true });
+        }
+        else {
+            lines.push({ line, code: false });
+        }
+    }
+    return { lines, ...(fence !== undefined ? { open: fence } : {}) };
+}
+/** The text with a fenced code block it leaves open closed: an open fence would swallow what follows it. */
+function published_text_closeOpenFence(text) {
+    const { open } = fencedLines(text.replace(/\r\n?/g, '\n'));
+    return open === undefined ? text : `${text}\n${open}`;
+}
+/** Text for GitHub from text the agent had a hand in: see the module comment. Pure and idempotent. */
+function publishedText(text, ctx) {
+    const { lines, open } = fencedLines(text.replace(/\r\n?/g, '\n'));
+    const out = [];
+    let prose = [];
+    const flush = () => {
+        if (prose.length === 0)
+            return;
+        // A comment may span lines (and blank lines): removed before the lines are read one by one.
+        const joined = prose.join('\n').replace(/<!--[\s\S]*?-->/g, '');
+        out.push(...joined.split('\n').map((l) => sanitizeLine(l, ctx)));
+        prose = [];
+    };
+    for (const { line, code } of lines) {
+        if (code) {
+            flush();
+            out.push(line);
+        }
+        else {
+            prose.push(line);
+        }
+    }
+    flush();
+    if (open !== undefined)
+        out.push(open);
+    return out.join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/run/report.ts
+
 const STATUS_LINE = {
     finished: '✅ finished',
     'timed-out': '⏱️ timed out',
@@ -50748,6 +51883,11 @@ function renderSummary(result, options = {}) {
             : []),
     ];
     out.push('| | |', '|---|---|', ...facts.map(([k, v]) => `| ${k} | ${v} |`), '');
+    const refused = result.refusedCalls;
+    if (refused && refused.count > 0) {
+        const shown = refused.first.map((c) => `\`${cell(c)}\``).join(', ');
+        out.push(`**${refused.count} non-model call(s) refused by the model proxy** (the agent's credential serves model calls only): ${shown}${refused.count > refused.first.length ? ', …' : ''}`, '');
+    }
     const tools = toolRows(result);
     if (tools.length > 0) {
         out.push('### Tool calls', '', '| Kind | Tool | Calls | Failed |', '|---|---|---:|---:|');
@@ -50788,7 +51928,9 @@ function renderSummary(result, options = {}) {
     if (answer) {
         const max = opts.maxAnswerChars ?? 20_000;
         const text = redactSecrets(answer);
-        out.push('### Final answer', '', text.length > max ? `${text.slice(0, max)}\n\n…(truncated)` : text, '');
+        // A fence the answer leaves open (or a cut leaves open) would swallow the rest of the summary.
+        const shown = closeOpenFence(text.length > max ? `${text.slice(0, max)}\n\n…(truncated)` : text);
+        out.push('### Final answer', '', shown, '');
     }
     if (result.sessionId) {
         out.push('### Resume', '', '```sh', `gemini --resume ${result.sessionId}`, '```', '');
@@ -50910,6 +52052,7 @@ function limits_capBody(text, limit = MAX_BODY_CHARS) {
 
 
 
+
 const TRACKING_MARKER = commentMarker('progress');
 const DEFAULT_TRACKING_INTERVAL_MS = 10_000;
 /** Tool calls listed in the comment; older ones are counted, not listed. */
@@ -50947,16 +52090,16 @@ function renderTracking(v, now) {
             out.push(`- … ${hidden} earlier`);
         for (const t of v.tools) {
             const mark = t.ok === undefined ? '' : t.ok ? ' ✓' : ' ✗';
-            const target = t.target ? ` \`${inlineCode(t.target).slice(0, 120)}\`` : '';
-            out.push(`- ${t.kind} \`${inlineCode(t.name)}\`${target}${mark}`);
+            const target = t.target ? ` ${codeSpan(inlineCode(t.target).slice(0, 120))}` : '';
+            out.push(`- ${t.kind} ${codeSpan(inlineCode(t.name))}${target}${mark}`);
         }
         out.push('', '</details>');
     }
     return out.join('\n');
 }
 /**
- * Text the agent chose (a shell command, a path) kept inside one code span: no backtick to close it and no line
- * break to end the list item, so it cannot become a mention, a link or HTML in the comment.
+ * Text the agent chose (a shell command, a path) made fit for one code span (codeSpan): no backtick to close it
+ * and no line break to end the list item, so it cannot become a mention, a link or HTML in the comment.
  */
 function inlineCode(text) {
     // eslint-disable-next-line no-control-regex -- control characters are exactly what must go
@@ -51188,6 +52331,7 @@ async function finishAbandoned(client, stateText, now) {
 
 
 
+
 /**
  * Post step (always runs, even when the main step crashed): stops the run's tmux server, removes the isolated
  * Gemini home and the context file, restores the checkout's credential. Trouble is only a warning.
@@ -51196,24 +52340,36 @@ async function post() {
     await finishTracking();
     const runDir = state_getState('runDir') || undefined;
     const worktree = state_getState('worktree') || undefined;
-    const saved = state_getState('savedCredentials');
-    if (saved && worktree) {
-        try {
-            await restoreCheckoutCredentials(worktree, parseSavedCredentials(saved));
-        }
-        catch (error) {
-            warning(`Could not restore the checkout's credentials: ${errors_getErrorMessage(error)}`);
-        }
-    }
     // The agent's processes first: nothing of the run may outlive it, whatever the main step managed.
     const sandbox = state_getState('sandbox');
     if (sandbox)
         await closeSandboxFromState(sandbox, coreLogger);
+    // Then the workspace gets the action's .git back, and only then the checkout's credential: never into a .git
+    // the agent shaped (the main step did both, unless it died first).
+    const rawWorkspace = state_getState('workspace');
+    const savedRaw = state_getState('savedCredentials');
+    if (rawWorkspace) {
+        const state = parseWorkspaceState(rawWorkspace);
+        let saved;
+        try {
+            saved = savedRaw ? parseSavedCredentials(savedRaw) : undefined;
+        }
+        catch {
+            warning("The saved checkout credential state is unreadable: the checkout's credential stays removed.");
+        }
+        if (state)
+            await restoreWorkspace({ ...state, saved, log: coreLogger });
+        else
+            warning("The saved workspace state is unreadable: the workspace's .git was not rebuilt.");
+    }
+    else if (savedRaw && worktree) {
+        warning("The checkout's credential was removed before the workspace could be checked; it stays removed.");
+    }
     try {
         await cleanupRun({ runDir, worktree, log: coreLogger });
     }
     catch (error) {
-        warning(`Cleanup was incomplete: ${errors_getErrorMessage(error)}`);
+        coreLogger.warning(`Cleanup was incomplete: ${errors_getErrorMessage(error)}`);
     }
     if (!runDir && !worktree)
         info('Nothing to clean up.');
@@ -51234,7 +52390,7 @@ async function finishTracking() {
             info('Finished the tracking comment: the run stopped.');
     }
     catch (error) {
-        warning(`Could not finish the tracking comment: ${errors_getErrorMessage(error)}`);
+        coreLogger.warning(`Could not finish the tracking comment: ${errors_getErrorMessage(error)}`);
     }
 }
 void post();

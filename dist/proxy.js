@@ -9656,28 +9656,6 @@ function carriesPlaceholder(presented, placeholder) {
         ok = sameSecret(value, placeholder) || ok;
     return ok;
 }
-/**
- * The query string without any `key` parameter, every other byte untouched (re-serialising through
- * URLSearchParams would re-encode the rest). The real API key travels in a header only, so it never lands in
- * upstream or enterprise-proxy access logs.
- */
-function withoutKeyParam(search) {
-    if (search === '' || search === '?')
-        return '';
-    const kept = search
-        .slice(1)
-        .split('&')
-        .filter((part) => {
-        const name = part.split('=', 1)[0] ?? '';
-        try {
-            return decodeURIComponent(name.replace(/\+/g, ' ')) !== 'key';
-        }
-        catch {
-            return true;
-        }
-    });
-    return kept.length ? `?${kept.join('&')}` : '';
-}
 function connectionTokens(value) {
     const joined = Array.isArray(value) ? value.join(',') : (value ?? '');
     return new Set(joined
@@ -9864,6 +9842,109 @@ function isLoopbackHex(address) {
     return (0,external_node_os_namespaceObject.endianness)() === 'LE' ? ip.endsWith('7F') : ip.startsWith('7F');
 }
 
+;// CONCATENATED MODULE: ./src/proxy/model-routes.ts
+/**
+ * Which calls the model proxy forwards: the model calls gemini 0.42.0 and 0.61.0 make, and nothing else the
+ * credential could reach (files, cachedContents, tunedModels, batches, operations, corpora, account settings).
+ * Evidence for each API:
+ * - Gemini API (@google/genai, default version v1beta): `POST models/{m}:streamGenerateContent?alt=sse`, and
+ *   `:generateContent` (router, next speaker, loop check) in every capture (fixtures/gemini-0.x/*\/requests.json);
+ *   `:countTokens` in the SDK's content generator. The CLI lists no models and never calls `embedContent`
+ *   (`generateEmbedding` is defined in both bundles, called nowhere).
+ * - Vertex AI (same SDK, default version v1beta1, compat.md A15): the same three methods under
+ *   `projects/{p}/locations/{l}/publishers/google/models/{m}`, or `publishers/google/models/{m}` in express mode.
+ * - Code Assist (`CodeAssistServer` in both bundles, base `/v1internal`): POST `:{method}` for the three model
+ *   methods and the session's own bookkeeping (loadCodeAssist, onboardUser, listExperiments,
+ *   retrieveUserQuota, fetchAdminControls, recordCodeAssistMetrics), and GET `/{operation name}` to poll an
+ *   onboarding. Not served: get/setCodeAssistGlobalUserSetting (the /privacy dialog: an account setting, not a
+ *   run's business) and `embedContent` (it throws before sending).
+ * Matching is on the raw request target, which must already be in normal form: no percent-encoding in the path,
+ * no dot segments, no empty segments. The only query kept is `alt=sse` on a stream call; `key` (the
+ * placeholder's carrier) is dropped, anything else is refused, so nothing the agent adds reaches the upstream.
+ */
+const MODEL_METHODS = 'generateContent|streamGenerateContent|countTokens';
+const NAME = '[A-Za-z0-9][A-Za-z0-9._-]*';
+const ROUTES = {
+    'gemini-api': [
+        { method: 'POST', path: new RegExp(`^/v1(?:beta|alpha)?/models/${NAME}:(${MODEL_METHODS})$`) },
+    ],
+    vertex: [
+        {
+            method: 'POST',
+            path: new RegExp(`^/v1(?:beta1)?(?:/projects/[A-Za-z0-9][A-Za-z0-9.:_-]*/locations/[a-z0-9][a-z0-9-]*)?/publishers/google/models/${NAME}:(${MODEL_METHODS})$`),
+        },
+    ],
+    'code-assist': [
+        {
+            method: 'POST',
+            path: new RegExp(`^/v1internal:(${MODEL_METHODS}|loadCodeAssist|onboardUser|listExperiments|retrieveUserQuota|fetchAdminControls|recordCodeAssistMetrics)$`),
+        },
+        { method: 'GET', path: new RegExp(`^/v1internal/operations/${NAME}$`) },
+    ],
+};
+/** Whether `method` on the raw request target `rawTarget` is a model call of `api`; pure. */
+function modelRoute(api, method, rawTarget) {
+    const q = rawTarget.indexOf('?');
+    const pathname = q === -1 ? rawTarget : rawTarget.slice(0, q);
+    const search = q === -1 ? '' : rawTarget.slice(q + 1);
+    if (!pathname.startsWith('/') || pathname.startsWith('//') || pathname.includes('%'))
+        return { ok: false };
+    // The WHATWG parser is what the upstream's stack would apply: a path it would rewrite is not in normal form.
+    let parsed;
+    try {
+        parsed = new URL(rawTarget, 'http://model-proxy.invalid');
+    }
+    catch {
+        return { ok: false };
+    }
+    if (parsed.host !== 'model-proxy.invalid' || parsed.pathname !== pathname || rawTarget.includes('#')) {
+        return { ok: false };
+    }
+    const route = ROUTES[api].find((r) => r.method === method && r.path.test(pathname));
+    if (!route)
+        return { ok: false };
+    let alt;
+    for (const part of search.split('&')) {
+        if (part === '')
+            continue;
+        const eq = part.indexOf('=');
+        const name = eq === -1 ? part : part.slice(0, eq);
+        const value = eq === -1 ? '' : part.slice(eq + 1);
+        if (name === 'key')
+            continue;
+        if (name === 'alt' &&
+            value === 'sse' &&
+            alt === undefined &&
+            pathname.endsWith(':streamGenerateContent')) {
+            alt = value;
+            continue;
+        }
+        return { ok: false };
+    }
+    return { ok: true, target: alt ? `${pathname}?alt=sse` : pathname };
+}
+const SHOWN_PATH_CHARS = 80;
+/**
+ * What of a refused target may be printed: the path alone (the query may carry a key), cut short, every
+ * character outside a plain URL alphabet replaced, and withheld entirely when it holds the placeholder.
+ */
+function shownRefusal(method, rawTarget, placeholder) {
+    const q = rawTarget.indexOf('?');
+    const pathname = q === -1 ? rawTarget : rawTarget.slice(0, q);
+    const plain = (s, max) => s.slice(0, max).replace(/[^A-Za-z0-9._~:/%+@=,-]/g, '_') + (s.length > max ? '…' : '');
+    return {
+        method: plain(method, 16),
+        path: pathname.includes(placeholder) ? '<path withheld>' : plain(pathname, SHOWN_PATH_CHARS),
+    };
+}
+const KEPT_REFUSALS = 5;
+/** Adds one refusal to a tally in place (only the first few are kept verbatim). */
+function tallyRefusal(tally, call) {
+    tally.count++;
+    if (tally.first.length < KEPT_REFUSALS)
+        tally.first.push(call);
+}
+
 ;// CONCATENATED MODULE: external "node:https"
 const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
@@ -10030,8 +10111,10 @@ function createUpstream(origin, env) {
  * The loopback model-credential proxy. The agent is given a per-run placeholder instead of the model
  * credential and talks to this server; the server checks the placeholder, swaps in the real credential and
  * streams the call to the model API and the answer back, byte for byte. The real credential stays in the
- * action's own process, which the agent's uid cannot read.
+ * action's own process, which the agent's uid cannot read. Only the model calls of a run are forwarded
+ * (model-routes.ts); anything else the credential could do is refused here and counted.
  */
+
 
 
 
@@ -10041,6 +10124,8 @@ function createUpstream(origin, env) {
 
 /** What a fenced proxy answers; not retried by the CLI (a 4xx other than 429). */
 const FENCED_MESSAGE = "the run's time or token budget is spent: gemini-run stopped the agent";
+/** What a non-model call gets: a 403 the CLI does not retry, saying why. */
+const REFUSED_MESSAGE = "only the model calls of a run (generate, stream, count tokens) are served with this run's credential";
 const MIN_PLACEHOLDER_LENGTH = 16;
 /** Google's error bodies are a few KB; anything bigger is relayed as it comes, without the secret check. */
 const MAX_INSPECTED_ERROR_BODY = 1 << 20;
@@ -10129,6 +10214,7 @@ async function startModelProxy(o) {
     };
     const upstream = createUpstream(base, process.env);
     let fenced = false;
+    const refused = { count: 0, first: [] };
     const credentialHeader = async () => {
         if (credential.kind === 'api-key')
             return ['x-goog-api-key', credential.apiKey];
@@ -10225,13 +10311,25 @@ async function startModelProxy(o) {
             finish('');
             return;
         }
-        // Only origin-form targets: an absolute URL would turn this into an open proxy carrying our credential.
-        if (!pathname.startsWith('/')) {
-            refuse(400, 'INVALID_ARGUMENT', 'only paths on the model API are served');
+        if (!carriesPlaceholder(presentedCredentials(req.headers, search), o.placeholder)) {
+            req.resume();
+            refuse(401, 'UNAUTHENTICATED', "the request does not carry this run's model credential");
             return;
         }
-        if (!carriesPlaceholder(presentedCredentials(req.headers, search), o.placeholder)) {
-            refuse(401, 'UNAUTHENTICATED', "the request does not carry this run's model credential");
+        // Only the model calls, on origin-form targets in normal form: anything else (an absolute URL included,
+        // which would make this an open proxy carrying our credential) is answered here and counted.
+        const route = modelRoute(o.api, method, rawUrl);
+        if (!route.ok) {
+            req.resume();
+            const call = shownRefusal(method, rawUrl, o.placeholder);
+            tallyRefusal(refused, call);
+            try {
+                o.onRefused?.(call);
+            }
+            catch {
+                // Reporting must not take the answer down with it.
+            }
+            refuse(403, 'PERMISSION_DENIED', REFUSED_MESSAGE);
             return;
         }
         if (fenced) {
@@ -10239,7 +10337,7 @@ async function startModelProxy(o) {
             refuse(400, 'FAILED_PRECONDITION', FENCED_MESSAGE);
             return;
         }
-        const path = prefix + pathname + withoutKeyParam(search);
+        const path = prefix + route.target;
         if (path.includes(o.placeholder)) {
             refuse(400, 'INVALID_ARGUMENT', 'the credential may only travel in x-goog-api-key, key= or Authorization');
             return;
@@ -10311,6 +10409,7 @@ async function startModelProxy(o) {
                 log('fenced: every further model call is refused');
             fenced = true;
         },
+        refusals: () => ({ count: refused.count, first: [...refused.first] }),
         close: () => (closing ??= new Promise((resolve) => {
             server.close(() => resolve());
             server.closeAllConnections();
@@ -10335,6 +10434,8 @@ const proxyConfigSchema = strictObject({
         /** The token's value at launch; later values arrive as update lines. */
         strictObject({ kind: literal('bearer'), token: schemas_string().min(1, 'is empty') }),
     ]),
+    /** Which API the upstream is; only its model calls are forwarded (model-routes.ts). */
+    api: schemas_enum(['gemini-api', 'vertex', 'code-assist']),
     /** The metadata server stand-in (Vertex AI), see metadata.ts. */
     metadata: strictObject({
         projectId: schemas_string().min(1).optional(),
@@ -10347,8 +10448,12 @@ const controlLineSchema = union([
     strictObject({ token: schemas_string().min(1) }),
     strictObject({ fence: literal(true) }),
 ]);
-/** The proxy's one stdout line. */
+/** The proxy's first stdout line. */
 const readyLineSchema = strictObject({ url: url({ protocol: /^http$/ }) });
+/** Every later stdout line: one refused non-model call, as model-routes.ts `shownRefusal` made it printable. */
+const refusedLineSchema = strictObject({
+    refused: strictObject({ method: schemas_string().max(32), path: schemas_string().max(200) }),
+});
 /**
  * Parses one line with `schema`. The error names the problems but never quotes the line: it holds a secret
  * (which is also why JSON.parse's own message, which quotes the input, is not used).
@@ -10374,7 +10479,8 @@ function parseLine(schema, line, what) {
  * dist/proxy.js: the model proxy as its own process, so the action can keep the credential out of the
  * process tree it hands to the agent and stop it with a signal. Protocol (see launch.ts): one JSON config line
  * on stdin, one `{"url":...}` line on stdout, optional `{"token":...}` and `{"fence":true}` lines later; stdin EOF
- * or SIGTERM ends it. Log lines go to stderr.
+ * or SIGTERM ends it. Each refused non-model call is one `{"refused":{method,path}}` line on stdout. Log lines go
+ * to stderr.
  */
 
 
@@ -10410,6 +10516,8 @@ async function configure(line) {
             upstream: config.upstream,
             placeholder: config.placeholder,
             credential,
+            api: config.api,
+            onRefused: (call) => process.stdout.write(`${JSON.stringify({ refused: call })}\n`),
             ...(config.metadata ? { metadata: config.metadata } : {}),
             log: (l) => process.stderr.write(`${l}\n`),
         });
