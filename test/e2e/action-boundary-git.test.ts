@@ -11,13 +11,12 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
-import { lookupUser } from '../../src/isolation/agent-user.js';
 import { exec } from '../../src/util/exec.js';
-import { ActionWorld, ROOT } from '../harness/action-job.js';
-import { letReach } from '../harness/reach.js';
+import { ActionWorld } from '../harness/action-job.js';
+import { hostedRunner } from '../harness/hosted-runner.js';
 import { scrubbedGitEnv } from '../harness/repo.js';
 
 const GITHUB_TOKEN = `ghs_${randomBytes(18).toString('hex')}`;
@@ -131,33 +130,10 @@ const gitFileAttacker: Script = {
   ],
 };
 
-async function ensureUser(name: string): Promise<User> {
-  if (!(await lookupUser(name))) await exec('useradd', ['--create-home', '--shell', '/bin/bash', name]);
-  const u = await lookupUser(name);
-  if (!u) throw new Error(`could not create ${name}`);
-  return { uid: u.uid, gid: u.gid, home: `/home/${name}` };
-}
-
 const releases: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const release of releases.splice(0)) await release();
 });
-
-/** A hosted runner's user: passwordless sudo for everything; the world's files become theirs. */
-async function hostedRunner(world: ActionWorld): Promise<User> {
-  const name = 'gemini-run-hosted';
-  const user = await ensureUser(name);
-  await exec('sh', [
-    '-c',
-    `echo '${name} ALL=(ALL:ALL) NOPASSWD:ALL' > /etc/sudoers.d/gemini-run-hosted && chmod 0440 /etc/sudoers.d/gemini-run-hosted`,
-  ]);
-  await exec('groupadd', ['--system', '-f', 'gemini-agents']);
-  releases.push(await letReach([`u:${user.uid}`, 'g:gemini-agents'], ROOT));
-  for (const dir of [world.tmp, dirname(world.repo.dir), dirname(world.repo.originDir)]) {
-    await exec('chown', ['-R', `${user.uid}:${user.gid}`, dir]);
-  }
-  return user;
-}
 
 /** Runs git in the workspace as a later workflow step would: the runner user, the job's environment. */
 async function laterStep(world: ActionWorld, asUser: User | undefined, args: string[]) {
@@ -204,7 +180,11 @@ describe.skipIf(!root)("the action never runs git in the agent's repository (att
         beforeAll(async () => {
           world = await ActionWorld.create({ token: GITHUB_TOKEN });
           await world.checkout();
-          if (host === 'hosted') asUser = await hostedRunner(world);
+          if (host === 'hosted') {
+            const hosted = await hostedRunner(world);
+            asUser = hosted.user;
+            releases.push(hosted.release);
+          }
           trap = await trapDir();
         });
         afterAll(async () => {

@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
+import { hostedRunner, type RunnerUser } from '../harness/hosted-runner.js';
 import { ActionWorld } from '../harness/action-job.js';
 import { runnerCommands } from '../harness/runner-commands.js';
 
@@ -71,16 +72,25 @@ const ATTACKER_WORDS = /pwned|visible-word/;
 describe.skipIf(process.getuid?.() !== 0)(
   'the job log obeys nothing the agent, the model or the issue wrote',
   () => {
-    for (const mode of ['headless', 'interactive'] as const) {
-      describe(mode, () => {
+    for (const [host, mode] of [
+      ['root', 'headless'],
+      ['root', 'interactive'],
+      ['hosted', 'headless'],
+      ['hosted', 'interactive'],
+    ] as const) {
+      describe(`${host === 'root' ? 'as root' : 'as a hosted runner (passwordless sudo)'}, ${mode}`, () => {
         let world: ActionWorld;
         let issue: number;
+        let asUser: RunnerUser | undefined;
+        let release: (() => Promise<void>) | undefined;
         beforeAll(async () => {
           world = await ActionWorld.create();
           await world.checkout();
           issue = world.github.addIssue({ title: TITLE, body: 'Please add NOTES.md.', user: 'alice' });
+          if (host === 'hosted') ({ user: asUser, release } = await hostedRunner(world));
         });
         afterAll(async () => {
+          await release?.();
           await world[Symbol.asyncDispose]();
         });
 
@@ -89,6 +99,7 @@ describe.skipIf(process.getuid?.() !== 0)(
             mode,
             script,
             payload: world.labeledPayload('gemini-run', 'alice', issue),
+            ...(asUser ? { asUser } : {}),
           });
           const log = `${r.main.stdout}\n${r.main.stderr}\n${r.post.stdout}\n${r.post.stderr}`;
           expect(r.main.outputs.status, log).toBe('finished');

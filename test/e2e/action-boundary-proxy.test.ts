@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
+import { hostedRunner, type RunnerUser } from '../harness/hosted-runner.js';
 import { ActionWorld } from '../harness/action-job.js';
 
 const CALLS = [
@@ -50,20 +51,29 @@ const attacker: Script = {
 
 const root = process.getuid?.() === 0;
 
-describe.skipIf(!root)('the model proxy serves the model only (action, attacker agent, as root)', () => {
-  for (const mode of ['headless', 'interactive'] as const) {
-    describe(mode, () => {
+describe.skipIf(!root)('the model proxy serves the model only (action, attacker agent)', () => {
+  for (const [host, mode] of [
+    ['root', 'headless'],
+    ['root', 'interactive'],
+    ['hosted', 'headless'],
+    ['hosted', 'interactive'],
+  ] as const) {
+    describe(`${host === 'root' ? 'as root' : 'as a hosted runner (passwordless sudo)'}, ${mode}`, () => {
       let world: ActionWorld;
+      let asUser: RunnerUser | undefined;
+      let release: (() => Promise<void>) | undefined;
       beforeAll(async () => {
         world = await ActionWorld.create();
         await world.checkout();
+        if (host === 'hosted') ({ user: asUser, release } = await hostedRunner(world));
       });
       afterAll(async () => {
+        await release?.();
         await world[Symbol.asyncDispose]();
       });
 
       it('refuses every non-model call without reaching the model API, finishes, and counts them', async () => {
-        const r = await world.run({ mode, script: attacker });
+        const r = await world.run({ mode, script: attacker, ...(asUser ? { asUser } : {}) });
         expect(r.main.outputs.status, r.main.stdout + r.main.stderr).toBe('finished');
         // The attack ran: it found the proxy and the placeholder in gemini's environment and made its calls.
         const calls = await world.originFile('gemini-run/issue-1', 'PROXY_CALLS.txt');
