@@ -43713,7 +43713,7 @@ const REPO_LOCATION_VARS = [
  * variables, with pagers and editors disabled so no command ever waits for a terminal. The exec wrapper adds
  * GIT_TERMINAL_PROMPT=0 and LC_ALL=C on top.
  */
-function git_gitEnv(base = process.env) {
+function gitEnv(base = process.env) {
     const env = {};
     for (const [key, value] of Object.entries(base)) {
         if (value === undefined)
@@ -43729,6 +43729,13 @@ function git_gitEnv(base = process.env) {
     // Replacement refs would make cat-file show objects other than the ones the commits really point at.
     env.GIT_NO_REPLACE_OBJECTS = '1';
     return env;
+}
+/**
+ * For a repository the action made itself (the vault, the rebuilt workspace .git) or config it parses outside any
+ * repository: gitEnv without the system's or the user's global config, so only what the action wrote applies.
+ */
+function git_ownRepoEnv(base = process.env) {
+    return { ...gitEnv(base), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
 }
 /**
  * Variables git may keep when it works on a repository the agent could write to. Its config can name
@@ -43778,14 +43785,14 @@ class git_Git {
     }
     /** `env` is the base environment (default: process.env); repository-location variables are removed. */
     static create(dir, env) {
-        return new git_Git(dir, git_gitEnv(env));
+        return new git_Git(dir, gitEnv(env));
     }
     /**
      * For a repository the agent has had write access to (its worktree, before or after the run): no hooks,
      * no fsmonitor, and an environment without secrets for anything its config makes git run.
      */
     static forUntrusted(dir, env = process.env) {
-        return new git_Git(dir, git_gitEnv(untrustedRepoEnv(env)), UNTRUSTED_REPO_CONFIG);
+        return new git_Git(dir, gitEnv(untrustedRepoEnv(env)), UNTRUSTED_REPO_CONFIG);
     }
     run(args, opts = {}) {
         return util_exec_exec('git', ['--no-pager', ...this.prefix, ...args], {
@@ -44059,10 +44066,6 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 const PACK_FILE = /^pack-[0-9a-f]{40,64}\.(pack|idx|rev|mtimes|promisor|keep)$/;
 const LOOSE_DIR = /^[0-9a-f]{2}$/;
 const LOOSE_FILE = /^[0-9a-f]{38}([0-9a-f]{24})?$/;
-/** The environment of every git command on the vault: no system or global config, no repository variables. */
-function vaultEnv(base = process.env) {
-    return { ...gitEnv(base), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-}
 /**
  * Copies an object store's packs and loose objects (regular files only, names git would write, no link followed,
  * no `info/alternates`): a reflink where the filesystem has them, else a copy. The destination must exist.
@@ -44105,7 +44108,7 @@ async function copyObjectStore(from, to) {
  */
 async function createVault(o) {
     await mkdir(o.dir, { recursive: true, mode: 0o700 });
-    const env = vaultEnv();
+    const env = ownRepoEnv();
     const template = join(o.dir, '..', 'vault-template');
     await mkdir(template, { recursive: true, mode: 0o700 });
     const git = Git.create(o.dir, env);
@@ -44299,8 +44302,7 @@ async function parseConfigBytes(bytes, scratch) {
     const file = join(scratch, `config-${randomBytes(4).toString('hex')}`);
     await writeFile(file, bytes, { mode: 0o600 });
     try {
-        const env = { ...gitEnv(), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-        const r = await Git.create(scratch, env).run(['config', '--file', file, '--no-includes', '--list', '-z'], {
+        const r = await Git.create(scratch, ownRepoEnv()).run(['config', '--file', file, '--no-includes', '--list', '-z'], {
             allowAllExitCodes: true,
         });
         if (r.exitCode !== 0)
@@ -44409,7 +44411,7 @@ async function rebuildWorkspaceGit(o) {
             throw e;
     });
     await (0,promises_namespaceObject.rm)(old, { recursive: true, force: true });
-    const env = { ...git_gitEnv(), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+    const env = git_ownRepoEnv();
     const emptyTemplate = (0,external_node_path_namespaceObject.join)(snapshot.dir, 'empty-template');
     await (0,promises_namespaceObject.mkdir)(emptyTemplate, { recursive: true, mode: 0o700 });
     await git_Git.create(snapshot.dir, env).run([
@@ -44444,7 +44446,7 @@ async function rebuildWorkspaceGit(o) {
         'refs/tags',
     ]);
     const head = await vault.output(['symbolic-ref', '--quiet', 'HEAD'], { allowAllExitCodes: true });
-    const repo = git_Git.create(snapshot.worktree, { ...env, GIT_DIR: '' });
+    const repo = git_Git.create(snapshot.worktree, env);
     const bound = [
         '--git-dir',
         gitDir,

@@ -44,6 +44,14 @@ export function gitEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv
 }
 
 /**
+ * For a repository the action made itself (the vault, the rebuilt workspace .git) or config it parses outside any
+ * repository: gitEnv without the system's or the user's global config, so only what the action wrote applies.
+ */
+export function ownRepoEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...gitEnv(base), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+}
+
+/**
  * Variables git may keep when it works on a repository the agent could write to. Its config can name
  * commands (filters, fsmonitor, textconv, hooks) that would inherit our environment, and ours holds the
  * GitHub token; theirs holds nothing secret.

@@ -12,16 +12,11 @@
 import { constants as fsConstants } from 'node:fs';
 import { copyFile, lstat, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Git, gitEnv } from './git.js';
+import { Git, ownRepoEnv } from './git.js';
 
 const PACK_FILE = /^pack-[0-9a-f]{40,64}\.(pack|idx|rev|mtimes|promisor|keep)$/;
 const LOOSE_DIR = /^[0-9a-f]{2}$/;
 const LOOSE_FILE = /^[0-9a-f]{38}([0-9a-f]{24})?$/;
-
-/** The environment of every git command on the vault: no system or global config, no repository variables. */
-function vaultEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return { ...gitEnv(base), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-}
 
 /**
  * Copies an object store's packs and loose objects (regular files only, names git would write, no link followed,
@@ -71,7 +66,7 @@ export async function createVault(o: {
   objectFormat: 'sha1' | 'sha256';
 }): Promise<Vault> {
   await mkdir(o.dir, { recursive: true, mode: 0o700 });
-  const env = vaultEnv();
+  const env = ownRepoEnv();
   const template = join(o.dir, '..', 'vault-template');
   await mkdir(template, { recursive: true, mode: 0o700 });
   const git = Git.create(o.dir, env);

@@ -21,7 +21,7 @@ import { chmod, copyFile, lstat, mkdir, open, readdir, rename, rm, writeFile } f
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../util/errors.js';
-import { Git, gitEnv } from './git.js';
+import { Git, ownRepoEnv } from './git.js';
 import { parseConfigList, type ConfigEntry } from './credentials.js';
 import { copyObjectStore } from './vault.js';
 
@@ -136,8 +136,7 @@ async function parseConfigBytes(bytes: Buffer, scratch: string): Promise<ConfigE
   const file = join(scratch, `config-${randomBytes(4).toString('hex')}`);
   await writeFile(file, bytes, { mode: 0o600 });
   try {
-    const env = { ...gitEnv(), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-    const r = await Git.create(scratch, env).run(
+    const r = await Git.create(scratch, ownRepoEnv()).run(
       ['config', '--file', file, '--no-includes', '--list', '-z'],
       {
         allowAllExitCodes: true,
@@ -247,7 +246,7 @@ export async function rebuildWorkspaceGit(o: { snapshot: WorkspaceSnapshot; vaul
   });
   await rm(old, { recursive: true, force: true });
 
-  const env = { ...gitEnv(), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+  const env = ownRepoEnv();
   const emptyTemplate = join(snapshot.dir, 'empty-template');
   await mkdir(emptyTemplate, { recursive: true, mode: 0o700 });
   await Git.create(snapshot.dir, env).run([
@@ -281,7 +280,7 @@ export async function rebuildWorkspaceGit(o: { snapshot: WorkspaceSnapshot; vaul
     'refs/tags',
   ]);
   const head = await vault.output(['symbolic-ref', '--quiet', 'HEAD'], { allowAllExitCodes: true });
-  const repo = Git.create(snapshot.worktree, { ...env, GIT_DIR: '' });
+  const repo = Git.create(snapshot.worktree, env);
   const bound = [
     '--git-dir',
     gitDir,

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
-import { hostedRunner, type RunnerUser } from '../harness/hosted-runner.js';
+import { HOSTS_AND_MODES, hostLabel, hostedRunner, type RunnerUser } from '../harness/hosted-runner.js';
 import { ActionWorld } from '../harness/action-job.js';
 import { runnerCommands } from '../harness/runner-commands.js';
 
@@ -72,13 +72,8 @@ const ATTACKER_WORDS = /pwned|visible-word/;
 describe.skipIf(process.getuid?.() !== 0)(
   'the job log obeys nothing the agent, the model or the issue wrote',
   () => {
-    for (const [host, mode] of [
-      ['root', 'headless'],
-      ['root', 'interactive'],
-      ['hosted', 'headless'],
-      ['hosted', 'interactive'],
-    ] as const) {
-      describe(`${host === 'root' ? 'as root' : 'as a hosted runner (passwordless sudo)'}, ${mode}`, () => {
+    for (const [host, mode] of HOSTS_AND_MODES) {
+      describe(`${hostLabel(host)}, ${mode}`, () => {
         let world: ActionWorld;
         let issue: number;
         let asUser: RunnerUser | undefined;

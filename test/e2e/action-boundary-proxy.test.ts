@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
-import { hostedRunner, type RunnerUser } from '../harness/hosted-runner.js';
+import { HOSTS_AND_MODES, hostLabel, hostedRunner, type RunnerUser } from '../harness/hosted-runner.js';
 import { ActionWorld } from '../harness/action-job.js';
 
 const CALLS = [
@@ -52,13 +52,8 @@ const attacker: Script = {
 const root = process.getuid?.() === 0;
 
 describe.skipIf(!root)('the model proxy serves the model only (action, attacker agent)', () => {
-  for (const [host, mode] of [
-    ['root', 'headless'],
-    ['root', 'interactive'],
-    ['hosted', 'headless'],
-    ['hosted', 'interactive'],
-  ] as const) {
-    describe(`${host === 'root' ? 'as root' : 'as a hosted runner (passwordless sudo)'}, ${mode}`, () => {
+  for (const [host, mode] of HOSTS_AND_MODES) {
+    describe(`${hostLabel(host)}, ${mode}`, () => {
       let world: ActionWorld;
       let asUser: RunnerUser | undefined;
       let release: (() => Promise<void>) | undefined;

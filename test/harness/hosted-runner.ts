@@ -40,3 +40,15 @@ export async function hostedRunner(
   }
   return { user, release };
 }
+
+/** Every attacker e2e that runs as root and as a hosted runner's user, in both modes. */
+export const HOSTS_AND_MODES = [
+  ['root', 'headless'],
+  ['root', 'interactive'],
+  ['hosted', 'headless'],
+  ['hosted', 'interactive'],
+] as const;
+
+export function hostLabel(host: 'root' | 'hosted'): string {
+  return host === 'root' ? 'as root' : 'as a hosted runner (passwordless sudo)';
+}
