@@ -3,8 +3,8 @@
  * failure, from how the run ended and what publishing did, whatever failed.
  */
 import { MODEL_UNAVAILABLE } from '../run/walls.js';
-import { FAILING_STATUSES, type ActionStatus } from '../run/types.js';
-import { adviceFor } from './pr-text.js';
+import { adviceFor, failsStep } from '../domain/status.js';
+import type { ActionStatus } from '../run/types.js';
 import type { PublishOutcome } from './publish.js';
 
 export interface ReportInput {
@@ -30,7 +30,7 @@ function isModelUnavailable(message: string | undefined): boolean {
 export function issueComment(r: ReportInput): string | undefined {
   const pull = r.publish?.pull;
   const problem = r.publish?.problem;
-  const failing = FAILING_STATUSES.includes(r.status);
+  const failing = failsStep(r.status);
   const advice = adviceFor(r.status, {
     hasPull: pull !== undefined,
     modelUnavailable: isModelUnavailable(r.message),
@@ -67,7 +67,7 @@ export function issueComment(r: ReportInput): string | undefined {
 /** The step's one-line failure, or undefined when the step succeeds. */
 export function stepFailure(r: Pick<ReportInput, 'status' | 'message' | 'publish'>): string | undefined {
   const problem = r.publish?.problem;
-  const ended = FAILING_STATUSES.includes(r.status)
+  const ended = failsStep(r.status)
     ? `gemini ended ${r.status}${r.message ? `: ${r.message}` : ''}`
     : undefined;
   if (ended && problem) return `${ended}; and ${problem.headline}`;

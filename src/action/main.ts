@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import { FAILING_STATUSES } from '../run/types.js';
+import { failsStep } from '../domain/status.js';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 import { guardLines } from '../util/untrusted-text.js';
 import { readActionContext } from './context.js';
@@ -34,7 +34,7 @@ export async function run(): Promise<void> {
     setOutputs(outputs);
     core.info(`status: ${outputs.status}${outputs['pr-url'] ? ` — ${outputs['pr-url']}` : ''}`);
     if (failure) core.setFailed(guardLines(failure));
-    else if (FAILING_STATUSES.includes(outputs.status)) core.setFailed(`gemini ended ${outputs.status}`);
+    else if (failsStep(outputs.status)) core.setFailed(`gemini ended ${outputs.status}`);
   } catch (error) {
     setOutputs({ status: 'crashed' });
     const message = oneLine(getErrorMessage(error));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Task } from '../domain/types.js';
 import { closeOpenFence } from '../github/published-text.js';
-import { ENGINE_STATUSES, type ActionStatus, type EngineStatus, type RunResult } from '../run/types.js';
+import { ENGINE_STATUSES, type EngineStatus, type RunResult } from '../run/types.js';
 
 /**
  * The session record rides in the summary comment, on the line right after its commentMarker('summary'): the
@@ -102,48 +102,6 @@ export function prBody(o: {
   if (o.closes !== undefined) parts.push('', `Closes #${o.closes}`);
   return parts.join('\n');
 }
-
-/** What a user should do next, for the statuses that fail the step. */
-export function adviceFor(
-  status: ActionStatus,
-  o: {
-    /** A pull request holds the agent's work (only then may the advice point at it). */
-    hasPull?: boolean;
-    /** Every model call failed (walls.modelUnavailable): the model, not the task, is the cause. */
-    modelUnavailable?: boolean;
-    /** The agent committed something (kept on a branch or in the artifact, as the text above says). */
-    committed?: boolean;
-  } = {},
-): string {
-  const hasPull = o.hasPull ?? true;
-  const partial = hasPull ? ' What the agent committed before is in the draft pull request.' : '';
-  if (status === 'timed-out' && !hasPull && o.committed && !o.modelUnavailable) {
-    return 'The agent did not finish within `timeout-minutes`; what it committed is kept, as said above. Raise the timeout or narrow the task and re-run.';
-  }
-  if (o.modelUnavailable && FAILING_ADVICE.has(status)) {
-    return `The model did not answer: every call failed (overloaded or rate-limited; the last error is quoted above). Nothing is wrong with the task or the setup: re-run later, or choose another model with the \`model\` input.${partial}`;
-  }
-  switch (status) {
-    case 'quota-exhausted':
-      return 'The Gemini quota of this account is used up. Wait for it to reset (see the message), use another model with the `model` input, or switch to an API key or Vertex AI; then re-run.';
-    case 'auth-failed':
-      return 'Gemini refused the credentials. Refresh them (`gemini-run login` on the runner host, or update the `gemini-oauth-creds` / `gemini-api-key` secret); consumer Google accounts are refused by the server since 2026-06, so use an API key or Vertex AI.';
-    case 'timed-out':
-      return hasPull
-        ? 'The agent did not finish within `timeout-minutes`. Its partial work is in the draft pull request; raise the timeout or narrow the task and re-run.'
-        : 'The agent did not finish within `timeout-minutes` and committed nothing; raise the timeout or narrow the task and re-run.';
-    case 'budget-exceeded':
-      return hasPull
-        ? 'The run spent more tokens than `max-tokens` allows and was stopped. Its partial work is in the draft pull request; raise the budget or narrow the task and re-run.'
-        : 'The run spent more tokens than `max-tokens` allows and was stopped before it committed anything; raise the budget or narrow the task and re-run.';
-    case 'crashed':
-      return 'The Gemini CLI stopped unexpectedly; the last screen lines are in the job log. Re-run, and report it if it repeats.';
-    default:
-      return '';
-  }
-}
-
-const FAILING_ADVICE = new Set<ActionStatus>(['quota-exhausted', 'timed-out', 'crashed']);
 
 /** Largest comment body GitHub accepts, with room to spare. */
 const MAX_COMMENT = 60_000;

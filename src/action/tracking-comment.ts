@@ -7,6 +7,7 @@
  * nothing from faster edits. A failed edit is logged and the next one tries again; it never fails the run.
  */
 import { z } from 'zod';
+import { adviceFor, statusIcon } from '../domain/status.js';
 import { formatDuration } from '../run/report.js';
 import type { RunEvent, ToolKind } from '../domain/types.js';
 import { getErrorMessage } from '../util/errors.js';
@@ -45,24 +46,12 @@ export interface TrackingView {
   final?: { status: string; prUrl?: string; note?: string };
 }
 
-const FINAL_ICON: Record<string, string> = {
-  finished: '✅',
-  'no-changes': '✅',
-  'timed-out': '⏱️',
-  crashed: '💥',
-  'quota-exhausted': '🚫',
-  'auth-failed': '🔒',
-  'budget-exceeded': '💰',
-  refused: '⛔',
-  stopped: '🛑',
-};
-
 /** Pure: the comment's markdown (without the marker). */
 export function renderTracking(v: TrackingView, now: number): string {
   const out: string[] = [];
   const elapsed = formatDuration(now - v.startedAt);
   if (v.final) {
-    out.push(`**gemini-run** ${FINAL_ICON[v.final.status] ?? 'ℹ️'} \`${v.final.status}\` after ${elapsed}`);
+    out.push(`**gemini-run** ${statusIcon(v.final.status)} \`${v.final.status}\` after ${elapsed}`);
     if (v.final.note) out.push('', v.final.note);
     if (v.final.prUrl) out.push('', `Pull request: ${v.final.prUrl}`);
   } else {
@@ -345,7 +334,7 @@ export async function finishAbandoned(
     ...state.view,
     final: {
       status: 'stopped',
-      note: 'The job was cancelled, or its main step stopped, before the run finished. What the agent did is not published; re-run the job to continue.',
+      note: adviceFor('stopped'),
     },
   };
   await client.rest.issues.updateComment({

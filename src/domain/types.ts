@@ -1,8 +1,9 @@
 /**
  * The vocabulary every layer shares (auth, task, the agent's events, usage, the transcript's shape). It sits below
- * everything else and imports nothing, so the Gemini adapter, GitHub and the engine can all speak it without
+ * everything else and imports only its sibling status table, so the Gemini adapter, GitHub and the engine can all speak it without
  * depending on each other; behaviour lives elsewhere.
  */
+import type { InterruptedStatus } from './status.js';
 
 export type ApprovalMode = 'yolo' | 'auto_edit' | 'default' | 'plan';
 export const APPROVAL_MODES: readonly ApprovalMode[] = ['yolo', 'auto_edit', 'default', 'plan'];
@@ -56,7 +57,7 @@ export interface Task {
    * middle of its work: the agent is told, since a resumed CLI may have dropped that last turn (0.61.0 rolls a
    * cancelled turn back) and a fresh session knows nothing of it.
    */
-  previousRun?: { status: 'timed-out' | 'budget-exceeded' | 'crashed' | 'quota-exhausted' };
+  previousRun?: { status: InterruptedStatus };
 }
 
 /** Where a previous run's conversation can be continued from. */

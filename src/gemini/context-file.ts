@@ -8,6 +8,7 @@ import { ownerUids, readAgentFile } from '../util/agent-file.js';
 import { promises as fs } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Task } from '../domain/types.js';
+import { interruptedWords, isInterrupted } from '../domain/status.js';
 import { UserError } from '../util/errors.js';
 import { exec } from '../util/exec.js';
 
@@ -15,19 +16,9 @@ export const CONTEXT_FILE_NAME = 'GEMINI.local.md';
 /** Workspace skills dir the CLI discovers natively (trusted workspace; `--skip-trust` makes it trusted). */
 export const SKILLS_DIR = '.gemini/skills';
 
-/** How a run that stopped in the middle of its work ended, in the words the next run's task uses. */
-const INTERRUPTED: Record<NonNullable<Task['previousRun']>['status'], string> = {
-  'timed-out': 'was stopped at its time limit',
-  'budget-exceeded': 'was stopped at its token budget',
-  crashed: 'ended when the Gemini CLI crashed',
-  'quota-exhausted': 'ended when the model quota ran out',
-};
-
-/** The previous run to tell the agent about: one that ended with a status of INTERRUPTED, else none. */
+/** The previous run to tell the agent about: one that stopped in the middle of its work, else none. */
 export function previousRunOf(status: string | undefined): Task['previousRun'] {
-  return status !== undefined && Object.hasOwn(INTERRUPTED, status)
-    ? { status: status as keyof typeof INTERRUPTED }
-    : undefined;
+  return isInterrupted(status) ? { status } : undefined;
 }
 
 /** Pure: the context file's markdown. */
@@ -65,7 +56,7 @@ export function renderContextFile(task: Task, conventions: string[]): string {
     out.push(
       '### Before this run',
       '',
-      `The previous run on this pull request ${INTERRUPTED[task.previousRun.status]}, in the middle of its work. What it committed is on this branch, and it may not remember its last steps: look at \`git log\` and \`git status\` before you go on.`,
+      `The previous run on this pull request ${interruptedWords(task.previousRun.status)}, in the middle of its work. What it committed is on this branch, and it may not remember its last steps: look at \`git log\` and \`git status\` before you go on.`,
       '',
     );
   }

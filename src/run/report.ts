@@ -5,7 +5,8 @@
  */
 import type { Task, ToolKind } from '../domain/types.js';
 import { closeOpenFence } from '../github/published-text.js';
-import type { EngineStatus, RunResult } from './types.js';
+import { statusLine } from '../domain/status.js';
+import type { RunResult } from './types.js';
 
 export interface SummaryOptions {
   task?: Task;
@@ -14,15 +15,6 @@ export interface SummaryOptions {
   /** Longest final answer rendered, in characters (GitHub comments stop at 65536). */
   maxAnswerChars?: number;
 }
-
-const STATUS_LINE: Record<EngineStatus, string> = {
-  finished: '✅ finished',
-  'timed-out': '⏱️ timed out',
-  crashed: '💥 crashed',
-  'quota-exhausted': '🚫 quota exhausted',
-  'auth-failed': '🔒 authentication failed',
-  'budget-exceeded': '💰 token budget exceeded',
-};
 
 /** Token shapes that must never be printed, whatever the model wrote. Exported for tests. */
 const SECRET_PATTERNS: readonly RegExp[] = [
@@ -81,7 +73,7 @@ function isTask(x: SummaryOptions | Task): x is Task {
 export function renderSummary(result: RunResult, options: SummaryOptions | Task = {}): string {
   const opts: SummaryOptions = isTask(options) ? { task: options } : options;
   const out: string[] = [];
-  out.push(`## ${opts.heading ?? 'Gemini run'}: ${STATUS_LINE[result.status]}`, '');
+  out.push(`## ${opts.heading ?? 'Gemini run'}: ${statusLine(result.status)}`, '');
   if (opts.task?.title) out.push(`**Task:** ${cell(redactSecrets(opts.task.title))}`, '');
   if (result.message && result.status !== 'finished')
     out.push(`> ${cell(redactSecrets(result.message))}`, '');

@@ -1,26 +1,8 @@
 /** What a run of the engine hands back: the contract between the engine, the action and the CLI. */
 import type { FoldedTranscript, RunMode, Usage } from '../domain/types.js';
 
-/** How a run of the engine ended. The action adds `no-changes`, `refused` and `skipped`. */
-export const ENGINE_STATUSES = [
-  'finished',
-  'timed-out',
-  'crashed',
-  'quota-exhausted',
-  'auth-failed',
-  'budget-exceeded',
-] as const;
-export type EngineStatus = (typeof ENGINE_STATUSES)[number];
-
-export type ActionStatus = EngineStatus | 'no-changes' | 'refused' | 'skipped';
-
-export const FAILING_STATUSES: readonly ActionStatus[] = [
-  'timed-out',
-  'crashed',
-  'quota-exhausted',
-  'auth-failed',
-  'budget-exceeded',
-];
+export { ENGINE_STATUSES, type ActionStatus, type EngineStatus } from '../domain/status.js';
+import type { EngineStatus } from '../domain/status.js';
 
 export interface CommitInfo {
   sha: string;

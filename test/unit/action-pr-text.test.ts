@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  adviceFor,
-  prTitle,
-  sessionMarker,
-  sessionRecordOf,
-  withEarlierRuns,
-} from '../../src/action/pr-text.js';
+import { prTitle, sessionMarker, sessionRecordOf, withEarlierRuns } from '../../src/action/pr-text.js';
 import { recordMismatch } from '../../src/action/resume.js';
+import { adviceFor } from '../../src/domain/status.js';
 
 /** A marker of ours, but not the summary's. */
 const commentMarkerLike = '<!-- gemini-run:progress -->';

@@ -19,7 +19,7 @@ import { runAgent } from '../../run/engine.js';
 import { renderSummary } from '../../run/report.js';
 import { cleanupRun } from '../../run/cleanup.js';
 import { type AuthConfig, type Task } from '../../domain/types.js';
-import { FAILING_STATUSES } from '../../run/types.js';
+import { failsStep } from '../../domain/status.js';
 import { UserError } from '../../util/errors.js';
 import { createStreamLogger } from '../../util/log.js';
 import { guardLines } from '../../util/untrusted-text.js';
@@ -247,7 +247,7 @@ export const runCommand: Command = {
         io.stdout,
         `\n${commits.length} commit(s) on branch ${branch}. Transcript: gemini --resume ${result.sessionId}`,
       );
-      return FAILING_STATUSES.includes(result.status) ? 1 : 0;
+      return failsStep(result.status) ? 1 : 0;
     } finally {
       await access?.stop();
       await cleanupRun({ runDir, log }).catch(() => undefined);
