@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
  * goes in a project's include (test/e2e/vitest-projects.test.ts fails on a test file that no project runs).
  */
 const INTEGRATION = [
+  'test/integration/**/*.test.ts',
   'test/unit/conformance.test.ts',
   'test/unit/fake-gemini.test.ts',
   'test/unit/fake-github.test.ts',

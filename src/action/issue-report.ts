@@ -3,7 +3,7 @@
  * failure, from how the run ended and what publishing did, whatever failed.
  */
 import { MODEL_UNAVAILABLE } from '../run/walls.js';
-import { adviceFor, failsStep } from '../domain/status.js';
+import { adviceFor, failsStep, isGeminiFailure } from '../domain/status.js';
 import type { ActionStatus } from '../run/types.js';
 import type { PublishOutcome } from './publish.js';
 
@@ -40,7 +40,7 @@ export function issueComment(r: ReportInput): string | undefined {
   const tail = (parts: (string | undefined | false)[]) => parts.filter(Boolean).join('\n\n');
 
   if (problem) {
-    const how = r.status === 'finished' ? 'gemini-run finished' : ended;
+    const how = isGeminiFailure(r.status) ? ended : 'gemini-run finished';
     return tail([
       `${how}, but its work could not be published as planned.`,
       problem.what,
@@ -67,7 +67,7 @@ export function issueComment(r: ReportInput): string | undefined {
 /** The step's one-line failure, or undefined when the step succeeds. */
 export function stepFailure(r: Pick<ReportInput, 'status' | 'message' | 'publish'>): string | undefined {
   const problem = r.publish?.problem;
-  const ended = failsStep(r.status)
+  const ended = isGeminiFailure(r.status)
     ? `gemini ended ${r.status}${r.message ? `: ${r.message}` : ''}`
     : undefined;
   if (ended && problem) return `${ended}; and ${problem.headline}`;

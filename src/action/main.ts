@@ -1,5 +1,4 @@
 import * as core from '@actions/core';
-import { failsStep } from '../domain/status.js';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 import { guardLines } from '../util/untrusted-text.js';
 import { readActionContext } from './context.js';
@@ -33,8 +32,8 @@ export async function run(): Promise<void> {
     const { outputs, failure } = await runAction(inputs, ctx, io);
     setOutputs(outputs);
     core.info(`status: ${outputs.status}${outputs['pr-url'] ? ` — ${outputs['pr-url']}` : ''}`);
+    // The pipeline decided the step's failure with the status (a failing status always comes with one).
     if (failure) core.setFailed(guardLines(failure));
-    else if (failsStep(outputs.status)) core.setFailed(`gemini ended ${outputs.status}`);
   } catch (error) {
     setOutputs({ status: 'crashed' });
     const message = oneLine(getErrorMessage(error));

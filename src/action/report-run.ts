@@ -5,22 +5,21 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { failsStep } from '../domain/status.js';
 import { upsertMarkedComment } from '../github/comments.js';
-import type { GitHubClient } from '../github/client.js';
+import type { PullInfo } from '../github/pulls.js';
 import type { ActionStatus, RunResult } from '../run/types.js';
 import { AGENT_FILE_LIMITS, copyAgentFile, ownFile } from '../util/agent-file.js';
 import { getErrorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import type { RepoRef } from '../github/client.js';
 import { issueComment, stepFailure } from './issue-report.js';
 import type { ActionOutputs } from './outputs.js';
 import { sessionMarker, withEarlierRuns } from './pr-text.js';
-import type { PublishOutcome } from './publish.js';
 import type { Redactor } from './redact.js';
 import { SUMMARY_MARKER } from './resume.js';
-import type { TranscriptStore } from './transcript-store.js';
+import type { ActionResult, Admitted, Basics, Prepared, Published, Triggered } from './run-record.js';
 
-export function emptyOutputs(status: ActionStatus): ActionOutputs {
+function emptyOutputs(status: ActionStatus): ActionOutputs {
   return {
     status,
     'session-id': '',
@@ -35,43 +34,20 @@ export function emptyOutputs(status: ActionStatus): ActionOutputs {
   };
 }
 
-export interface ReportRunInput {
-  client: GitHubClient;
-  repo: RepoRef;
-  log: Logger;
-  redactor: Redactor;
-  /**
-   * Makes text publishable: redacts secrets, scrubs attribution (when asked) and applies the published-text rules
-   * (publishedText). Everything the report writes to GitHub or the job summary goes through it.
-   */
-  publish: (text: string) => string;
-  /** The token's identity, for the marked comments it may update. */
-  self: () => Promise<string | undefined>;
-  /** Writes the marked comment on the issue (or PR) of the trigger. */
-  tellIssue: (text: string) => Promise<void>;
-  writeJobSummary: (markdown: string) => Promise<void>;
-  store: TranscriptStore;
-  result: RunResult;
-  status: ActionStatus;
-  published: PublishOutcome | undefined;
-  /** The rendered run summary (renderSummary). */
-  summaryBody: string;
-  previousSummary: string;
-  onPullRequest: boolean;
-  branch: string;
-  outDir: string;
-  artifactName: string;
-  runId: string;
-  runUrl: string;
-  uploadTranscript: boolean;
-  triggerPhrase: string;
+/** A run that ended before the agent ran: its status, and the step's one-line failure when the status fails. */
+export function ended(status: ActionStatus, message?: string): ActionResult {
+  const failure = failsStep(status) ? (message ?? `gemini-run ended ${status}`) : undefined;
+  return { outputs: emptyOutputs(status), ...(failure ? { failure } : {}) };
 }
 
-export async function reportRun(o: ReportRunInput): Promise<{ outputs: ActionOutputs; failure?: string }> {
-  const { result, published, log } = o;
+/** The report reads the whole record, but never the workspace or anything of the agent's but runDir copies. */
+type Record = Basics & Triggered & Admitted & Prepared & Published;
+
+function outputsOf(r: Record): ActionOutputs {
+  const { result, published } = r;
   const pull = published?.pull;
-  const outputs: ActionOutputs = {
-    ...emptyOutputs(o.status),
+  return {
+    ...emptyOutputs(r.status),
     'session-id': result.sessionId,
     'commit-count': String(result.commits.length),
     // The models that did the agent's work; the router's classifier model is in the summary, marked.
@@ -83,68 +59,92 @@ export async function reportRun(o: ReportRunInput): Promise<{ outputs: ActionOut
     branch: pull?.headRef ?? published?.pushedTo ?? '',
     ...(pull ? { 'pr-number': String(pull.number), 'pr-url': pull.htmlUrl } : {}),
   };
+}
 
-  const where = o.uploadTranscript
-    ? `\n\nTranscript: artifact \`${o.artifactName}\` of [run ${o.runId}](${o.runUrl}). Comment \`${o.triggerPhrase} <instruction>\` on the pull request to continue this session.`
+/** The run's summary as published: the rendered summary, a publish problem, and where the transcript is. */
+function publishedSummary(r: Record): string {
+  const { inputs, ctx } = r;
+  const where = inputs.uploadTranscript
+    ? `\n\nTranscript: artifact \`${r.artifactName}\` of [run ${ctx.runId}](${r.runUrl}). Comment \`${inputs.triggerPhrase} <instruction>\` on the pull request to continue this session.`
     : '';
-  const problem = published?.problem;
+  const problem = r.published?.problem;
   const problemNote = problem ? `\n\n> [!WARNING]\n> ${problem.what}\n> ${problem.todo}` : '';
-  const summary = o.publish(`${o.summaryBody}${problemNote}${where}`);
-  const files = await writeRunFiles({ ...o, summary });
+  return r.publish(`${r.summaryBody}${problemNote}${where}`);
+}
+
+/** The summary comment on the pull request, with the session record a follow-up resumes from. */
+async function postSummary(r: Record, pull: PullInfo, summary: string): Promise<void> {
+  const { result } = r;
+  // The session record goes in after the text was made publishable (which removes any the agent wrote), on the
+  // line right after the marker: the one place a follow-up reads it from.
+  const record = sessionMarker({
+    sessionId: result.sessionId,
+    runId: r.ctx.runId,
+    artifact: r.artifactName,
+    mode: result.mode,
+    status: result.status,
+    pr: pull.number,
+    repo: `${r.repo.owner}/${r.repo.repo}`,
+  });
+  await upsertMarkedComment(
+    r.client,
+    r.repo,
+    pull.number,
+    SUMMARY_MARKER,
+    `${record}\n${r.publish(withEarlierRuns(summary, r.previousSummary))}`,
+    await r.self(),
+  ).catch((e: unknown) =>
+    r.log.warning(`Could not post the summary on #${pull.number}: ${getErrorMessage(e)}`),
+  );
+}
+
+/** The artifact: the run's files when transcripts are uploaded, and the bundle whenever there is one. */
+async function saveArtifact(r: Record, files: string[]): Promise<void> {
+  // A bundle is uploaded even when transcripts are not: it is the only copy of the agent's work.
+  const bundle = r.published?.bundle;
+  if (!r.inputs.uploadTranscript && !bundle) return;
+  const uploads = [...(r.inputs.uploadTranscript ? files : []), ...(bundle ? [bundle] : [])];
+  await r.store
+    .save(r.artifactName, uploads, r.outDir)
+    .then((saved) =>
+      r.log.info(saved ? `Saved the artifact: ${saved}` : 'Artifact upload is not available here; skipped.'),
+    )
+    .catch((e: unknown) => r.log.warning(`Could not upload the artifact: ${getErrorMessage(e)}`));
+}
+
+export async function reportRun(r: Record): Promise<ActionResult> {
+  const { result, published, log } = r;
+  const outputs = outputsOf(r);
+  const summary = publishedSummary(r);
+  const files = await writeRunFiles({
+    outDir: r.outDir,
+    summary,
+    result,
+    branch: r.plan.branch,
+    redactor: r.redactor,
+    log,
+  });
   outputs['summary-path'] = files.summaryPath;
   outputs['transcript-path'] = files.transcriptPath;
 
   const report = {
-    status: o.status,
-    message: result.message ? o.redactor.redact(result.message) : undefined,
+    status: r.status,
+    message: result.message ? r.redactor.redact(result.message) : undefined,
     commitCount: result.commits.length,
     publish: published,
     finalAnswer: result.transcript.finalAnswer,
-    onPullRequest: o.onPullRequest,
+    onPullRequest: r.trigger.isPullRequest,
   };
-  if (pull) {
-    // The session record goes in after the text was made publishable (which removes any the agent wrote), on the
-    // line right after the marker: the one place a follow-up reads it from.
-    const record = sessionMarker({
-      sessionId: result.sessionId,
-      runId: o.runId,
-      artifact: o.artifactName,
-      mode: result.mode,
-      status: result.status,
-      pr: pull.number,
-      repo: `${o.repo.owner}/${o.repo.repo}`,
-    });
-    await upsertMarkedComment(
-      o.client,
-      o.repo,
-      pull.number,
-      SUMMARY_MARKER,
-      `${record}\n${o.publish(withEarlierRuns(summary, o.previousSummary))}`,
-      await o.self(),
-    ).catch((e: unknown) =>
-      log.warning(`Could not post the summary on #${pull.number}: ${getErrorMessage(e)}`),
-    );
-  }
+  if (published?.pull) await postSummary(r, published.pull, summary);
   const comment = issueComment(report);
-  if (comment) await o.tellIssue(comment);
-
-  await o
+  if (comment) await r.tellIssue(comment);
+  await r.io
     .writeJobSummary(summary)
     .catch((e: unknown) => log.warning(`Could not write the job summary: ${getErrorMessage(e)}`));
-  // A bundle is uploaded even when transcripts are not: it is the only copy of the agent's work.
-  const bundle = published?.bundle;
-  if (o.uploadTranscript || bundle) {
-    const uploads = [...(o.uploadTranscript ? files.all : []), ...(bundle ? [bundle] : [])];
-    await o.store
-      .save(o.artifactName, uploads, o.outDir)
-      .then((saved) =>
-        log.info(saved ? `Saved the artifact: ${saved}` : 'Artifact upload is not available here; skipped.'),
-      )
-      .catch((e: unknown) => log.warning(`Could not upload the artifact: ${getErrorMessage(e)}`));
-  }
+  await saveArtifact(r, files.all);
 
   const failure = stepFailure(report);
-  return { outputs, ...(failure ? { failure: o.redactor.redact(failure) } : {}) };
+  return { outputs, ...(failure ? { failure: r.redactor.redact(failure) } : {}) };
 }
 
 /** The run's files for the artifact: the summary, the run summary and the transcript. */

@@ -99,6 +99,14 @@ export const STATUS = {
         ? 'The run spent more tokens than `max-tokens` allows and was stopped. Its partial work is in the draft pull request; raise the budget or narrow the task and re-run.'
         : 'The run spent more tokens than `max-tokens` allows and was stopped before it committed anything; raise the budget or narrow the task and re-run.',
   },
+  'publish-failed': {
+    origin: 'action',
+    fails: true,
+    icon: '📦',
+    words: 'finished, but not published',
+    advice: () =>
+      "Nothing of the agent's work is lost: it is where the text above says. Once the cause is fixed, re-run: the run branch only moves forward, so the next run continues from it.",
+  },
   refused: { origin: 'action', fails: false, icon: '⛔', words: 'refused', advice: noAdvice },
   skipped: { origin: 'action', fails: false, icon: '⏭️', words: 'skipped', advice: noAdvice },
   stopped: {
@@ -135,6 +143,11 @@ export const ENGINE_STATUSES = withOrigin<EngineStatus>(['engine']) as readonly 
 
 export function failsStep(status: Status): boolean {
   return STATUS[status].fails;
+}
+
+/** A failing status of the engine's: "gemini ended <status>" is the step's failure (the action's say their own). */
+export function isGeminiFailure(status: Status): boolean {
+  return STATUS[status].fails && STATUS[status].origin === 'engine';
 }
 
 export function isInterrupted(status: string | undefined): status is InterruptedStatus {

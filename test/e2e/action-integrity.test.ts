@@ -306,7 +306,7 @@ describe('integrity, end to end (publishing; headless)', () => {
       mode,
       script: shellScript('changes a workflow', [commitFile('.github/workflows/ci.yml', 'Add CI')]),
     });
-    expect(r.main.outputs.status, r.main.stdout).toBe('finished');
+    expect(r.main.outputs.status, r.main.stdout).toBe('publish-failed');
     assertOneLineFailure(
       r.main,
       /could not publish: the push to gemini-run\/issue-1 was refused: .*'workflows' permission/,
@@ -341,7 +341,7 @@ describe('integrity, end to end (publishing; headless)', () => {
       script: shellScript('commits', [commitFile('NOTES.md', 'Add NOTES.md')]),
     });
     expect(r.main.outputs).toMatchObject({
-      status: 'finished',
+      status: 'publish-failed',
       branch: 'gemini-run/issue-1',
       'pr-number': '',
     });
@@ -373,7 +373,7 @@ describe('integrity, end to end (publishing; headless)', () => {
     }
     await git(['push', '-q', 'origin', 'gemini-run/issue-1'], pat);
     const r = await running;
-    expect(r.main.outputs.status, r.main.stdout).toBe('finished');
+    expect(r.main.outputs.status, r.main.stdout).toBe('publish-failed');
     expect(await git(['--git-dir', world.repo.originDir, 'rev-parse', 'gemini-run/issue-1'])).toBe(patSha);
     const diverted = r.main.outputs.branch ?? '';
     expect(diverted).toMatch(/^gemini-run\/issue-1-run-\d+$/);

@@ -1,0 +1,102 @@
+/**
+ * The admit phase: does the event ask for a run, and may its actor have one. Interpreting the event is pure;
+ * the permission check is the run's first network call, made only after the local checks (preflight) passed.
+ */
+import { scrubAttribution } from '../../gemini/attribution.js';
+import { createGitHubClient } from '../../github/client.js';
+import { commentMarker, createComment, tokenIdentity, upsertMarkedComment } from '../../github/comments.js';
+import { interpretEvent } from '../../github/event.js';
+import { hasWriteAccess } from '../../github/permissions.js';
+import { publishedText } from '../../github/published-text.js';
+import { UserError, getErrorMessage } from '../../util/errors.js';
+import { neutralize } from '../../util/untrusted-text.js';
+import { ended } from '../report-run.js';
+import type { ActionResult, Admitted, Basics, Triggered } from '../run-record.js';
+
+const ISSUE_MARKER = commentMarker('issue');
+
+export function interpret(r: Basics): Triggered | ActionResult {
+  const trigger = interpretEvent(r.ctx.eventName, r.ctx.payload, {
+    triggerLabel: r.inputs.triggerLabel,
+    triggerPhrase: r.inputs.triggerPhrase,
+    prompt: r.inputs.prompt || undefined,
+    triggerAssignee: r.inputs.triggerAssignee,
+  });
+  if (trigger.kind === 'skip') {
+    r.log.info(`Nothing to do: ${neutralize(trigger.reason)}`);
+    return ended('skipped');
+  }
+  return { trigger };
+}
+
+/** The token, the client, and how the run speaks on GitHub (one place that makes text publishable). */
+function speaker(r: Basics & Triggered): Omit<Admitted, 'self' | 'tellIssue'> {
+  const { inputs, ctx, redactor, trigger } = r;
+  const token = inputs.githubToken || r.io.env.GITHUB_TOKEN || '';
+  if (!token)
+    throw new UserError("No GitHub token: set 'github-token' (the default is ${{ github.token }}).");
+  r.mask(token);
+  const { repo } = ctx;
+  const scrubbed = (text: string) => redactor.redact(inputs.scrubAttribution ? scrubAttribution(text) : text);
+  return {
+    token,
+    client: createGitHubClient(token, ctx.apiUrl, { logger: r.log }),
+    repo,
+    runUrl: `${ctx.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${ctx.runId}`,
+    scrubbed,
+    // The boundary where text the agent had a hand in (its answer, commit subjects, file names) becomes text on
+    // GitHub: no hidden markup, no foreign closing keyword, no mention, no outside image (publishedText).
+    publish: (text) =>
+      publishedText(scrubbed(text), {
+        serverUrl: ctx.serverUrl,
+        owner: repo.owner,
+        repo: repo.repo,
+        ...(trigger.number !== undefined ? { ownIssue: trigger.number } : {}),
+      }),
+  };
+}
+
+export async function admit(r: Basics & Triggered): Promise<Admitted | ActionResult> {
+  const { log, trigger } = r;
+  const s = speaker(r);
+  const { client, repo } = s;
+  const allowed = await log.group('Checking permissions', async () => {
+    const ok = await hasWriteAccess(client, repo, trigger.actor);
+    log.info(
+      `${neutralize(trigger.actor)} ${ok ? 'has' : 'does not have'} write access to ${repo.owner}/${repo.repo}`,
+    );
+    return ok;
+  });
+  if (!allowed) {
+    if (trigger.number !== undefined) {
+      await createComment(
+        client,
+        repo,
+        trigger.number,
+        `${commentMarker('refused')}\n@${trigger.actor}, gemini-run only runs for people with write access to this repository, so this request was not run.`,
+      );
+    }
+    return ended('refused');
+  }
+  let identity: Promise<string | undefined> | undefined;
+  const self = () =>
+    (identity ??= tokenIdentity(client).catch((e: unknown) => {
+      log.warning(
+        `Could not tell which account the token is (${getErrorMessage(e)}): earlier comments are not reused.`,
+      );
+      return undefined;
+    }));
+  /** Tells the issue (or PR) how the run went when there is no pull request to say it; best effort. */
+  const tellIssue = async (text: string) => {
+    if (trigger.number === undefined) return;
+    await upsertMarkedComment(
+      client,
+      repo,
+      trigger.number,
+      ISSUE_MARKER,
+      s.publish(text),
+      await self(),
+    ).catch((e: unknown) => log.warning(`Could not comment on #${trigger.number}: ${getErrorMessage(e)}`));
+  };
+  return { ...s, self, tellIssue };
+}

@@ -1,0 +1,110 @@
+/**
+ * The prepare phase: the credential is made ready (a refresh Google refuses ends the run here), gemini is
+ * installed, the task read, the branch planned, the workspace put on it and the vault made, and a previous
+ * session found to continue.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AuthConfig, Task } from '../../domain/types.js';
+import { adviceFor } from '../../domain/status.js';
+import { buildTask } from '../../github/event.js';
+import { isolateCheckoutCredentials } from '../../git/credentials.js';
+import { describeTally } from '../../github/sanitize.js';
+import { getErrorMessage, oneLine } from '../../util/errors.js';
+import { neutralize } from '../../util/untrusted-text.js';
+import { planBranch, prepareWorktree } from '../branch.js';
+import { prepareOAuth, prepareVertex } from '../model-access.js';
+import { ended } from '../report-run.js';
+import { findPreviousSession } from '../resume.js';
+import type { ActionResult, Admitted, Basics, Checked, Prepared, Triggered } from '../run-record.js';
+
+type Before = Basics & Triggered & Checked & Admitted;
+
+/** The auth the preflight accepted, with its token source fetched once now; an auth problem ends the run. */
+async function readyAuth(r: Before): Promise<Pick<Prepared, 'auth' | 'oauth' | 'vertex'> | ActionResult> {
+  const refuse = async (message: string) => {
+    await r.tellIssue(`gemini-run could not start: ${message}\n\n${adviceFor('auth-failed')}`);
+    return ended('auth-failed', message);
+  };
+  if ('problem' in r.auth) return refuse(r.auth.problem);
+  const auth: AuthConfig = r.auth;
+  try {
+    return { auth, oauth: await prepareOAuth(auth, r.io.env), vertex: await prepareVertex(auth, r.io.env) };
+  } catch (error) {
+    return refuse(oneLine(getErrorMessage(error)));
+  }
+}
+
+async function readTask(r: Before): Promise<Task> {
+  const { log, trigger } = r;
+  return log.group('Reading the task', async () => {
+    const { task, leftOut, hidden, minimizedUnchecked } = await buildTask(r.client, r.repo, trigger);
+    log.info(`Task: ${neutralize(task.title)} (${task.comments.length} comment(s))`);
+    const removed = describeTally(hidden);
+    if (removed) log.info(removed);
+    if (minimizedUnchecked !== undefined) {
+      log.warning(
+        `Could not check which comments a maintainer hid (minimized), so all are in the task: ${minimizedUnchecked}`,
+      );
+    }
+    if (r.inputs.instructions.trim()) task.standingInstructions = r.inputs.instructions;
+    if (leftOut > 0) {
+      log.info(
+        `Left out ${leftOut} comment(s) created or edited after the run was triggered (${trigger.approved?.at ?? 'unknown time'}): the task is what was approved.`,
+      );
+    }
+    return task;
+  });
+}
+
+export async function prepare(r: Before): Promise<Prepared | ActionResult> {
+  const { inputs, ctx, io, log } = r;
+  const auth = await readyAuth(r);
+  if ('outputs' in auth) return auth;
+  const binary =
+    r.gemini.kind === 'path'
+      ? r.gemini.binary
+      : await log.group('Installing gemini', () => r.deps.installGemini(r.gemini, ctx.toolCache, log));
+  const task = await readTask(r);
+  const plan = await planBranch(r.client, r.repo, r.trigger, inputs, ctx.runId);
+  if ('refuse' in plan) {
+    await r.tellIssue(plan.refuse);
+    return ended('refused');
+  }
+  const runDir = await mkdtemp(join(ctx.runnerTemp, 'gemini-run-'));
+  io.saveState('runDir', runDir);
+  io.saveState('worktree', ctx.workspace);
+  const workspace = await prepareWorktree({ worktree: ctx.workspace, plan, token: r.token, log, runDir });
+  // From here on the post step rebuilds the workspace's .git if this step cannot.
+  io.saveState('workspace', JSON.stringify({ snapshot: workspace.snapshot, vault: workspace.vault.dir }));
+  // The agent never sees the checkout's credential; the workspace gets it back after publishing.
+  const savedCredentials = await isolateCheckoutCredentials(ctx.workspace, {
+    stashDir: join(runDir, 'credentials'),
+  });
+  io.saveState('savedCredentials', JSON.stringify(savedCredentials));
+
+  const store = io.transcriptStore({ token: r.token, repo: r.repo });
+  const previous = plan.existingPull
+    ? await findPreviousSession({
+        client: r.client,
+        repo: r.repo,
+        pull: plan.existingPull,
+        store,
+        destDir: join(runDir, 'resume'),
+        log,
+        self: await r.self(),
+      })
+    : undefined;
+  return {
+    ...auth,
+    binary,
+    task: previous?.previousRun ? { ...task, previousRun: previous.previousRun } : task,
+    plan,
+    runDir,
+    workspace,
+    savedCredentials,
+    store,
+    previousSummary: previous?.previousSummary ?? '',
+    resume: previous?.resume,
+  };
+}

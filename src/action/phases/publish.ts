@@ -1,0 +1,105 @@
+/**
+ * The publish phase: the agent's commits, in the vault, are settled (attribution scrubbed from the commits no
+ * branch reached before) and pushed, and the pull request opened or updated. What cannot be published as planned
+ * is kept somewhere (another branch, the bundle in the artifact) with a problem for the report to tell.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { scrubAttribution } from '../../gemini/attribution.js';
+import { listRemoteRefs } from '../../git/push.js';
+import { renderSummary } from '../../run/report.js';
+import type { ActionStatus, RunResult } from '../../run/types.js';
+import { getErrorMessage } from '../../util/errors.js';
+import { prBody, prTitle } from '../pr-text.js';
+import { publishWork, settleCommits, type PublishOutcome } from '../publish.js';
+import type {
+  Acknowledged,
+  Admitted,
+  Basics,
+  Checked,
+  Executed,
+  Prepared,
+  Published,
+  Triggered,
+} from '../run-record.js';
+
+type Before = Basics & Triggered & Checked & Admitted & Acknowledged & Prepared & Executed;
+
+/**
+ * What already existed outside the run: never rewritten, never counted, never bundled. The remote's tips are
+ * asked now, so a commit someone pushed (and the agent fetched) during the run counts too.
+ */
+async function knownCommits(r: Before): Promise<string[]> {
+  const remoteTips = await listRemoteRefs({ url: r.workspace.originUrl, token: r.token }).catch(
+    (e: unknown) => {
+      r.log.warning(`Could not list the remote's refs: ${getErrorMessage(e)}`);
+      return new Map<string, string>();
+    },
+  );
+  return [...new Set([...r.workspace.knownTips, ...remoteTips.values()])];
+}
+
+async function settled(r: Before, known: string[]): Promise<RunResult> {
+  if (r.result.commits.length === 0) return r.result;
+  const { head, commits, filesChanged } = await settleCommits({
+    repo: r.workspace.vault.dir,
+    baseSha: r.workspace.baseSha,
+    known,
+    scrub: r.inputs.scrubAttribution ? scrubAttribution : undefined,
+    log: r.log,
+  });
+  return { ...r.result, headSha: head, commits, filesChanged };
+}
+
+/** A finished run whose work is kept but in no pull request ended `publish-failed`: its outputs name no PR. */
+function statusOf(result: RunResult, published: PublishOutcome): ActionStatus {
+  return result.status === 'finished' && !published.pull ? 'publish-failed' : result.status;
+}
+
+export async function publish(r: Before): Promise<Published> {
+  const { ctx, task, trigger, plan } = r;
+  const outDir = join(ctx.runnerTemp, `gemini-run-output-${ctx.runId}-${ctx.runAttempt}`);
+  await mkdir(outDir, { recursive: true });
+  const artifactName = `gemini-run-${ctx.runId}-${ctx.runAttempt}`;
+  const known = await knownCommits(r);
+  const result = await settled(r, known);
+  const summaryBody = renderSummary(result, { task });
+  const base = { result, summaryBody, outDir, artifactName };
+  if (result.commits.length === 0) {
+    return {
+      ...base,
+      status: result.status === 'finished' ? 'no-changes' : result.status,
+      published: undefined,
+    };
+  }
+  const published = await publishWork({
+    client: r.client,
+    repo: r.repo,
+    serverUrl: ctx.serverUrl,
+    repoDir: r.workspace.vault.dir,
+    originUrl: r.workspace.originUrl,
+    token: r.token,
+    plan,
+    startTip: r.workspace.remoteSha,
+    known: [r.workspace.baseSha, ...known],
+    divertBranch: `${plan.branch}-run-${ctx.runId}${ctx.runAttempt === '1' ? '' : `-${ctx.runAttempt}`}`,
+    outDir,
+    artifactName,
+    pullSpec: () => ({
+      // A title is plain text (no markup to neutralise), and the task's, not the agent's.
+      title: r.scrubbed(prTitle(task)),
+      body: r.publish(
+        prBody({
+          task,
+          result,
+          summary: summaryBody,
+          closes: trigger.isPullRequest ? undefined : trigger.number,
+          runUrl: r.runUrl,
+        }),
+      ),
+      draft: r.inputs.draft || result.status !== 'finished',
+    }),
+    log: r.log,
+  });
+  return { ...base, status: statusOf(result, published), published };
+}

@@ -1,0 +1,156 @@
+/**
+ * One action run as one record: each phase of the pipeline (run-action.ts) reads what the phases before it
+ * found and adds its own part. The tracking comment, the publish and the report read it; nothing is handed back
+ * through out-parameters or turned into a string and parsed again.
+ */
+import type { AuthConfig, Task } from '../domain/types.js';
+import type { CliProfile } from '../gemini/cli-profile.js';
+import type { SavedCredentials } from '../git/credentials.js';
+import type { Vault } from '../git/vault.js';
+import type { WorkspaceSnapshot } from '../git/workspace.js';
+import type { GitHubClient, RepoRef } from '../github/client.js';
+import type { RunTrigger } from '../github/event.js';
+import type { Privilege } from '../isolation/privilege.js';
+import type { OAuthTokenSource } from '../proxy/oauth-token.js';
+import type { runAgent } from '../run/engine.js';
+import type { ActionStatus, RunResult } from '../run/types.js';
+import type { Logger } from '../util/log.js';
+import type { BranchPlan } from './branch.js';
+import type { ActionContext } from './context.js';
+import type { ActionInputs } from './inputs.js';
+import type { prepareVertex } from './model-access.js';
+import type { ActionOutputs } from './outputs.js';
+import type { PublishOutcome } from './publish.js';
+import type { Redactor } from './redact.js';
+import type { TrackingComment } from './tracking-comment.js';
+import type { TranscriptStore } from './transcript-store.js';
+
+/** Everything the pipeline needs from its host: the action (core) or the demo (plain streams). */
+export interface ActionIo {
+  log: Logger;
+  /** Mask a secret in the log as soon as it is known. */
+  mask(secret: string): void;
+  saveState(
+    key: 'runDir' | 'worktree' | 'savedCredentials' | 'sandbox' | 'tracking' | 'workspace',
+    value: string,
+  ): void;
+  writeJobSummary(markdown: string): Promise<void>;
+  /** Where transcripts are kept between runs (a workflow artifact, or a local directory on self-hosted runners). */
+  transcriptStore(o: { token: string; repo: RepoRef }): TranscriptStore;
+  /** The process environment the action runs in (source of the allow-listed variables). */
+  env: NodeJS.ProcessEnv;
+}
+
+/** Which gemini runs: its path and the profile of its version. */
+export interface GeminiBinary {
+  path: string;
+  profile: CliProfile;
+}
+
+/**
+ * What the pipeline runs that is heavy or outside: the engine and how gemini is found. The action passes the
+ * real ones; a test passes a stub engine that returns a RunResult and runs every path in seconds.
+ */
+export interface PipelineDeps {
+  runAgent: typeof runAgent;
+  /** Checks the gemini the inputs name before anything else happens (its version), without installing it. */
+  checkGemini(inputs: ActionInputs, env: NodeJS.ProcessEnv, log: Logger): Promise<GeminiCheck>;
+  /** Installs (or finds in the tool cache) the gemini `checkGemini` accepted. */
+  installGemini(check: GeminiCheck, toolCache: string, log: Logger): Promise<GeminiBinary>;
+}
+
+/** The gemini the inputs name, checked: a path that ran, or a version to install. */
+export type GeminiCheck = { kind: 'path'; binary: GeminiBinary } | { kind: 'install'; profile: CliProfile };
+
+/** How a run ended when it ends early: the outputs and the step's failure, if it fails. */
+export interface ActionResult {
+  outputs: ActionOutputs;
+  /** Set when the step must fail: the one-line reason. */
+  failure?: string;
+}
+
+/** The host and how secrets are kept out of everything the run writes. */
+export interface Basics {
+  inputs: ActionInputs;
+  ctx: ActionContext;
+  io: ActionIo;
+  deps: PipelineDeps;
+  log: Logger;
+  redactor: Redactor;
+  /** Masks a secret in the log and redacts it from everything published. */
+  mask(secret: string): void;
+}
+
+/** admit: the event asks for a run, and of whom. */
+export interface Triggered {
+  trigger: RunTrigger;
+}
+
+/** preflight: every local check passed (an auth problem is held until the actor is admitted, to be told). */
+export interface Checked {
+  auth: AuthConfig | { problem: string };
+  model: string | undefined;
+  privilege: Exclude<Privilege, 'none'> | undefined;
+  gemini: GeminiCheck;
+  userSettings: Record<string, unknown>;
+}
+
+/** admit: the actor may run it, and how the run speaks on GitHub. */
+export interface Admitted {
+  token: string;
+  client: GitHubClient;
+  repo: RepoRef;
+  runUrl: string;
+  /** The token's own login, asked once: only comments it wrote are ours to update or resume from. */
+  self(): Promise<string | undefined>;
+  /** Text the agent had a hand in, made publishable (secrets, attribution, published-text rules). */
+  publish(text: string): string;
+  /** Attribution scrubbed (when asked) and secrets redacted, no markup rules: for plain-text fields. */
+  scrubbed(text: string): string;
+  /** Writes the marked comment on the issue (or PR) of the trigger; best effort. */
+  tellIssue(text: string): Promise<void>;
+}
+
+/** acknowledge: the person sees the run was picked up. */
+export interface Acknowledged {
+  tracking: TrackingComment | undefined;
+}
+
+/** prepare: what the agent is asked, where it works, what it continues. */
+export interface Prepared {
+  auth: AuthConfig;
+  oauth: OAuthTokenSource | undefined;
+  vertex: Awaited<ReturnType<typeof prepareVertex>>;
+  binary: GeminiBinary;
+  task: Task;
+  plan: BranchPlan;
+  runDir: string;
+  workspace: {
+    originUrl: string;
+    baseSha: string;
+    remoteSha: string | null;
+    knownTips: string[];
+    snapshot: WorkspaceSnapshot;
+    vault: Vault;
+  };
+  store: TranscriptStore;
+  previousSummary: string;
+  resume: Parameters<typeof runAgent>[0]['resume'];
+  /** The checkout's credential as it was moved away for the run (given back after publishing). */
+  savedCredentials: SavedCredentials;
+}
+
+/** execute: how the agent's run ended; everything it opened is closed again. */
+export interface Executed {
+  result: RunResult;
+}
+
+/** publish: the commits settled (scrubbed) and where they went. */
+export interface Published {
+  result: RunResult;
+  status: ActionStatus;
+  summaryBody: string;
+  published: PublishOutcome | undefined;
+  outDir: string;
+  artifactName: string;
+}

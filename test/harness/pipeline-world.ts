@@ -1,0 +1,137 @@
+/**
+ * The action's whole pipeline in this process, in seconds: the real phases against the fake GitHub and a real
+ * bare origin with a checkout, with a stub engine (stub-engine.ts) in place of gemini. For every path that does
+ * not need the real CLI; the e2e tests run `dist/index.js` with the real gemini for the rest.
+ */
+import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checkGemini, installGemini } from '../../src/action/gemini-binary.js';
+import { INPUT_DEFAULTS, parseInputs, type InputName } from '../../src/action/inputs.js';
+import { runAction } from '../../src/action/run-action.js';
+import type { ActionResult, PipelineDeps } from '../../src/action/run-record.js';
+import { localTranscriptStore } from '../../src/action/transcript-store.js';
+import { profileFor } from '../../src/gemini/cli-profile.js';
+import { createMemoryLogger } from '../../src/util/log.js';
+import { ActionWorld, GEMINI_API_KEY, GEMINI_JS, OWNER, REPO } from './action-job.js';
+import { stubEngine, type AgentPlay, type SeenRuns } from './stub-engine.js';
+
+export interface PipelineRun {
+  /** What runAction returned; undefined when it threw (then `error`). */
+  result?: ActionResult;
+  error?: Error;
+  log: string[];
+  state: Record<string, string>;
+  summary: string;
+  /** The options the stub engine was called with (empty: the agent never ran). */
+  seen: SeenRuns;
+  /** How many requests the fake GitHub had answered before this run: `requests.slice(before)` is this run's. */
+  before: number;
+}
+
+/** The gemini the stub "installs": the pinned bundle's path, its profile from the version, no npm. */
+const offlineGemini: Pick<PipelineDeps, 'checkGemini' | 'installGemini'> = {
+  checkGemini: (inputs, env, log) =>
+    inputs.geminiPath || env.GEMINI_RUN_GEMINI_PATH
+      ? checkGemini(inputs, env, log)
+      : Promise.resolve({
+          kind: 'install',
+          profile: profileFor(inputs.geminiVersion, { allowUnchecked: false }),
+        }),
+  installGemini: (check, cache, log) =>
+    check.kind === 'path'
+      ? installGemini(check, cache, log)
+      : Promise.resolve({ path: GEMINI_JS, profile: check.profile }),
+};
+
+export class PipelineWorld implements AsyncDisposable {
+  private runs = 0;
+  private constructor(readonly world: ActionWorld) {}
+
+  static async create(): Promise<PipelineWorld> {
+    const world = await ActionWorld.create();
+    await world.checkout();
+    return new PipelineWorld(world);
+  }
+
+  get github() {
+    return this.world.github;
+  }
+
+  async run(o: {
+    play?: AgentPlay;
+    eventName?: string;
+    payload?: unknown;
+    inputs?: Partial<Record<InputName, string>>;
+    env?: NodeJS.ProcessEnv;
+    deps?: Partial<PipelineDeps>;
+  }): Promise<PipelineRun> {
+    const n = ++this.runs;
+    const stepDir = await mkdtemp(join(this.world.tmp, `pipeline-${n}-`));
+    const runnerTemp = join(stepDir, 'runner-temp');
+    await mkdir(runnerTemp);
+    const logger = createMemoryLogger();
+    const state: Record<string, string> = {};
+    let summary = '';
+    const seen: SeenRuns = [];
+    const inputs = parseInputs({
+      ...INPUT_DEFAULTS,
+      'github-token': this.world.token,
+      'gemini-api-key': GEMINI_API_KEY,
+      model: 'gemini-2.5-flash',
+      mode: 'headless',
+      isolation: 'none',
+      ...o.inputs,
+    });
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      // Never reached: the stub engine makes no model call, and the proxy only starts.
+      GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:9',
+      ...o.env,
+    };
+    const before = this.github.requests.length;
+    const ctx = {
+      eventName: o.eventName ?? 'issues',
+      payload: o.payload ?? this.world.labeledPayload(),
+      repo: { owner: OWNER, repo: REPO },
+      apiUrl: this.github.url,
+      serverUrl: 'https://github.com',
+      workspace: this.world.workspace,
+      runId: String(2000 + n),
+      runAttempt: '1',
+      actor: 'alice',
+      runnerTemp,
+      toolCache: join(stepDir, 'tool-cache'),
+    };
+    const io = {
+      log: logger,
+      mask: () => undefined,
+      saveState: (key: string, value: string) => void (state[key] = value),
+      writeJobSummary: (markdown: string) => Promise.resolve(void (summary += markdown)),
+      transcriptStore: () => localTranscriptStore(join(this.world.tmp, 'transcripts'), ctx.repo),
+      env,
+    };
+    const deps: PipelineDeps = { runAgent: stubEngine(o.play ?? {}, seen), ...offlineGemini, ...o.deps };
+    const out: PipelineRun = { log: logger.lines, state, summary: '', seen, before };
+    try {
+      out.result = await runAction(inputs, ctx, io, deps);
+    } catch (error) {
+      out.error = error as Error;
+    }
+    out.summary = summary;
+    return out;
+  }
+
+  /** The requests the fake GitHub answered for run `r`. */
+  requestsOf(r: PipelineRun) {
+    return this.github.requests.slice(r.before);
+  }
+
+  async workspaceFile(path: string): Promise<string | undefined> {
+    return readFile(join(this.world.workspace, path), 'utf8').catch(() => undefined);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.world[Symbol.asyncDispose]();
+  }
+}

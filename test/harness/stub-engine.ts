@@ -1,0 +1,119 @@
+/**
+ * An engine that plays an agent without gemini: it writes files into the worktree (and commits some of them, as
+ * an agent would), then hands the work over the way the real engine does — exported by `exportWork` as a bundle
+ * and imported into the vault — and returns the RunResult it was told to. The pipeline around it is the real one.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { EngineStatus } from '../../src/domain/status.js';
+import { summarizeUsage } from '../../src/gemini/telemetry.js';
+import { emptyTranscript } from '../../src/gemini/transcript.js';
+import { filesChanged, listCommits } from '../../src/git/commits.js';
+import { exportWork } from '../../src/git/export.js';
+import { importBundle } from '../../src/git/vault.js';
+import type { RunOptions } from '../../src/run/options.js';
+import type { RunResult } from '../../src/run/types.js';
+import { exec } from '../../src/util/exec.js';
+import { scrubbedGitEnv } from './repo.js';
+
+export interface AgentPlay {
+  status?: EngineStatus;
+  /** The agent first resets its branch to this ref (rewriting the history it was given). */
+  reset?: string;
+  message?: string;
+  /** Committed by the "agent" itself, one commit each: subject → files. */
+  commits?: Record<string, Record<string, string>>;
+  /** Left uncommitted (the export commits them as leftovers). */
+  leftovers?: Record<string, string>;
+  answer?: string;
+  tokens?: number;
+  /** The engine throws this after the work was handed over (a crash after the agent worked). */
+  throws?: string;
+  /** A session file (a recorded fixture) the run leaves as its transcript; its session id becomes the run's. */
+  transcript?: string;
+}
+
+const NO_SESSION = '5f0c2a1e-0000-4000-8000-000000000001';
+
+/** The fixture copied into the run dir, as the engine's own copy of the session file, and its session id. */
+async function keepTranscript(fixture: string, runDir: string): Promise<{ path: string; sessionId: string }> {
+  const text = await readFile(fixture, 'utf8');
+  const sessionId = /"sessionId":"([0-9a-f-]{36})"/.exec(text)?.[1] ?? NO_SESSION;
+  const path = join(runDir, 'transcript-stub.jsonl');
+  await writeFile(path, text);
+  return { path, sessionId };
+}
+
+async function writeFiles(worktree: string, files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(worktree, path)), { recursive: true });
+    await writeFile(join(worktree, path), text);
+  }
+}
+
+async function git(worktree: string, args: string[]): Promise<string> {
+  const r = await exec('git', ['-C', worktree, ...args], { env: scrubbedGitEnv() });
+  return r.stdout.trim();
+}
+
+/** What each call of the stub was given, for assertions. */
+export type SeenRuns = RunOptions[];
+
+export function stubEngine(play: AgentPlay, seen: SeenRuns = []): (o: RunOptions) => Promise<RunResult> {
+  return async (opts) => {
+    seen.push(opts);
+    const startedAt = Date.now();
+    const base = await git(opts.worktree, ['rev-parse', 'HEAD']);
+    if (play.reset) await git(opts.worktree, ['reset', '--quiet', '--hard', `origin/${play.reset}`]);
+    for (const [subject, files] of Object.entries(play.commits ?? {})) {
+      await writeFiles(opts.worktree, files);
+      await git(opts.worktree, ['add', '--all']);
+      await git(opts.worktree, [
+        '-c',
+        'user.name=agent',
+        '-c',
+        'user.email=agent@example.com',
+        'commit',
+        '--quiet',
+        '-m',
+        subject,
+      ]);
+    }
+    await writeFiles(opts.worktree, play.leftovers ?? {});
+    const bundle = join(opts.runDir, 'stub-agent.bundle');
+    const exported = await exportWork({
+      worktree: opts.worktree,
+      runAs: [],
+      home: opts.runDir,
+      path: process.env.PATH ?? '/usr/bin:/bin',
+      base,
+      bundle,
+      ...(opts.gitIdentity ? { identity: opts.gitIdentity } : {}),
+      message: 'Leftover changes of the agent',
+    });
+    const vault = opts.vault!;
+    const head = exported.bundled ? await importBundle(vault, bundle) : base;
+    if (play.throws) throw new Error(play.throws);
+    const commits = head === base ? [] : await listCommits(vault.dir, base, head);
+    const usage = summarizeUsage([]);
+    const kept = play.transcript ? await keepTranscript(play.transcript, opts.runDir) : undefined;
+    return {
+      status: play.status ?? 'finished',
+      ...(play.message ? { message: play.message } : {}),
+      mode: opts.mode,
+      sessionId: kept?.sessionId ?? NO_SESSION,
+      ...(kept ? { transcriptPath: kept.path } : {}),
+      transcript: { ...emptyTranscript(), finalAnswer: play.answer ?? 'Done.' },
+      usage: { ...usage, totalTokens: play.tokens ?? 0 },
+      exitCode: 0,
+      startedAt: new Date(startedAt).toISOString(),
+      durationMs: Date.now() - startedAt,
+      geminiLifetimeMs: 0,
+      baseSha: base,
+      headSha: head,
+      commits: commits.map((c) => ({ sha: c.sha, subject: c.subject })),
+      filesChanged: head === base ? [] : await filesChanged(vault.dir, base, head),
+      leftoverCommitted: exported.leftoverCommitted,
+    };
+  };
+}

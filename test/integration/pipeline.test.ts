@@ -1,0 +1,206 @@
+/**
+ * Every path of the action's pipeline, in seconds: the real phases, the fake GitHub, a real origin and checkout,
+ * and a stub engine in place of gemini (test/harness/pipeline-world.ts). Each end state is checked three ways:
+ * the outputs, the step's failure (exactly for the statuses that fail), and what GitHub was told.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { failsStep } from '../../src/domain/status.js';
+import type { ActionResult } from '../../src/action/run-record.js';
+import { exec } from '../../src/util/exec.js';
+import { PipelineWorld, type PipelineRun } from '../harness/pipeline-world.js';
+import { scrubbedGitEnv } from '../harness/repo.js';
+
+let w: PipelineWorld;
+beforeEach(async () => {
+  w = await PipelineWorld.create();
+});
+afterEach(async () => {
+  w.github.assertNoUnexpected();
+  await w[Symbol.asyncDispose]();
+});
+
+const RESUMABLE = 'fixtures/gemini-0.42.0/plain-answer-headless/transcript.jsonl';
+
+/** The run's result, with the invariant every end state keeps: the step fails exactly for a failing status. */
+function ended(r: PipelineRun): ActionResult {
+  expect(r.error, r.log.join('\n')).toBeUndefined();
+  const result = r.result!;
+  expect(result.failure !== undefined, `failure for ${result.outputs.status}`).toBe(
+    failsStep(result.outputs.status),
+  );
+  if (!result.outputs['pr-url']) expect(result.outputs['pr-number']).toBe('');
+  return result;
+}
+
+function commentsOn(issue: number): string[] {
+  return w.github.comments(issue).map((c) => c.body);
+}
+
+const finalOf = (issue: number) => commentsOn(issue).find((b) => b.includes('gemini-run:progress')) ?? '';
+
+describe('the pipeline ends before the agent', () => {
+  it('skips an event that asks for nothing, without a single request', async () => {
+    const r = await w.run({ payload: w.world.labeledPayload('bug') });
+    expect(ended(r).outputs.status).toBe('skipped');
+    expect(w.requestsOf(r)).toEqual([]);
+    expect(r.seen).toHaveLength(0);
+  });
+
+  it('refuses an actor without write access, and says so on the issue', async () => {
+    const r = await w.run({ payload: w.world.labeledPayload('gemini-run', 'mallory') });
+    expect(ended(r).outputs.status).toBe('refused');
+    expect(commentsOn(1).join('\n')).toMatch(/@mallory, gemini-run only runs for people with write access/);
+    expect(r.seen).toHaveLength(0);
+  });
+
+  it('fails a local mistake before any request to GitHub', async () => {
+    const r = await w.run({ inputs: { 'gemini-path': '/nonexistent/gemini' } });
+    expect(r.error?.message).toMatch(/The gemini at \/nonexistent\/gemini does not run.*check 'gemini-path'/);
+    expect(w.requestsOf(r)).toEqual([]);
+  });
+
+  it('ends auth-failed without credentials, telling the issue with the advice and the tracking comment', async () => {
+    const r = await w.run({ inputs: { 'gemini-api-key': '' } });
+    const result = ended(r);
+    expect(result.outputs.status).toBe('auth-failed');
+    expect(commentsOn(1).join('\n')).toMatch(
+      /gemini-run could not start: .*\n\nGemini refused the credentials/,
+    );
+    expect(finalOf(1)).toMatch(/🔒 `auth-failed`/);
+    expect(r.seen).toHaveLength(0);
+  });
+
+  it('refuses a pull request whose branch lives in a fork, before touching the workspace', async () => {
+    const pr = w.github.addPull({
+      title: 'From a fork',
+      head: 'feature',
+      base: 'main',
+      headRepo: 'eve/fork',
+    });
+    const payload = w.world.commentPayload('/gemini please fix', { issue: pr, isPull: true });
+    const r = await w.run({ eventName: 'issue_comment', payload });
+    expect(ended(r).outputs.status).toBe('refused');
+    expect(commentsOn(pr).join('\n')).toMatch(/another repository \(a fork\)/);
+    expect(r.state.runDir).toBeUndefined();
+  });
+});
+
+describe('the agent ran', () => {
+  it('finished with commits: a pull request, outputs that name it, the workspace given back', async () => {
+    const r = await w.run({
+      play: {
+        commits: { 'Add NOTES.md': { 'NOTES.md': 'a note\n' } },
+        leftovers: { 'TODO.md': 'x\n' },
+        tokens: 1234,
+      },
+    });
+    const { outputs, failure } = ended(r);
+    expect(failure).toBeUndefined();
+    expect(outputs).toMatchObject({ status: 'finished', 'commit-count': '2', 'total-tokens': '1234' });
+    const [pull] = w.github.pulls();
+    expect(pull).toMatchObject({ head: 'gemini-run/issue-1', base: 'main', draft: false });
+    expect(outputs['pr-number']).toBe(String(pull!.number));
+    expect(finalOf(1)).toMatch(/✅ `finished`/);
+    expect(finalOf(1)).toContain(outputs['pr-url']);
+    expect(r.summary).toMatch(/✅ finished/);
+    // The workspace has the action's .git again, on the run's branch, with the checkout's credential back.
+    const git = (args: string[]) => exec('git', args, { cwd: w.world.workspace, env: scrubbedGitEnv() });
+    expect((await git(['status', '--porcelain'])).stdout).toBe('');
+    expect((await git(['config', '--get-regexp', 'extraheader'])).stdout).toMatch(/AUTHORIZATION/);
+    expect(r.state.workspace).toBe('');
+  });
+
+  it('finished without commits: no-changes, the answer on the issue, no pull request', async () => {
+    const r = await w.run({ play: { answer: 'Nothing needed changing: the note exists.' } });
+    expect(ended(r).outputs.status).toBe('no-changes');
+    expect(commentsOn(1).join('\n')).toMatch(/without changing anything.*\n\nNothing needed changing/);
+    expect(w.github.pulls()).toEqual([]);
+  });
+
+  it.each([
+    ['timed-out', /did not finish within `timeout-minutes`. Its partial work is in the draft/],
+    ['budget-exceeded', /more tokens than `max-tokens`.*draft pull request/],
+    ['quota-exhausted', /quota of this account is used up/],
+  ] as const)('%s with commits: a draft pull request, a failing step, the advice', async (status, advice) => {
+    const r = await w.run({
+      play: { status, message: 'stopped', commits: { 'Part one': { 'a.txt': '1\n' } } },
+    });
+    const { outputs, failure } = ended(r);
+    expect(outputs.status).toBe(status);
+    expect(failure).toBe(`gemini ended ${status}: stopped`);
+    expect(w.github.pulls()[0]).toMatchObject({ draft: true });
+    expect(commentsOn(1).join('\n')).toMatch(advice);
+  });
+
+  it.each(['auth-failed', 'budget-exceeded', 'timed-out'] as const)(
+    '%s before committing: no pull request, the issue told why and what to do',
+    async (status) => {
+      const r = await w.run({ play: { status, message: 'the reason' } });
+      expect(ended(r).outputs.status).toBe(status);
+      expect(w.github.pulls()).toEqual([]);
+      expect(commentsOn(1).join('\n')).toMatch(
+        new RegExp(`ended \`${status}\`: the reason before committing anything`),
+      );
+    },
+  );
+
+  it('an engine that throws after the agent committed ends crashed, with the work in a draft pull request', async () => {
+    const r = await w.run({
+      play: { commits: { 'Half done': { 'h.txt': 'h\n' } }, throws: 'tmux vanished' },
+    });
+    const { outputs, failure } = ended(r);
+    expect(outputs).toMatchObject({ status: 'crashed', 'commit-count': '1' });
+    expect(failure).toMatch(/gemini ended crashed: tmux vanished/);
+    expect(w.github.pulls()[0]).toMatchObject({ draft: true });
+    expect(r.log.join('\n')).toMatch(/The run failed: tmux vanished/);
+  });
+
+  it('a pull request GitHub will not create: publish-failed, the work pushed, the compare link on the issue', async () => {
+    w.github.forbidPullCreation = true;
+    const r = await w.run({ play: { commits: { 'Add it': { 'n.md': 'n\n' } } } });
+    const { outputs, failure } = ended(r);
+    expect(outputs).toMatchObject({ status: 'publish-failed', branch: 'gemini-run/issue-1', 'pr-url': '' });
+    expect(failure).toMatch(/^gemini-run could not publish: GitHub Actions is not permitted/);
+    expect(commentsOn(1).join('\n')).toMatch(/compare\/main\.\.\.gemini-run\/issue-1/);
+    expect(finalOf(1)).toMatch(/📦 `publish-failed`/);
+  });
+
+  it('an agent that rewrote the branch it continues: publish-failed, its work on a branch of its own', async () => {
+    const first = await w.run({ play: { commits: { One: { 'one.md': '1\n' } } } });
+    expect(ended(first).outputs.status).toBe('finished');
+    await w.world.checkout();
+    // The second run's agent starts over from main (a reset): the run branch only moves forward.
+    const r = await w.run({
+      play: { reset: 'main', commits: { Again: { 'again.md': 'a\n' } } },
+      payload: w.world.labeledPayload(),
+    });
+    const { outputs, failure } = ended(r);
+    expect(outputs.status).toBe('publish-failed');
+    expect(outputs.branch).toMatch(/^gemini-run\/issue-1-run-\d+$/);
+    expect(failure).toMatch(/rewrote the history of gemini-run\/issue-1/);
+  });
+});
+
+describe('a follow-up on the pull request', () => {
+  it('continues the session the summary comment records, and starts fresh when there is none', async () => {
+    const first = await w.run({ play: { commits: { First: { 'f.md': 'f\n' } }, transcript: RESUMABLE } });
+    const pr = Number(ended(first).outputs['pr-number']);
+    const again = await w.run({
+      eventName: 'issue_comment',
+      payload: w.world.commentPayload('/gemini also add a test', { issue: pr, isPull: true }),
+      play: { commits: { Second: { 's.md': 's\n' } } },
+    });
+    expect(ended(again).outputs).toMatchObject({ status: 'finished', 'pr-number': String(pr) });
+    expect(again.seen[0]?.resume?.sessionId).toBe('59a5b615-5d0e-4568-a47c-c548122c16b5');
+    expect(again.seen[0]?.task.instruction).toMatch(/also add a test/);
+
+    // The second run left no transcript, so a third has nothing to continue: it says so and starts fresh.
+    const third = await w.run({
+      eventName: 'issue_comment',
+      payload: w.world.commentPayload('/gemini one more', { issue: pr, isPull: true }),
+    });
+    expect(ended(third).outputs.status).toBe('no-changes');
+    expect(third.seen[0]?.resume).toBeUndefined();
+    expect(commentsOn(pr).join('\n')).toMatch(/could not continue the previous session/);
+  });
+});
