@@ -15,7 +15,7 @@ import { prepare } from './phases/prepare.js';
 import { preflight } from './phases/preflight.js';
 import { publish } from './phases/publish.js';
 import { Redactor } from './redact.js';
-import { reportRun } from './report-run.js';
+import { reportRun } from './phases/report.js';
 import type { ActionIo, ActionResult, Acknowledged, Basics, PipelineDeps, Prepared } from './run-record.js';
 import { restoreWorkspace } from './workspace-restore.js';
 

@@ -10,7 +10,7 @@ import { hasWriteAccess } from '../../github/permissions.js';
 import { publishedText } from '../../github/published-text.js';
 import { UserError, getErrorMessage } from '../../util/errors.js';
 import { neutralize } from '../../util/untrusted-text.js';
-import { ended } from '../report-run.js';
+import { ended } from './report.js';
 import type { ActionResult, Admitted, Basics, Triggered } from '../run-record.js';
 
 const ISSUE_MARKER = commentMarker('issue');

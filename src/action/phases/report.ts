@@ -5,19 +5,19 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { failsStep } from '../domain/status.js';
-import { upsertMarkedComment } from '../github/comments.js';
-import type { PullInfo } from '../github/pulls.js';
-import type { ActionStatus, RunResult } from '../run/types.js';
-import { AGENT_FILE_LIMITS, copyAgentFile, ownFile } from '../util/agent-file.js';
-import { getErrorMessage } from '../util/errors.js';
-import type { Logger } from '../util/log.js';
-import { issueComment, stepFailure } from './issue-report.js';
-import type { ActionOutputs } from './outputs.js';
-import { sessionMarker, withEarlierRuns } from './pr-text.js';
-import type { Redactor } from './redact.js';
-import { SUMMARY_MARKER } from './resume.js';
-import type { ActionResult, Admitted, Basics, Prepared, Published, Triggered } from './run-record.js';
+import { failsStep } from '../../domain/status.js';
+import { upsertMarkedComment } from '../../github/comments.js';
+import type { PullInfo } from '../../github/pulls.js';
+import type { ActionStatus, RunResult } from '../../run/types.js';
+import { AGENT_FILE_LIMITS, copyAgentFile, ownFile } from '../../util/agent-file.js';
+import { getErrorMessage } from '../../util/errors.js';
+import type { Logger } from '../../util/log.js';
+import { issueComment, stepFailure } from '../issue-report.js';
+import type { ActionOutputs } from '../outputs.js';
+import { sessionMarker, withEarlierRuns } from '../pr-text.js';
+import type { Redactor } from '../redact.js';
+import { SUMMARY_MARKER } from '../resume.js';
+import type { ActionResult, Admitted, Basics, Prepared, Published, Triggered } from '../run-record.js';
 
 function emptyOutputs(status: ActionStatus): ActionOutputs {
   return {
