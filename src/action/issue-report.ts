@@ -54,7 +54,7 @@ export function issueComment(r: ReportInput): string | undefined {
   }
   if (pull) {
     return tail([
-      `gemini-run ${r.status === 'finished' ? 'opened' : 'pushed its partial work to'} #${pull.number}.`,
+      `gemini-run ${r.status !== 'finished' ? 'pushed its partial work to' : r.publish?.opened === false ? 'updated' : 'opened'} #${pull.number}.`,
       advice,
     ]);
   }

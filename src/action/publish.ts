@@ -29,6 +29,8 @@ export interface PublishOutcome {
   /** The commits went to another branch than the run's, and why. */
   diverted?: { branch: string; why: 'rewrote' | 'moved' };
   pull?: PullInfo;
+  /** This run opened the pull request (false: it updated one that existed, e.g. another run's in a race). */
+  opened?: boolean;
   /** Where a person can open the pull request by hand. */
   compareUrl?: string;
   /** A git bundle of the commits (for the artifact) when they could not be pushed. */
@@ -175,15 +177,19 @@ async function pushAndOpen(o: PublishInput): Promise<PublishOutcome> {
     return outcome;
   }
   try {
-    outcome.pull = await log.group('Opening the pull request', async () => {
-      const { pull, created } = await createOrUpdatePull(o.client, o.repo, {
+    const { pull, created } = await log.group('Opening the pull request', async () => {
+      const made = await createOrUpdatePull(o.client, o.repo, {
         head: plan.branch,
         base: plan.base,
         ...o.pullSpec(),
       });
-      log.info(`${created ? 'Opened' : 'Updated'} pull request #${pull.number}: ${pull.htmlUrl}`);
-      return pull;
+      log.info(
+        `${made.created ? 'Opened' : 'Updated'} pull request #${made.pull.number}: ${made.pull.htmlUrl}`,
+      );
+      return made;
     });
+    outcome.pull = pull;
+    outcome.opened = created;
   } catch (error) {
     const url = compareUrl(o.serverUrl, o.repo, plan.base, plan.branch);
     outcome.compareUrl = url;

@@ -103,6 +103,9 @@ describe('the report: issue comment and step failure', () => {
   it('a clean run links the PR and does not fail', () => {
     const r = { ...base, publish: { pushedTo: 'b', pull } };
     expect(issueComment(r)).toBe('gemini-run opened #2.');
+    // After the "already exists" race another run opened it: this one only updated it, and says so.
+    expect(issueComment({ ...r, publish: { ...r.publish, opened: false } })).toBe('gemini-run updated #2.');
+    expect(issueComment({ ...r, publish: { ...r.publish, opened: true } })).toBe('gemini-run opened #2.');
     expect(stepFailure(r)).toBeUndefined();
   });
   it('a publishing problem is told and fails the step in one line, whatever the status', () => {
