@@ -110,6 +110,14 @@ describe('the agent ran', () => {
     expect(r.state.workspace).toBe('');
   });
 
+  it('finished while another run had opened the pull request: it updates that one and says so', async () => {
+    const other = w.github.addPull({ title: 'Earlier run', head: 'gemini-run/issue-1', base: 'main' });
+    const r = await w.run({ play: { commits: { 'Add it': { 'n.md': 'n\n' } } } });
+    expect(ended(r).outputs).toMatchObject({ status: 'finished', 'pr-number': String(other) });
+    expect(commentsOn(1).join('\n')).toContain(`gemini-run updated #${other}.`);
+    expect(w.github.pulls()).toHaveLength(1);
+  });
+
   it('finished without commits: no-changes, the answer on the issue, no pull request', async () => {
     const r = await w.run({ play: { answer: 'Nothing needed changing: the note exists.' } });
     expect(ended(r).outputs.status).toBe('no-changes');
