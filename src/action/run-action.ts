@@ -28,7 +28,7 @@ import { TrackingComment } from './tracking-comment.js';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { neutralize } from '../util/untrusted-text.js';
-import { resolveAuth } from './auth.js';
+import { resolveAuth } from '../host/auth.js';
 import type { ActionContext } from './context.js';
 import type { RepoRef } from '../github/client.js';
 import type { ActionInputs } from './inputs.js';
@@ -51,7 +51,7 @@ import {
   startModelAccess,
   writeBackHostLogin,
   type ModelAccess,
-} from './model-access.js';
+} from '../host/model-access.js';
 import { realpathSync } from 'node:fs';
 
 /** Everything the pipeline needs from its host: the action (core) or the demo (plain streams). */

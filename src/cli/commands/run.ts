@@ -9,7 +9,7 @@ import {
   startModelAccess,
   writeBackHostLogin,
   type ModelAccess,
-} from '../../action/model-access.js';
+} from '../../host/model-access.js';
 import { resolveModel } from '../../gemini/models.js';
 import { buildUserSettings, parseSettingsInput, parseToolList } from '../../gemini/user-settings.js';
 import { Git } from '../../git/git.js';

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveAuth } from '../../src/action/auth.js';
+import { resolveAuth } from '../../src/host/auth.js';
 
 const none = {
   oauthCreds: '',
