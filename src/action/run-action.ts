@@ -28,7 +28,7 @@ import { TrackingComment } from './tracking-comment.js';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { neutralize } from '../util/untrusted-text.js';
-import { resolveAuth } from '../host/auth.js';
+import { authFromActionInputs, resolveAuth } from '../host/auth.js';
 import type { ActionContext } from './context.js';
 import type { RepoRef } from '../github/client.js';
 import type { ActionInputs } from './inputs.js';
@@ -281,15 +281,17 @@ async function runPipeline(
   let vertex: Awaited<ReturnType<typeof prepareVertex>>;
   try {
     auth = await resolveAuth(
-      {
-        oauthCreds: inputs.geminiOauthCreds,
-        googleAccount: inputs.geminiGoogleAccount,
-        apiKey: inputs.geminiApiKey,
-        useVertexAi: inputs.useVertexAi,
-        googleCloudProject: inputs.googleCloudProject,
-        googleCloudLocation: inputs.googleCloudLocation,
-      },
-      io.env,
+      authFromActionInputs(
+        {
+          oauthCreds: inputs.geminiOauthCreds,
+          googleAccount: inputs.geminiGoogleAccount,
+          apiKey: inputs.geminiApiKey,
+          useVertexAi: inputs.useVertexAi,
+          googleCloudProject: inputs.googleCloudProject,
+          googleCloudLocation: inputs.googleCloudLocation,
+        },
+        io.env,
+      ),
       mask,
     );
     oauth = await prepareOAuth(auth, io.env);

@@ -2,7 +2,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { scrubAttribution } from '../../gemini/attribution.js';
-import { hostHomeFrom, readHostCreds } from '../../gemini/home.js';
 import {
   prepareOAuth,
   prepareVertex,
@@ -10,6 +9,7 @@ import {
   writeBackHostLogin,
   type ModelAccess,
 } from '../../host/model-access.js';
+import { authFromToolkitEnv, resolveAuth } from '../../host/auth.js';
 import { resolveModel } from '../../gemini/models.js';
 import { buildUserSettings, parseSettingsInput, parseToolList } from '../../gemini/user-settings.js';
 import { Git } from '../../git/git.js';
@@ -18,7 +18,7 @@ import { scrubCommits } from '../../git/scrub.js';
 import { runAgent } from '../../run/engine.js';
 import { renderSummary } from '../../run/report.js';
 import { cleanupRun } from '../../run/cleanup.js';
-import { type AuthConfig, type Task } from '../../domain/types.js';
+import { type Task } from '../../domain/types.js';
 import { FAILING_STATUSES } from '../../run/types.js';
 import { UserError } from '../../util/errors.js';
 import { createStreamLogger } from '../../util/log.js';
@@ -55,28 +55,15 @@ Options:
   --max-tokens <n>        token budget (0 = none): past it the agent is stopped, status budget-exceeded
   -h, --help              show this help
 
-Auth (exactly one): GEMINI_API_KEY in the environment; GOOGLE_GENAI_USE_VERTEXAI=true with
-GOOGLE_CLOUD_PROJECT; or the login of this host ('gemini-run login', read from $GEMINI_RUN_HOST_HOME or $HOME).
+Auth (exactly one): GEMINI_API_KEY in the environment; or GOOGLE_GENAI_USE_VERTEXAI=true with
+GOOGLE_CLOUD_PROJECT; or, when neither is set, the login of this host ('gemini-run login', read from
+$GEMINI_RUN_HOST_HOME or $HOME). Setting both GEMINI_API_KEY and GOOGLE_GENAI_USE_VERTEXAI=true is refused, as
+the action refuses two auth inputs.
 
 Examples:
   gemini-run run --prompt "Fix the failing test in src/parse.test.ts"
   gemini-run run --repo ~/src/app --prompt-file task.md --mode headless --timeout-minutes 10
 `;
-
-async function authFromEnv(env: NodeJS.ProcessEnv): Promise<AuthConfig> {
-  if (env.GEMINI_API_KEY) return { kind: 'api-key', apiKey: env.GEMINI_API_KEY };
-  if (env.GOOGLE_GENAI_USE_VERTEXAI === 'true') {
-    if (!env.GOOGLE_CLOUD_PROJECT)
-      throw new UserError('Vertex AI needs GOOGLE_CLOUD_PROJECT in the environment.');
-    return { kind: 'vertex-ai', project: env.GOOGLE_CLOUD_PROJECT, location: env.GOOGLE_CLOUD_LOCATION };
-  }
-  const hostHome = hostHomeFrom(env);
-  const host = await readHostCreds(hostHome);
-  if (host) return { kind: 'oauth', creds: host.creds, account: host.account, hostHome };
-  throw new UserError(
-    "No Gemini auth: set GEMINI_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT, or run 'gemini-run login'.",
-  );
-}
 
 async function readPrompt(values: { prompt?: string; 'prompt-file'?: string }, io: CliIO): Promise<string> {
   if (values.prompt && values['prompt-file'])
@@ -153,7 +140,7 @@ export const runCommand: Command = {
     if (!instruction) throw new UserError('The task is empty.');
     const shape = runShape(values);
     const model = resolveModel(values.model);
-    const auth = await authFromEnv(io.env);
+    const auth = await resolveAuth(authFromToolkitEnv(io.env), () => undefined);
 
     const worktree = resolve(io.cwd, values.repo ?? '.');
     const git = Git.create(worktree);
