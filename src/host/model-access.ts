@@ -11,10 +11,12 @@ import { join } from 'node:path';
 import { homeAt, writeBackCreds, writeBackRefreshedCreds } from '../gemini/home.js';
 import type { ModelEndpoint } from '../gemini/spawn.js';
 import { launchModelProxy, type LaunchedProxy } from '../proxy/launch.js';
-import type { Refusals } from '../proxy/model-routes.js';
+import type { MetadataConfig } from '../proxy/metadata.js';
+import type { ModelCredential } from '../proxy/model-proxy.js';
+import type { ModelApi, Refusals } from '../proxy/model-routes.js';
 import { OAuthTokenSource } from '../proxy/oauth-token.js';
 import { prepareVertexToken, type AccessTokenSource } from '../proxy/vertex-token.js';
-import type { AuthConfig, OAuthCreds } from '../domain/types.js';
+import type { AuthConfig, AuthKind, OAuthCreds } from '../domain/types.js';
 import type { Logger } from '../util/log.js';
 
 const DEFAULT_GEMINI_API = 'https://generativelanguage.googleapis.com';
@@ -105,7 +107,7 @@ export async function writeBackHostLogin(
   return wrote.catch(() => false);
 }
 
-export async function startModelAccess(o: {
+export interface ModelAccessOptions {
   auth: AuthConfig;
   oauth?: OAuthTokenSource;
   /** Vertex AI's access tokens (prepareVertex); without one a Vertex run mints its own here. */
@@ -115,108 +117,126 @@ export async function startModelAccess(o: {
   env: NodeJS.ProcessEnv;
   log: Logger;
   mask(secret: string): void;
-}): Promise<ModelAccess> {
-  const placeholder = `gemini-run-${randomBytes(24).toString('hex')}`;
-  const log = (line: string) => o.log.debug(line);
-  if (o.auth.kind === 'api-key') {
-    const proxy = await launchModelProxy({
-      upstream: o.env.GOOGLE_GEMINI_BASE_URL || DEFAULT_GEMINI_API,
-      api: 'gemini-api',
-      placeholder,
-      credential: { kind: 'api-key', apiKey: o.auth.apiKey },
-      log,
-    });
-    o.log.info(`The API key stays in the model proxy (${proxy.url}); the agent holds a placeholder.`);
-    return {
-      endpoint: { kind: 'gemini-api', baseUrl: proxy.url, placeholder },
-      ...proxied(proxy),
-    };
-  }
-  if (o.auth.kind === 'oauth' && o.oauth) {
-    const source = o.oauth;
-    const proxy = await launchModelProxy({
-      upstream: o.env.CODE_ASSIST_ENDPOINT || DEFAULT_CODE_ASSIST,
-      api: 'code-assist',
-      placeholder,
-      credential: {
-        kind: 'bearer',
-        token: async () => {
-          const token = await source.token();
-          o.mask(token);
-          return token;
-        },
-      },
-      log,
-    });
-    o.log.info(`The OAuth tokens stay in the model proxy (${proxy.url}); the agent holds a placeholder.`);
-    return {
-      endpoint: { kind: 'code-assist', baseUrl: proxy.url, placeholder },
-      oauthCreds: () => source.current,
-      ...proxied(proxy),
-    };
-  }
-  if (o.auth.kind === 'vertex-ai') {
-    const location = o.auth.location || o.env.GOOGLE_CLOUD_LOCATION || undefined;
-    const apiKey = vertexApiKey(o.env);
-    if (apiKey) {
-      o.mask(apiKey);
-      const proxy = await launchModelProxy({
-        upstream: vertexUpstream(o.env, undefined),
-        api: 'vertex',
-        placeholder,
-        credential: { kind: 'api-key', apiKey },
-        log,
-      });
-      o.log.info(
-        `The Vertex AI API key stays in the model proxy (${proxy.url}); the agent holds a placeholder.`,
-      );
+}
+
+/** Each kind of auth, with Vertex AI split in two: on an access token, or on express mode's API key. */
+type AccessKind = AuthKind | 'vertex-ai-express';
+
+/** What the proxy needs for one kind of auth (method syntax: each entry takes its own kind of AuthConfig). */
+interface Route<A extends AuthConfig> {
+  api: ModelApi;
+  upstream(auth: A, env: NodeJS.ProcessEnv): string;
+  /** The credential the proxy presents upstream, and (OAuth) where its refreshed creds can be read back. */
+  credential(
+    auth: A,
+    o: ModelAccessOptions,
+  ): Promise<{ held: ModelCredential; oauthCreds?: () => OAuthCreds }>;
+  /** Stand in for the GCE metadata server, which is how gemini's auth library gets the placeholder as token. */
+  metadata?(auth: A, agentUid: number | undefined): MetadataConfig;
+  /** The log line once the proxy listens at `url`. */
+  told(url: string): string;
+}
+
+type AuthOf<K extends AccessKind> = Extract<
+  AuthConfig,
+  { kind: K extends 'vertex-ai-express' ? 'vertex-ai' : K }
+>;
+
+/** A token source as the proxy's credential; every token is masked as soon as it is known. */
+function bearer(source: AccessTokenSource, o: Pick<ModelAccessOptions, 'mask'>): ModelCredential {
+  return {
+    kind: 'bearer',
+    token: async () => {
+      const token = await source.token();
+      o.mask(token);
+      return token;
+    },
+  };
+}
+
+/** A new kind of auth does not compile until it has its entry here. */
+const ROUTES: { [K in AccessKind]: Route<AuthOf<K>> } = {
+  'api-key': {
+    api: 'gemini-api',
+    upstream: (_, env) => env.GOOGLE_GEMINI_BASE_URL || DEFAULT_GEMINI_API,
+    credential: (auth) => Promise.resolve({ held: { kind: 'api-key', apiKey: auth.apiKey } }),
+    told: (url) => `The API key stays in the model proxy (${url}); the agent holds a placeholder.`,
+  },
+  oauth: {
+    api: 'code-assist',
+    upstream: (_, env) => env.CODE_ASSIST_ENDPOINT || DEFAULT_CODE_ASSIST,
+    credential: (auth, o) => {
+      const source = o.oauth ?? new OAuthTokenSource(auth.creds, o.env);
+      return Promise.resolve({ held: bearer(source, o), oauthCreds: () => source.current });
+    },
+    told: (url) => `The OAuth tokens stay in the model proxy (${url}); the agent holds a placeholder.`,
+  },
+  'vertex-ai': {
+    api: 'vertex',
+    upstream: (auth, env) => vertexUpstream(env, auth.location || env.GOOGLE_CLOUD_LOCATION || undefined),
+    credential: async (_, o) => ({ held: bearer(o.vertex ?? (await prepareVertexToken(o.env)), o) }),
+    metadata: (auth, agentUid) => {
+      const uid = agentUid ?? process.getuid?.();
       return {
-        endpoint: { kind: 'vertex', baseUrl: proxy.url, placeholder },
-        ...proxied(proxy),
-      };
-    }
-    const adcFile = o.agentUid === undefined ? gcloudAdcFile(o.env) : undefined;
-    if (adcFile) {
-      // Without a user of its own the agent shares our HOME, and gemini's auth library prefers gcloud's ADC
-      // file there to any metadata server: it would send a real token, which the proxy refuses. The agent can
-      // read that file anyway (isolation: none), so gemini uses it directly, as before.
-      o.log.warning(
-        `Vertex AI: gemini uses gcloud's credentials in ${adcFile} itself (isolation: none shares this HOME with the agent).`,
-      );
-      return WITHOUT_PROXY;
-    }
-    const source = o.vertex ?? (await prepareVertexToken(o.env));
-    const uid = o.agentUid ?? process.getuid?.();
-    const proxy = await launchModelProxy({
-      upstream: vertexUpstream(o.env, location),
-      api: 'vertex',
-      placeholder,
-      credential: {
-        kind: 'bearer',
-        token: async () => {
-          const token = await source.token();
-          o.mask(token);
-          return token;
-        },
-      },
-      metadata: {
-        ...(o.auth.project ? { projectId: o.auth.project } : {}),
+        ...(auth.project ? { projectId: auth.project } : {}),
         ...(uid !== undefined ? { uids: [uid] } : {}),
-      },
-      log,
-    });
-    o.log.info(
-      `The Vertex AI credentials stay with the action and its model proxy (${proxy.url}); the agent holds a placeholder token.`,
+      };
+    },
+    told: (url) =>
+      `The Vertex AI credentials stay with the action and its model proxy (${url}); the agent holds a placeholder token.`,
+  },
+  'vertex-ai-express': {
+    api: 'vertex',
+    upstream: (_, env) => vertexUpstream(env, undefined),
+    credential: (_, o) => Promise.resolve({ held: { kind: 'api-key', apiKey: vertexApiKey(o.env) ?? '' } }),
+    told: (url) => `The Vertex AI API key stays in the model proxy (${url}); the agent holds a placeholder.`,
+  },
+};
+
+function routeFor(auth: AuthConfig, env: NodeJS.ProcessEnv): Route<AuthConfig> {
+  return ROUTES[auth.kind === 'vertex-ai' && vertexApiKey(env) ? 'vertex-ai-express' : auth.kind];
+}
+
+/**
+ * Without a user of its own the agent shares our HOME, and gemini's auth library prefers gcloud's ADC file there
+ * to any metadata server: it would send a real token, which the proxy refuses. The agent can read that file
+ * anyway (isolation: none), so gemini uses it directly, as before.
+ */
+function sharedGcloudCreds(o: ModelAccessOptions): string | undefined {
+  if (o.auth.kind !== 'vertex-ai' || vertexApiKey(o.env) || o.agentUid !== undefined) return undefined;
+  return gcloudAdcFile(o.env);
+}
+
+export async function startModelAccess(o: ModelAccessOptions): Promise<ModelAccess> {
+  const adcFile = sharedGcloudCreds(o);
+  if (adcFile) {
+    o.log.warning(
+      `Vertex AI: gemini uses gcloud's credentials in ${adcFile} itself (isolation: none shares this HOME with the agent).`,
     );
-    return {
-      endpoint: {
-        kind: 'vertex',
-        baseUrl: proxy.url,
-        placeholder,
-        metadataHost: new URL(proxy.url).host,
-      },
-      ...proxied(proxy),
-    };
+    return WITHOUT_PROXY;
   }
-  return WITHOUT_PROXY;
+  const route = routeFor(o.auth, o.env);
+  const { held, oauthCreds } = await route.credential(o.auth, o);
+  if (held.kind === 'api-key') o.mask(held.apiKey);
+  const placeholder = `gemini-run-${randomBytes(24).toString('hex')}`;
+  const metadata = route.metadata?.(o.auth, o.agentUid);
+  const proxy = await launchModelProxy({
+    upstream: route.upstream(o.auth, o.env),
+    api: route.api,
+    placeholder,
+    credential: held,
+    ...(metadata ? { metadata } : {}),
+    log: (line) => o.log.debug(line),
+  });
+  o.log.info(route.told(proxy.url));
+  return {
+    endpoint: {
+      kind: route.api,
+      baseUrl: proxy.url,
+      placeholder,
+      ...(metadata ? { metadataHost: new URL(proxy.url).host } : {}),
+    },
+    ...(oauthCreds ? { oauthCreds } : {}),
+    ...proxied(proxy),
+  };
 }
