@@ -1,26 +1,18 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { scrubAttribution } from '../../gemini/attribution.js';
-import {
-  prepareOAuth,
-  prepareVertex,
-  startModelAccess,
-  writeBackHostLogin,
-  type ModelAccess,
-} from '../../host/model-access.js';
+import { execute } from '../../host/execute.js';
+import { createRunBranch, openLocalRepo, publishToBranch } from '../../host/local-branch.js';
+import { prepareOAuth, prepareVertex } from '../../host/model-access.js';
 import { authFromToolkitEnv, resolveAuth } from '../../host/auth.js';
 import { resolveModel } from '../../gemini/models.js';
 import { buildUserSettings, parseSettingsInput, parseToolList } from '../../gemini/user-settings.js';
-import { Git } from '../../git/git.js';
-import { listCommits } from '../../git/commits.js';
-import { scrubCommits } from '../../git/scrub.js';
-import { runAgent } from '../../run/engine.js';
 import { renderSummary } from '../../run/report.js';
 import { cleanupRun } from '../../run/cleanup.js';
 import { type Task } from '../../domain/types.js';
 import { FAILING_STATUSES } from '../../run/types.js';
 import { UserError } from '../../util/errors.js';
+import { withStack } from '../../util/async-stack.js';
 import { createStreamLogger } from '../../util/log.js';
 import { guardLines } from '../../util/untrusted-text.js';
 import { findPinnedGemini } from '../../gemini/install.js';
@@ -142,16 +134,7 @@ export const runCommand: Command = {
     const model = resolveModel(values.model);
     const auth = await resolveAuth(authFromToolkitEnv(io.env), () => undefined);
 
-    const worktree = resolve(io.cwd, values.repo ?? '.');
-    const git = Git.create(worktree);
-    const top = await git.output(['rev-parse', '--show-toplevel']).catch(() => {
-      throw new UserError(`${worktree} is not a git repository.`);
-    });
-    if ((await git.statusPorcelain()).length > 0) {
-      throw new UserError(
-        `${top} has uncommitted changes: commit or stash them first, so the run's commits stay its own.`,
-      );
-    }
+    const repo = await openLocalRepo(resolve(io.cwd, values.repo ?? '.'));
     const geminiPath = values.gemini ?? io.env.GEMINI_RUN_GEMINI_PATH ?? (await findPinnedGemini());
     const cliProfile = await profileOfBinary(geminiPath, {
       allowUnchecked: values['allow-unchecked-gemini-version'] === true,
@@ -164,9 +147,7 @@ export const runCommand: Command = {
     }
     const branch =
       values.branch ?? `gemini-run/local-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}`;
-    await git.run(['checkout', '--quiet', '-b', branch]).catch(() => {
-      throw new UserError(`Cannot create branch '${branch}': does it exist already?`);
-    });
+    await createRunBranch(repo, branch);
     const task: Task = {
       title: instruction.split('\n')[0]!.slice(0, 100),
       instruction,
@@ -179,66 +160,41 @@ export const runCommand: Command = {
     // refuses every further call (0.61.0 asks the model again by itself after the cancel).
     const oauth = await prepareOAuth(auth, io.env);
     const vertex = await prepareVertex(auth, io.env);
-    const runDir = await mkdtemp(join(tmpdir(), 'gemini-run-local-'));
-    let access: ModelAccess | undefined;
-    try {
-      access = await startModelAccess({
+    return withStack(async (stack) => {
+      const runDir = await mkdtemp(join(tmpdir(), 'gemini-run-local-'));
+      stack.defer(() => rm(runDir, { recursive: true, force: true }));
+      stack.defer(() => cleanupRun({ runDir, log }).catch(() => undefined));
+      log.info(`Running gemini (${mode}) on ${repo.top}, branch ${branch}`);
+      const result = await execute({
         auth,
         ...(oauth ? { oauth } : {}),
         ...(vertex ? { vertex } : {}),
         env: io.env,
         log,
         mask: () => undefined,
+        engine: {
+          worktree: repo.top,
+          task,
+          geminiPath,
+          cliProfile,
+          model,
+          approvalMode: 'yolo',
+          mode,
+          timeoutMs: minutes * 60_000,
+          runDir,
+          ...(values.skills ? { skillsDir: resolve(io.cwd, values.skills) } : {}),
+          ...shape,
+        },
       });
-      const live = access;
-      log.info(`Running gemini (${mode}) on ${top}, branch ${branch}`);
-      const result = await runAgent({
-        worktree: top,
-        task,
-        auth,
-        geminiPath,
-        cliProfile,
-        model,
-        approvalMode: 'yolo',
-        mode,
-        timeoutMs: minutes * 60_000,
-        runDir,
-        sourceEnv: io.env,
-        log,
-        ...(values.skills ? { skillsDir: resolve(io.cwd, values.skills) } : {}),
-        ...(access.endpoint ? { modelEndpoint: access.endpoint } : {}),
-        fenceModel: () => live.fence(),
-        ...shape,
-      });
-      await access.stop();
-      const refused = access.refusals();
-      await writeBackHostLogin(auth, access, join(runDir, 'home'));
-      let commits = result.commits;
-      if (!values['no-scrub'] && commits.length > 0) {
-        await scrubCommits(top, result.baseSha, scrubAttribution);
-        commits = await listCommits(top, result.baseSha, await git.headSha());
-      }
-      const refusedCalls =
-        refused.count > 0
-          ? {
-              refusedCalls: {
-                count: refused.count,
-                first: refused.first.map((c) => `${c.method} ${c.path}`),
-              },
-            }
-          : {};
+      const commits = await publishToBranch(repo, result, { scrub: !values['no-scrub'] });
       // The summary quotes the agent (answer, commit subjects) and the task: no escape sequence reaches the
       // terminal, no line a runner would obey (this command can run in a workflow step).
-      write(io.stdout, `\n${guardLines(renderSummary({ ...result, commits, ...refusedCalls }, { task }))}`);
+      write(io.stdout, `\n${guardLines(renderSummary({ ...result, commits }, { task }))}`);
       write(
         io.stdout,
         `\n${commits.length} commit(s) on branch ${branch}. Transcript: gemini --resume ${result.sessionId}`,
       );
       return FAILING_STATUSES.includes(result.status) ? 1 : 0;
-    } finally {
-      await access?.stop();
-      await cleanupRun({ runDir, log }).catch(() => undefined);
-      await rm(runDir, { recursive: true, force: true });
-    }
+    });
   },
 };
