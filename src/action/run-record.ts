@@ -18,7 +18,7 @@ import type { Logger } from '../util/log.js';
 import type { BranchPlan } from './branch.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
-import type { prepareVertex } from './model-access.js';
+import type { prepareVertex } from '../host/model-access.js';
 import type { ActionOutputs } from './outputs.js';
 import type { PublishOutcome } from './publish.js';
 import type { Redactor } from './redact.js';

@@ -45,6 +45,17 @@ describe('the import graph of src/', () => {
     expect(layerViolations(graph, layers)).toEqual([]);
   });
 
+  it('src/cli imports nothing from src/action: the two hosts share src/host instead', () => {
+    const fromCli = [...graph.values()].filter((file) => folderOf(file.path) === 'cli');
+    expect(fromCli.length).toBeGreaterThan(0);
+    const intoAction = fromCli.flatMap((file) =>
+      file.imports
+        .filter((target) => folderOf(target) === 'action')
+        .map((target) => `${file.path} -> ${target}`),
+    );
+    expect(intoAction).toEqual([]);
+  });
+
   it('reports a cycle and an upward import when there is one', () => {
     const file = (path: string, imports: string[]): [string, SourceFile] => [
       path,

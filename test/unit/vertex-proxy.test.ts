@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { prepareVertex, startModelAccess, vertexUpstream } from '../../src/action/model-access.js';
+import { prepareVertex, startModelAccess, vertexUpstream } from '../../src/host/model-access.js';
 import { homeAt } from '../../src/gemini/home.js';
 import { buildEnv } from '../../src/gemini/spawn.js';
 import { proxyConfigSchema } from '../../src/proxy/config.js';

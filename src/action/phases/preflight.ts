@@ -9,22 +9,24 @@ import { buildUserSettings } from '../../gemini/user-settings.js';
 import { detectPrivilege, NO_ISOLATION_MESSAGE } from '../../isolation/privilege.js';
 import { tmuxVersion } from '../../tmux/tmux.js';
 import { UserError, getErrorMessage, oneLine } from '../../util/errors.js';
-import { resolveAuth } from '../auth.js';
+import { authFromActionInputs, resolveAuth } from '../../host/auth.js';
 import type { Basics, Checked } from '../run-record.js';
 
 async function authOf(r: Basics): Promise<Checked['auth']> {
   const { inputs } = r;
   try {
     return await resolveAuth(
-      {
-        oauthCreds: inputs.geminiOauthCreds,
-        googleAccount: inputs.geminiGoogleAccount,
-        apiKey: inputs.geminiApiKey,
-        useVertexAi: inputs.useVertexAi,
-        googleCloudProject: inputs.googleCloudProject,
-        googleCloudLocation: inputs.googleCloudLocation,
-      },
-      r.io.env,
+      authFromActionInputs(
+        {
+          oauthCreds: inputs.geminiOauthCreds,
+          googleAccount: inputs.geminiGoogleAccount,
+          apiKey: inputs.geminiApiKey,
+          useVertexAi: inputs.useVertexAi,
+          googleCloudProject: inputs.googleCloudProject,
+          googleCloudLocation: inputs.googleCloudLocation,
+        },
+        r.io.env,
+      ),
       (s) => r.mask(s),
     );
   } catch (error) {

@@ -13,7 +13,7 @@ import { describeTally } from '../../github/sanitize.js';
 import { getErrorMessage, oneLine } from '../../util/errors.js';
 import { neutralize } from '../../util/untrusted-text.js';
 import { planBranch, prepareWorktree } from '../branch.js';
-import { prepareOAuth, prepareVertex } from '../model-access.js';
+import { prepareOAuth, prepareVertex } from '../../host/model-access.js';
 import { ended } from './report.js';
 import { findPreviousSession } from '../resume.js';
 import type { ActionResult, Admitted, Basics, Checked, Prepared, Triggered } from '../run-record.js';

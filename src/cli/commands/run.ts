@@ -1,26 +1,18 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { scrubAttribution } from '../../gemini/attribution.js';
-import { hostHomeFrom, readHostCreds } from '../../gemini/home.js';
-import {
-  prepareOAuth,
-  prepareVertex,
-  startModelAccess,
-  writeBackHostLogin,
-  type ModelAccess,
-} from '../../action/model-access.js';
+import { execute } from '../../host/execute.js';
+import { createRunBranch, openLocalRepo, publishToBranch } from '../../host/local-branch.js';
+import { prepareOAuth, prepareVertex } from '../../host/model-access.js';
+import { authFromToolkitEnv, resolveAuth } from '../../host/auth.js';
 import { resolveModel } from '../../gemini/models.js';
 import { buildUserSettings, parseSettingsInput, parseToolList } from '../../gemini/user-settings.js';
-import { Git } from '../../git/git.js';
-import { listCommits } from '../../git/commits.js';
-import { scrubCommits } from '../../git/scrub.js';
-import { runAgent } from '../../run/engine.js';
 import { renderSummary } from '../../run/report.js';
 import { cleanupRun } from '../../run/cleanup.js';
-import { type AuthConfig, type Task } from '../../domain/types.js';
+import { type Task } from '../../domain/types.js';
 import { failsStep } from '../../domain/status.js';
 import { UserError } from '../../util/errors.js';
+import { withStack } from '../../util/async-stack.js';
 import { createStreamLogger } from '../../util/log.js';
 import { guardLines } from '../../util/untrusted-text.js';
 import { findPinnedGemini } from '../../gemini/install.js';
@@ -55,28 +47,15 @@ Options:
   --max-tokens <n>        token budget (0 = none): past it the agent is stopped, status budget-exceeded
   -h, --help              show this help
 
-Auth (exactly one): GEMINI_API_KEY in the environment; GOOGLE_GENAI_USE_VERTEXAI=true with
-GOOGLE_CLOUD_PROJECT; or the login of this host ('gemini-run login', read from $GEMINI_RUN_HOST_HOME or $HOME).
+Auth (exactly one): GEMINI_API_KEY in the environment; or GOOGLE_GENAI_USE_VERTEXAI=true with
+GOOGLE_CLOUD_PROJECT; or, when neither is set, the login of this host ('gemini-run login', read from
+$GEMINI_RUN_HOST_HOME or $HOME). Setting both GEMINI_API_KEY and GOOGLE_GENAI_USE_VERTEXAI=true is refused, as
+the action refuses two auth inputs.
 
 Examples:
   gemini-run run --prompt "Fix the failing test in src/parse.test.ts"
   gemini-run run --repo ~/src/app --prompt-file task.md --mode headless --timeout-minutes 10
 `;
-
-async function authFromEnv(env: NodeJS.ProcessEnv): Promise<AuthConfig> {
-  if (env.GEMINI_API_KEY) return { kind: 'api-key', apiKey: env.GEMINI_API_KEY };
-  if (env.GOOGLE_GENAI_USE_VERTEXAI === 'true') {
-    if (!env.GOOGLE_CLOUD_PROJECT)
-      throw new UserError('Vertex AI needs GOOGLE_CLOUD_PROJECT in the environment.');
-    return { kind: 'vertex-ai', project: env.GOOGLE_CLOUD_PROJECT, location: env.GOOGLE_CLOUD_LOCATION };
-  }
-  const hostHome = hostHomeFrom(env);
-  const host = await readHostCreds(hostHome);
-  if (host) return { kind: 'oauth', creds: host.creds, account: host.account, hostHome };
-  throw new UserError(
-    "No Gemini auth: set GEMINI_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT, or run 'gemini-run login'.",
-  );
-}
 
 async function readPrompt(values: { prompt?: string; 'prompt-file'?: string }, io: CliIO): Promise<string> {
   if (values.prompt && values['prompt-file'])
@@ -153,18 +132,9 @@ export const runCommand: Command = {
     if (!instruction) throw new UserError('The task is empty.');
     const shape = runShape(values);
     const model = resolveModel(values.model);
-    const auth = await authFromEnv(io.env);
+    const auth = await resolveAuth(authFromToolkitEnv(io.env), () => undefined);
 
-    const worktree = resolve(io.cwd, values.repo ?? '.');
-    const git = Git.create(worktree);
-    const top = await git.output(['rev-parse', '--show-toplevel']).catch(() => {
-      throw new UserError(`${worktree} is not a git repository.`);
-    });
-    if ((await git.statusPorcelain()).length > 0) {
-      throw new UserError(
-        `${top} has uncommitted changes: commit or stash them first, so the run's commits stay its own.`,
-      );
-    }
+    const repo = await openLocalRepo(resolve(io.cwd, values.repo ?? '.'));
     const geminiPath = values.gemini ?? io.env.GEMINI_RUN_GEMINI_PATH ?? (await findPinnedGemini());
     const cliProfile = await profileOfBinary(geminiPath, {
       allowUnchecked: values['allow-unchecked-gemini-version'] === true,
@@ -177,9 +147,7 @@ export const runCommand: Command = {
     }
     const branch =
       values.branch ?? `gemini-run/local-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}`;
-    await git.run(['checkout', '--quiet', '-b', branch]).catch(() => {
-      throw new UserError(`Cannot create branch '${branch}': does it exist already?`);
-    });
+    await createRunBranch(repo, branch);
     const task: Task = {
       title: instruction.split('\n')[0]!.slice(0, 100),
       instruction,
@@ -192,66 +160,41 @@ export const runCommand: Command = {
     // refuses every further call (0.61.0 asks the model again by itself after the cancel).
     const oauth = await prepareOAuth(auth, io.env);
     const vertex = await prepareVertex(auth, io.env);
-    const runDir = await mkdtemp(join(tmpdir(), 'gemini-run-local-'));
-    let access: ModelAccess | undefined;
-    try {
-      access = await startModelAccess({
+    return withStack(async (stack) => {
+      const runDir = await mkdtemp(join(tmpdir(), 'gemini-run-local-'));
+      stack.defer(() => rm(runDir, { recursive: true, force: true }));
+      stack.defer(() => cleanupRun({ runDir, log }).catch(() => undefined));
+      log.info(`Running gemini (${mode}) on ${repo.top}, branch ${branch}`);
+      const result = await execute({
         auth,
         ...(oauth ? { oauth } : {}),
         ...(vertex ? { vertex } : {}),
         env: io.env,
         log,
         mask: () => undefined,
+        engine: {
+          worktree: repo.top,
+          task,
+          geminiPath,
+          cliProfile,
+          model,
+          approvalMode: 'yolo',
+          mode,
+          timeoutMs: minutes * 60_000,
+          runDir,
+          ...(values.skills ? { skillsDir: resolve(io.cwd, values.skills) } : {}),
+          ...shape,
+        },
       });
-      const live = access;
-      log.info(`Running gemini (${mode}) on ${top}, branch ${branch}`);
-      const result = await runAgent({
-        worktree: top,
-        task,
-        auth,
-        geminiPath,
-        cliProfile,
-        model,
-        approvalMode: 'yolo',
-        mode,
-        timeoutMs: minutes * 60_000,
-        runDir,
-        sourceEnv: io.env,
-        log,
-        ...(values.skills ? { skillsDir: resolve(io.cwd, values.skills) } : {}),
-        ...(access.endpoint ? { modelEndpoint: access.endpoint } : {}),
-        fenceModel: () => live.fence(),
-        ...shape,
-      });
-      await access.stop();
-      const refused = access.refusals();
-      await writeBackHostLogin(auth, access, join(runDir, 'home'));
-      let commits = result.commits;
-      if (!values['no-scrub'] && commits.length > 0) {
-        await scrubCommits(top, result.baseSha, scrubAttribution);
-        commits = await listCommits(top, result.baseSha, await git.headSha());
-      }
-      const refusedCalls =
-        refused.count > 0
-          ? {
-              refusedCalls: {
-                count: refused.count,
-                first: refused.first.map((c) => `${c.method} ${c.path}`),
-              },
-            }
-          : {};
+      const commits = await publishToBranch(repo, result, { scrub: !values['no-scrub'] });
       // The summary quotes the agent (answer, commit subjects) and the task: no escape sequence reaches the
       // terminal, no line a runner would obey (this command can run in a workflow step).
-      write(io.stdout, `\n${guardLines(renderSummary({ ...result, commits, ...refusedCalls }, { task }))}`);
+      write(io.stdout, `\n${guardLines(renderSummary({ ...result, commits }, { task }))}`);
       write(
         io.stdout,
         `\n${commits.length} commit(s) on branch ${branch}. Transcript: gemini --resume ${result.sessionId}`,
       );
       return failsStep(result.status) ? 1 : 0;
-    } finally {
-      await access?.stop();
-      await cleanupRun({ runDir, log }).catch(() => undefined);
-      await rm(runDir, { recursive: true, force: true });
-    }
+    });
   },
 };

@@ -1,0 +1,94 @@
+/**
+ * The part of a run both hosts share (the action's execute phase, the toolkit's `run`): the model proxy that
+ * keeps the credential, the engine inside it, the proxy's refusals in the result, and a refreshed host login
+ * written back. What it opens it closes on every path, in reverse order, the engine's throw included.
+ */
+import { join } from 'node:path';
+import type { AuthConfig } from '../domain/types.js';
+import type { AgentSandbox } from '../isolation/sandbox.js';
+import type { OAuthTokenSource } from '../proxy/oauth-token.js';
+import type { Refusals } from '../proxy/model-routes.js';
+import type { AccessTokenSource } from '../proxy/vertex-token.js';
+import { runAgent } from '../run/engine.js';
+import type { RunOptions } from '../run/options.js';
+import type { RunResult } from '../run/types.js';
+import { withStack } from '../util/async-stack.js';
+import type { Logger } from '../util/log.js';
+import { startModelAccess, writeBackHostLogin, type ModelAccess } from './model-access.js';
+
+/** The engine's options, less what execute fills in from its own. */
+type EngineOptions = Omit<
+  RunOptions,
+  'auth' | 'sandbox' | 'sourceEnv' | 'log' | 'modelEndpoint' | 'fenceModel'
+>;
+
+export interface ExecuteOptions {
+  auth: AuthConfig;
+  /** The token sources prepared before the run (prepareOAuth, prepareVertex), so a refused one ended it early. */
+  oauth?: OAuthTokenSource;
+  vertex?: AccessTokenSource;
+  /** The agent's own user; without it the agent runs as this process's user (`isolation: none`). */
+  sandbox?: AgentSandbox;
+  /** The host's environment: the proxy's upstreams and the source of the engine's allow-listed variables. */
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  mask(secret: string): void;
+  engine: EngineOptions;
+}
+
+/**
+ * The engine and the model access, replaceable so a test runs execute without gemini or a proxy. A host that
+ * turns an engine's throw into a result (the action's crashed run) does it in the runAgent it passes: the
+ * refusals and the write-back then apply to that result too.
+ */
+export interface ExecuteDeps {
+  runAgent(o: RunOptions): Promise<RunResult>;
+  startModelAccess: typeof startModelAccess;
+}
+
+export async function execute(o: ExecuteOptions, deps: Partial<ExecuteDeps> = {}): Promise<RunResult> {
+  const run = deps.runAgent ?? runAgent;
+  const start = deps.startModelAccess ?? startModelAccess;
+  return withStack(async (stack) => {
+    // The credential stays with us: gemini talks to a loopback proxy with a placeholder worth nothing elsewhere.
+    const live = await start({
+      auth: o.auth,
+      ...(o.oauth ? { oauth: o.oauth } : {}),
+      ...(o.vertex ? { vertex: o.vertex } : {}),
+      ...(o.sandbox ? { agentUid: o.sandbox.user.uid } : {}),
+      env: o.env,
+      log: o.log,
+      mask: (secret) => o.mask(secret),
+    });
+    // Deferred first so it runs last: once the proxy stopped, the creds its token source refreshed are final.
+    stack.defer(() => writeBack(o, live));
+    stack.defer(() => live.stop());
+    const result = await run({
+      ...o.engine,
+      auth: o.auth,
+      sourceEnv: o.env,
+      log: o.log,
+      ...(o.sandbox ? { sandbox: o.sandbox } : {}),
+      ...(live.endpoint ? { modelEndpoint: live.endpoint } : {}),
+      fenceModel: () => live.fence(),
+    });
+    // Its refusals are complete once it stopped; stopping is idempotent, so the stack's stop is then a no-op.
+    await live.stop();
+    return withRefusals(result, live.refusals(), o.log);
+  });
+}
+
+async function writeBack(o: ExecuteOptions, access: ModelAccess): Promise<void> {
+  const runHome = join(o.sandbox?.dir ?? o.engine.runDir, 'home');
+  if (await writeBackHostLogin(o.auth, access, runHome)) {
+    o.log.info('Wrote the refreshed OAuth creds back to the runner host.');
+  }
+}
+
+function withRefusals(result: RunResult, refused: Refusals, log: Logger): RunResult {
+  if (refused.count === 0) return result;
+  // The shown paths are already cut short and reduced to plain characters by the proxy (model-routes.ts).
+  const first = refused.first.map((c) => `${c.method} ${c.path}`);
+  log.warning(`The model proxy refused ${refused.count} non-model call(s) of the agent: ${first.join(', ')}`);
+  return { ...result, refusedCalls: { count: refused.count, first } };
+}
