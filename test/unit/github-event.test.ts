@@ -10,7 +10,7 @@ import {
   titleFromInstruction,
   type RunTrigger,
   type TriggerSettings,
-} from '../../src/github/event.js';
+} from '../../src/github/trigger.js';
 import { minimizedCommentIds } from '../../src/github/minimized.js';
 import { emptyTally, sanitizeUserText } from '../../src/github/sanitize.js';
 import { UserError } from '../../src/util/errors.js';
