@@ -16,7 +16,8 @@ import {
   tokenIdentity,
   upsertMarkedComment,
 } from '../github/comments.js';
-import { buildTask, interpretEvent } from '../github/trigger.js';
+import { interpretEvent } from '../github/trigger.js';
+import { buildTask } from '../github/task.js';
 import { describeTally } from '../github/sanitize.js';
 import { publishedText } from '../github/published-text.js';
 import { hasWriteAccess } from '../github/permissions.js';
