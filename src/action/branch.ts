@@ -3,7 +3,7 @@ import { createVault, type Vault } from '../git/vault.js';
 import { inspectWorkspace, type WorkspaceSnapshot } from '../git/workspace.js';
 import { Git } from '../git/git.js';
 import type { GitHubClient } from '../github/client.js';
-import type { RunTrigger } from '../github/event.js';
+import type { RunTrigger } from '../github/trigger.js';
 import { getPull, type PullInfo } from '../github/pulls.js';
 import { join } from 'node:path';
 import { UserError } from '../util/errors.js';

@@ -9,7 +9,7 @@ import type { SavedCredentials } from '../git/credentials.js';
 import type { Vault } from '../git/vault.js';
 import type { WorkspaceSnapshot } from '../git/workspace.js';
 import type { GitHubClient, RepoRef } from '../github/client.js';
-import type { RunTrigger } from '../github/event.js';
+import type { RunTrigger } from '../github/trigger.js';
 import type { Privilege } from '../isolation/privilege.js';
 import type { OAuthTokenSource } from '../proxy/oauth-token.js';
 import type { runAgent } from '../run/engine.js';

@@ -2,15 +2,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TEST_REPO, useFakeGitHub } from '../harness/github-fixture.js';
 import { commentMarker } from '../../src/github/comments.js';
+import { buildTask, existedAtTrigger, titleFromInstruction } from '../../src/github/task.js';
 import {
-  buildTask,
-  existedAtTrigger,
   interpretEvent,
   matchTriggerPhrase,
-  titleFromInstruction,
+  TRIGGERS,
   type RunTrigger,
   type TriggerSettings,
-} from '../../src/github/event.js';
+} from '../../src/github/trigger.js';
 import { minimizedCommentIds } from '../../src/github/minimized.js';
 import { emptyTally, sanitizeUserText } from '../../src/github/sanitize.js';
 import { UserError } from '../../src/util/errors.js';
@@ -148,6 +147,20 @@ describe('interpretEvent', () => {
         settings,
       ),
     ).toThrow(/issue\.number is invalid/);
+  });
+
+  it('skips an event the trigger table lacks, naming every event it has', () => {
+    const expected =
+      "event 'pull_request' is not supported (use issues: labeled or assigned, issue_comment," +
+      ' pull_request_review_comment, pull_request_review or workflow_dispatch)';
+    for (const name of ['pull_request', 'push', 'constructor', '__proto__', '']) {
+      // Unknown events are not parsed: any payload, even none, gives the same skip.
+      const t = interpretEvent(name, undefined, settings);
+      expect(t).toEqual({ kind: 'skip', reason: expected.replace("'pull_request'", `'${name}'`) });
+    }
+    const reason = (interpretEvent('push', {}, settings) as { reason: string }).reason;
+    const named = reason.slice(reason.indexOf('(use '));
+    for (const event of Object.keys(TRIGGERS)) expect(named).toMatch(new RegExp(`\\b${event}\\b(?!_)`));
   });
 });
 

@@ -5,7 +5,7 @@
 import { scrubAttribution } from '../../gemini/attribution.js';
 import { createGitHubClient } from '../../github/client.js';
 import { commentMarker, createComment, tokenIdentity, upsertMarkedComment } from '../../github/comments.js';
-import { interpretEvent } from '../../github/event.js';
+import { interpretEvent } from '../../github/trigger.js';
 import { hasWriteAccess } from '../../github/permissions.js';
 import { publishedText } from '../../github/published-text.js';
 import { UserError, getErrorMessage } from '../../util/errors.js';

@@ -7,7 +7,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AuthConfig, Task } from '../../domain/types.js';
 import { adviceFor } from '../../domain/status.js';
-import { buildTask } from '../../github/event.js';
+import { buildTask } from '../../github/task.js';
 import { isolateCheckoutCredentials } from '../../git/credentials.js';
 import { describeTally } from '../../github/sanitize.js';
 import { getErrorMessage, oneLine } from '../../util/errors.js';

@@ -1,0 +1,51 @@
+/** Faults a test queues with `failNext`: the next matching requests fail the way GitHub fails under load. */
+import { DOCS, type Reply } from './http.js';
+
+export type FaultKind = 'bad-gateway' | 'server-error' | 'secondary-rate-limit' | 'rate-limit';
+
+export interface Fault {
+  method: string | undefined;
+  path: string | RegExp;
+  remaining: number;
+  kind: FaultKind;
+  retryAfter: number;
+}
+
+/** The reply of the first queued fault matching the request (one of its `remaining` used up), if any. */
+export function takeFault(faults: Fault[], method: string, path: string): Reply | undefined {
+  const fault = faults.find(
+    (f) =>
+      f.remaining > 0 &&
+      (f.method === undefined || f.method === method) &&
+      (typeof f.path === 'string' ? f.path === path : f.path.test(path)),
+  );
+  if (!fault) return undefined;
+  fault.remaining--;
+  const retry = { 'retry-after': String(fault.retryAfter) };
+  switch (fault.kind) {
+    case 'bad-gateway':
+      return { status: 502, body: { message: 'Server Error' } };
+    case 'server-error':
+      return { status: 500, body: { message: 'Server Error' } };
+    case 'secondary-rate-limit':
+      return {
+        status: 403,
+        headers: retry,
+        body: {
+          message:
+            'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID FAKE.',
+          documentation_url: `${DOCS}/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits`,
+          status: '403',
+        },
+      };
+    case 'rate-limit':
+      return {
+        status: 403,
+        headers: {
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + fault.retryAfter),
+        },
+        body: { message: 'API rate limit exceeded for installation ID 1.', documentation_url: DOCS },
+      };
+  }
+}

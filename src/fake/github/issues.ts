@@ -1,0 +1,71 @@
+/** An issue (or the issue side of a PR): read and edit. */
+import { asRecord, checkBodyLength, optString } from './http.js';
+import { issueAt, REPO, route, type Route } from './route.js';
+import { apiRepoUrl, association, htmlRepoUrl, labelsJson, nodeId, userJson } from './shapes.js';
+import type { GitHubState, StoredIssue, StoredRepo } from './state.js';
+
+function issueJson(s: GitHubState, r: StoredRepo, i: StoredIssue): Record<string, unknown> {
+  const api = `${apiRepoUrl(s, r)}/issues/${i.number}`;
+  const kind = i.pull ? 'pull' : 'issues';
+  return {
+    id: i.id,
+    node_id: nodeId(i.pull ? 'PullRequest' : 'Issue', i.id),
+    number: i.number,
+    title: i.title,
+    body: i.body,
+    user: userJson(s, i.user),
+    state: i.state,
+    state_reason: null,
+    locked: false,
+    labels: labelsJson(i.labels),
+    assignees: [],
+    comments: r.comments.filter((c) => c.issue === i.number).length,
+    created_at: i.createdAt,
+    updated_at: i.updatedAt,
+    closed_at: null,
+    author_association: association(r, i.user),
+    url: api,
+    repository_url: apiRepoUrl(s, r),
+    comments_url: `${api}/comments`,
+    html_url: `${htmlRepoUrl(s, r)}/${kind}/${i.number}`,
+    ...(i.pull
+      ? {
+          pull_request: {
+            url: `${apiRepoUrl(s, r)}/pulls/${i.number}`,
+            html_url: `${htmlRepoUrl(s, r)}/pull/${i.number}`,
+            merged_at: null,
+          },
+          draft: i.pull.draft,
+        }
+      : {}),
+  };
+}
+
+/** The edits an issue and a PR take alike: title, body (within GitHub's limit) and state. */
+export function editIssue(
+  issue: StoredIssue,
+  b: Record<string, unknown>,
+  resource: 'Issue' | 'PullRequest',
+): void {
+  const title = optString(b, 'title');
+  checkBodyLength(optString(b, 'body'), resource);
+  if (title !== undefined) issue.title = title;
+  if ('body' in b) issue.body = optString(b, 'body') ?? null;
+  const state = optString(b, 'state');
+  if (state === 'open' || state === 'closed') issue.state = state;
+}
+
+export const issueRoutes: Route[] = [
+  route('GET', `${REPO}/issues/:number`, (c) => ({
+    status: 200,
+    body: issueJson(c.state, c.repo, issueAt(c)),
+  })),
+  route('PATCH', `${REPO}/issues/:number`, (c) => {
+    const issue = issueAt(c);
+    const b = asRecord(c.body);
+    editIssue(issue, b, 'Issue');
+    if (Array.isArray(b.labels)) issue.labels = b.labels.map(String);
+    issue.updatedAt = c.state.now();
+    return { status: 200, body: issueJson(c.state, c.repo, issue) };
+  }),
+];

@@ -1,0 +1,334 @@
+/**
+ * From a GitHub event to a decision: run (and on what, for whom) or skip (and why). Pure: one table, keyed by
+ * event name, gives each supported event its payload schema and its decision per action; comment-like events
+ * (an issue or PR comment, a review comment, a review's body) share one set of checks.
+ */
+import type { z } from 'zod';
+import { UserError } from '../util/errors.js';
+import { isBotUser } from './client.js';
+import { hasOwnMarker } from './comments.js';
+import {
+  issueCommentEventSchema,
+  issuesEventSchema,
+  parsePayload,
+  reviewCommentEventSchema,
+  reviewEventSchema,
+  workflowDispatchEventSchema,
+  type userSchema,
+} from './event-payload.js';
+import {
+  emptyTally,
+  sanitizeCode,
+  sanitizeUserText,
+  sanitizeUserTextCounted,
+  type HiddenTally,
+} from './sanitize.js';
+
+export type TriggerVia = 'label' | 'comment' | 'dispatch' | 'assign' | 'review-comment' | 'review';
+
+export interface RunTrigger {
+  kind: 'run';
+  /** Who started the run: the labeller, the commenter or the dispatcher. Their permission is checked. */
+  actor: string;
+  /** The issue or PR the run works on; absent for a dispatch without an issue. */
+  number?: number;
+  isPullRequest: boolean;
+  /**
+   * Sanitised instruction: the comment's text after the trigger phrase, the dispatch prompt or the `prompt`
+   * input. Empty means "the issue itself is the task".
+   */
+  instruction: string;
+  via: TriggerVia;
+  /** The triggering comment (for a reaction, and to leave it out of the comment history). */
+  commentId?: number;
+  /** The triggering review comment (left out of the review history; it is the instruction). */
+  reviewCommentId?: number;
+  /** Where the triggering review comment sits in the diff. */
+  anchor?: { path: string; line?: number; diffHunk?: string };
+  /** Web URL of the issue or PR. */
+  url?: string;
+  /**
+   * What was approved, from the event payload: the issue's (or PR's) title and body at the trigger, and the
+   * trigger's time (the comment's creation; the issue's update time for a label). Absent for a dispatch.
+   */
+  approved?: { title: string; body: string; at?: string };
+  /** What sanitising the instruction (the triggering comment) removed as not shown by GitHub; absent if nothing. */
+  hidden?: HiddenTally;
+}
+
+type Skip = { kind: 'skip'; reason: string };
+
+export type Trigger = Skip | RunTrigger;
+
+export interface TriggerSettings {
+  triggerLabel: string;
+  triggerPhrase: string;
+  /** The action's `prompt` input; when set it is the instruction whatever the event. */
+  prompt?: string;
+  /** `trigger-assignee`: assigning an issue to this login starts a run; empty turns the trigger off. */
+  triggerAssignee?: string;
+}
+
+/** One event's decision, given its parsed payload, the settings and the sanitised `prompt` input. */
+type Decide<E> = (e: E, settings: TriggerSettings, prompt: string) => Trigger;
+
+interface EventTrigger {
+  /** The payload actions that can start a run; empty for an event without actions (a dispatch). */
+  actions: readonly string[];
+  interpret(name: string, payload: unknown, settings: TriggerSettings, prompt: string): Trigger;
+}
+
+/** An event whose payload has an `action`: each action that can start a run has its decision; others skip. */
+function byAction<E extends { action: string }>(
+  schema: z.ZodType<E>,
+  decisions: Record<string, Decide<E>>,
+): EventTrigger {
+  return {
+    actions: Object.keys(decisions),
+    interpret(name, payload, settings, prompt) {
+      const e = parsePayload(name, schema, payload);
+      const decide = Object.hasOwn(decisions, e.action) ? decisions[e.action] : undefined;
+      if (!decide) return skip(`${name} event action '${e.action}' does not start a run`);
+      return decide(e, settings, prompt);
+    },
+  };
+}
+
+/** An event without actions: every payload is decided. */
+function always<E>(schema: z.ZodType<E>, decide: Decide<E>): EventTrigger {
+  return {
+    actions: [],
+    interpret: (name, payload, settings, prompt) =>
+      decide(parsePayload(name, schema, payload), settings, prompt),
+  };
+}
+
+/** The events that can start a run. Exported for tests. */
+export const TRIGGERS = {
+  issues: byAction(issuesEventSchema, { labeled: onLabeled, assigned: onAssigned }),
+  issue_comment: byAction(issueCommentEventSchema, { created: onIssueComment }),
+  pull_request_review_comment: byAction(reviewCommentEventSchema, { created: onReviewComment }),
+  pull_request_review: byAction(reviewEventSchema, { submitted: onReview }),
+  workflow_dispatch: always(workflowDispatchEventSchema, onDispatch),
+} satisfies Record<string, EventTrigger>;
+
+export function interpretEvent(name: string, payload: unknown, settings: TriggerSettings): Trigger {
+  const prompt = sanitizeUserText(settings.prompt);
+  const event: EventTrigger | undefined = Object.hasOwn(TRIGGERS, name)
+    ? TRIGGERS[name as keyof typeof TRIGGERS]
+    : undefined;
+  if (!event) return skip(`event '${name}' is not supported (use ${supportedEvents()})`);
+  return event.interpret(name, payload, settings, prompt);
+}
+
+/**
+ * The table's events for the unsupported-event message. An event that starts runs on several actions names
+ * them; with one, the action goes without saying (a comment is created, a review submitted).
+ */
+function supportedEvents(): string {
+  return orList(
+    Object.entries(TRIGGERS).map(([name, event]: [string, EventTrigger]) =>
+      event.actions.length > 1 ? `${name}: ${orList(event.actions)}` : name,
+    ),
+  );
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+function orList(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
+
+function skip(reason: string): Skip {
+  return { kind: 'skip', reason };
+}
+
+type IssuesEvent = z.infer<typeof issuesEventSchema>;
+
+function onLabeled(e: IssuesEvent, settings: TriggerSettings, prompt: string): Trigger {
+  if (!e.label)
+    throw new UserError('The issues event payload is broken: label is missing for a labeled action.');
+  if (e.label.name.toLowerCase() !== settings.triggerLabel.trim().toLowerCase()) {
+    return skip(`label '${e.label.name}' is not the trigger label '${settings.triggerLabel}'`);
+  }
+  if (isBotUser(e.sender)) return skip(`the label was added by a bot (${who(e.sender)})`);
+  return issueRun(e, prompt, 'label');
+}
+
+/** `issues: assigned` to the configured login; the person who assigned it is the one whose access counts. */
+function onAssigned(e: IssuesEvent, settings: TriggerSettings, prompt: string): Trigger {
+  const wanted = settings.triggerAssignee?.trim().toLowerCase();
+  if (!wanted) return skip("issues assigned: no 'trigger-assignee' is configured");
+  if (e.assignee?.login.toLowerCase() !== wanted) {
+    return skip(
+      `the issue was assigned to ${who(e.assignee)}, not the trigger assignee '${settings.triggerAssignee}'`,
+    );
+  }
+  if (isBotUser(e.sender)) return skip(`the issue was assigned by a bot (${who(e.sender)})`);
+  return issueRun(e, prompt, 'assign');
+}
+
+/** A run on the issue of an `issues` event, started by its sender; the task is the issue as the payload has it. */
+function issueRun(e: IssuesEvent, prompt: string, via: 'label' | 'assign'): Trigger {
+  return {
+    kind: 'run',
+    actor: e.sender.login,
+    number: e.issue.number,
+    isPullRequest: Boolean(e.issue.pull_request),
+    instruction: prompt,
+    via,
+    ...(e.issue.html_url ? { url: e.issue.html_url } : {}),
+    approved: approvedIssue(e.issue, e.issue.updated_at),
+  };
+}
+
+function onIssueComment(
+  e: z.infer<typeof issueCommentEventSchema>,
+  settings: TriggerSettings,
+  prompt: string,
+): Trigger {
+  const hidden = emptyTally();
+  const from = commentRun(e.comment.body, e.comment.user, settings, prompt, hidden);
+  if (from.kind === 'skip') return from;
+  return {
+    ...from,
+    number: e.issue.number,
+    isPullRequest: Boolean(e.issue.pull_request),
+    via: 'comment',
+    commentId: e.comment.id,
+    ...(e.issue.html_url ? { url: e.issue.html_url } : {}),
+    approved: approvedIssue(e.issue, e.comment.created_at),
+    ...hiddenIn(prompt ? undefined : hidden),
+  };
+}
+
+function onReviewComment(
+  e: z.infer<typeof reviewCommentEventSchema>,
+  settings: TriggerSettings,
+  prompt: string,
+): Trigger {
+  const c = e.comment;
+  const hidden = emptyTally();
+  const from = commentRun(c.body, c.user, settings, prompt, hidden);
+  if (from.kind === 'skip') return from;
+  const line = c.line ?? c.original_line ?? undefined;
+  return {
+    ...from,
+    number: e.pull_request.number,
+    isPullRequest: true,
+    via: 'review-comment',
+    reviewCommentId: c.id,
+    anchor: {
+      path: c.path,
+      ...(line !== undefined ? { line } : {}),
+      ...(c.diff_hunk ? { diffHunk: sanitizeCode(c.diff_hunk, hidden) } : {}),
+    },
+    ...(e.pull_request.html_url ? { url: e.pull_request.html_url } : {}),
+    approved: approvedIssue(e.pull_request, c.created_at),
+    // Counted even when the prompt input is the instruction: the diff hunk still reaches the task.
+    ...hiddenIn(hidden),
+  };
+}
+
+function onReview(e: z.infer<typeof reviewEventSchema>, settings: TriggerSettings, prompt: string): Trigger {
+  const r = e.review;
+  const hidden = emptyTally();
+  const from = commentRun(r.body ?? '', r.user, settings, prompt, hidden);
+  if (from.kind === 'skip') return from;
+  return {
+    ...from,
+    number: e.pull_request.number,
+    isPullRequest: true,
+    via: 'review',
+    ...(e.pull_request.html_url ? { url: e.pull_request.html_url } : {}),
+    approved: approvedIssue(e.pull_request, r.submitted_at ?? undefined),
+    ...hiddenIn(prompt ? undefined : hidden),
+  };
+}
+
+/**
+ * The checks every comment-like trigger shares: not written by gemini-run, not by a bot, and opening with the
+ * trigger phrase. Gives the run's author and instruction (the `prompt` input, else the text after the phrase),
+ * or the skip; `hidden` counts what sanitising the body removed.
+ */
+function commentRun(
+  body: string,
+  user: z.infer<typeof userSchema>,
+  settings: TriggerSettings,
+  prompt: string,
+  hidden: HiddenTally,
+): Skip | Pick<RunTrigger, 'kind' | 'actor' | 'instruction'> {
+  if (hasOwnMarker(body)) return skip('the comment was written by gemini-run');
+  if (isBotUser(user)) return skip(`the comment is by a bot (${who(user)})`);
+  const phrase = settings.triggerPhrase;
+  const rest = matchTriggerPhrase(sanitizeUserTextCounted(body, hidden), phrase);
+  if (rest === undefined) return skip(`the comment does not start with the trigger phrase '${phrase}'`);
+  return { kind: 'run', actor: user.login, instruction: prompt || rest };
+}
+
+function onDispatch(
+  e: z.infer<typeof workflowDispatchEventSchema>,
+  _settings: TriggerSettings,
+  prompt: string,
+): Trigger {
+  const inputs = e.inputs ?? {};
+  const instruction = prompt || sanitizeUserText(typeof inputs.prompt === 'string' ? inputs.prompt : '');
+  const number = parseIssueInput(inputs.issue ?? inputs['issue-number'] ?? inputs.issue_number);
+  if (!instruction && number === undefined) {
+    throw new UserError(
+      "workflow_dispatch needs a task: set the 'prompt' input (or an 'issue' input with its number).",
+    );
+  }
+  return {
+    kind: 'run',
+    actor: e.sender?.login ?? '',
+    ...(number !== undefined ? { number } : {}),
+    isPullRequest: false,
+    instruction,
+    via: 'dispatch',
+  };
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+/**
+ * The instruction after the trigger phrase, or undefined when the comment does not start with it. The phrase must
+ * open the (sanitised) comment and be followed by whitespace or the end, so `/gemini-foo` and quoted replies do
+ * not trigger. Case-insensitive, like `startsWith()` in a workflow's `if:`, so the job the workflow started is not
+ * then skipped here over a capital letter.
+ */
+export function matchTriggerPhrase(text: string, phrase: string): string | undefined {
+  const trimmedPhrase = phrase.trim();
+  if (!trimmedPhrase) return undefined;
+  const m = new RegExp(`^${escapeRegExp(trimmedPhrase)}(?=\\s|$)`, 'i').exec(text.trimStart());
+  if (!m) return undefined;
+  return text.trimStart().slice(m[0].length).trim();
+}
+
+function who(user: { login: string } | null | undefined): string {
+  return user?.login ?? 'an unknown user';
+}
+
+/** The trigger's `hidden` field: present only when something was removed. */
+function hiddenIn(tally: HiddenTally | undefined): { hidden?: HiddenTally } {
+  return tally && Object.values(tally).some((n) => n > 0) ? { hidden: tally } : {};
+}
+
+function approvedIssue(
+  issue: { title: string; body?: string | null },
+  at: string | undefined,
+): NonNullable<RunTrigger['approved']> {
+  return { title: issue.title, body: issue.body ?? '', ...(at ? { at } : {}) };
+}
+
+function parseIssueInput(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const text =
+    typeof value === 'string' || typeof value === 'number' ? String(value).trim().replace(/^#/, '') : '';
+  if (!/^\d+$/.test(text) || Number(text) < 1) {
+    const shown = typeof value === 'string' ? value : JSON.stringify(value);
+    throw new UserError(`The workflow_dispatch 'issue' input must be an issue number, got '${shown}'.`);
+  }
+  return Number(text);
+}
