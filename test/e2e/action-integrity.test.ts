@@ -201,7 +201,7 @@ describe('integrity, end to end (publishing; headless)', () => {
         commitFile('REDONE.md', 'Redo from scratch'),
       ]),
     });
-    expect(r.main.outputs.status, r.main.stdout).toBe('finished');
+    expect(r.main.outputs.status, r.main.stdout).toBe('publish-failed');
     expect(await git(['--git-dir', world.repo.originDir, 'rev-parse', 'gemini-run/issue-1'])).toBe(patSha);
     const diverted = r.main.outputs.branch ?? '';
     expect(diverted).toMatch(/^gemini-run\/issue-1-run-\d+$/);
