@@ -26,6 +26,8 @@ export interface PipelineRun {
   seen: SeenRuns;
   /** How many requests the fake GitHub had answered before this run: `requests.slice(before)` is this run's. */
   before: number;
+  /** The run's GITHUB_RUN_ID. */
+  runId: string;
 }
 
 /** The gemini the stub "installs": the pinned bundle's path, its profile from the version, no npm. */
@@ -112,7 +114,7 @@ export class PipelineWorld implements AsyncDisposable {
       env,
     };
     const deps: PipelineDeps = { runAgent: stubEngine(o.play ?? {}, seen), ...offlineGemini, ...o.deps };
-    const out: PipelineRun = { log: logger.lines, state, summary: '', seen, before };
+    const out: PipelineRun = { log: logger.lines, state, summary: '', seen, before, runId: ctx.runId };
     try {
       out.result = await runAction(inputs, ctx, io, deps);
     } catch (error) {

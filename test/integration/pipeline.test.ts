@@ -3,6 +3,8 @@
  * and a stub engine in place of gemini (test/harness/pipeline-world.ts). Each end state is checked three ways:
  * the outputs, the step's failure (exactly for the statuses that fail), and what GitHub was told.
  */
+import { chmod, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failsStep } from '../../src/domain/status.js';
 import type { ActionResult } from '../../src/action/run-record.js';
@@ -171,6 +173,28 @@ describe('the agent ran', () => {
     expect(failure).toMatch(/^gemini-run could not publish: GitHub Actions is not permitted/);
     expect(commentsOn(1).join('\n')).toMatch(/compare\/main\.\.\.gemini-run\/issue-1/);
     expect(finalOf(1)).toMatch(/📦 `publish-failed`/);
+  });
+
+  it('a push the remote refuses: publish-failed, the commits in the artifact as a bundle, the issue told how to get them', async () => {
+    const hook = join(w.world.repo.originDir, 'hooks', 'pre-receive');
+    await writeFile(hook, '#!/bin/sh\necho "refusing: protected by policy" >&2\nexit 1\n');
+    await chmod(hook, 0o755);
+    const r = await w.run({ play: { commits: { 'Add it': { 'n.md': 'n\n' } } } });
+    const { outputs, failure } = ended(r);
+    expect(outputs).toMatchObject({ status: 'publish-failed', 'pr-url': '', branch: '' });
+    expect(failure).toMatch(/^gemini-run could not publish: the push to gemini-run\/issue-1 failed/);
+    expect(commentsOn(1).join('\n')).toMatch(
+      /`gemini-run\.bundle`.*git fetch gemini-run\.bundle HEAD:gemini-run\/issue-1/,
+    );
+    const saved = join(
+      w.world.tmp,
+      'transcripts',
+      'acme',
+      'widgets',
+      `gemini-run-${r.runId}-1`,
+      'gemini-run.bundle',
+    );
+    expect((await stat(saved)).size).toBeGreaterThan(0);
   });
 
   it('an agent that rewrote the branch it continues: publish-failed, its work on a branch of its own', async () => {
