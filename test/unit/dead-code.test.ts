@@ -14,7 +14,7 @@ const ALLOWED: Record<string, string> = {
   'gemini/settings.ts: unmergeSettings':
     "the undo of mergeSettings (its sidecar records what we own): no command calls it yet; wire it into 'logout' or delete it with the sidecar",
   'gemini/settings.ts: ownedPaths': 'reads the same sidecar as unmergeSettings; goes with it',
-  'gemini/transcript.ts: foldTranscript':
+  'gemini/transcript-fold.ts: foldTranscript':
     'the text entry of the TranscriptFolder that foldTranscriptFile runs; tests feed it captured lines',
   'tmux/tmux.ts: tmuxServerAlive': "leak checks in tests ask with the driver's own tmux environment",
   'git/workspace.ts: unexpectedConfig':
