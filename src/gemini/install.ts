@@ -8,7 +8,6 @@ import type { Logger } from '../util/log.js';
 import { pathExists } from '../util/fs.js';
 import { hasNativeAddons, hostedInstallCache, installCacheKeys, type InstallCache } from './install-cache.js';
 
-export const PINNED_GEMINI_VERSION = '0.42.0';
 export const GEMINI_PACKAGE = '@google/gemini-cli';
 
 /** The tool-cache layout of @actions/tool-cache: <root>/<tool>/<version>/<arch>, with a `.complete` marker beside it. */
