@@ -1,4 +1,4 @@
-import { emptyTranscript } from '../gemini/transcript.js';
+import { emptyTranscript } from '../gemini/transcript-fold.js';
 import { summarizeUsage } from '../gemini/telemetry.js';
 import { filesChanged, listCommits } from '../git/commits.js';
 import { Git } from '../git/git.js';

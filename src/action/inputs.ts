@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import { z } from 'zod';
 import { APPROVAL_MODES, type ApprovalMode } from '../domain/types.js';
 import { maxTokensSchema, runModeSchema, timeoutMinutesSchema } from '../domain/value-schemas.js';
+import { DEFAULT_GEMINI_VERSION } from '../gemini/cli-profile.js';
 import { parseSettingsInput, parseToolList } from '../gemini/user-settings.js';
 import type { IsolationMode } from '../isolation/sandbox.js';
 import { UserError } from '../util/errors.js';
@@ -55,9 +56,9 @@ const INPUT_SHAPE = {
   'google-cloud-project': input('', text),
   'google-cloud-location': input('', text),
   'gemini-version': input(
-    '0.42.0',
+    DEFAULT_GEMINI_VERSION,
     z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, {
-      message: "'gemini-version' must be an exact version like 0.42.0",
+      message: `'gemini-version' must be an exact version like ${DEFAULT_GEMINI_VERSION}`,
     }),
   ),
   'gemini-path': input('', text),

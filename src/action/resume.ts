@@ -3,7 +3,7 @@ import type { GitHubClient } from '../github/client.js';
 import type { PullInfo } from '../github/pulls.js';
 import type { ResumeSource, Task } from '../domain/types.js';
 import { previousRunOf } from '../gemini/context-file.js';
-import { transcriptResumable } from '../gemini/transcript.js';
+import { transcriptResumable } from '../gemini/transcript-locate.js';
 import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { neutralize } from '../util/untrusted-text.js';

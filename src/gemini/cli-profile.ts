@@ -1,34 +1,31 @@
 /**
- * The one seam between gemini-run and the Gemini CLI versions its probes have checked. Everything that differs
- * between 0.42.0 and 0.61.0 is a value here, chosen from what the running binary prints for `--version`; no
- * other module compares version strings. Evidence for every value: compat/gemini/compat.md "0.61.0 — row by row".
+ * The one seam between gemini-run and the Gemini CLI versions its probes have checked. Everything a run does
+ * differently between 0.42.0 and 0.61.0 is a switch here, chosen from what the running binary prints for
+ * `--version`; no other module compares version strings. What the probes alone expect of a version is theirs
+ * (src/probe/expectations.ts). Evidence for every value: compat/gemini/compat.md "0.61.0 — row by row".
  */
 import { UserError } from '../util/errors.js';
 import { geminiVersion } from './install.js';
 
 export const CHECKED_VERSIONS = ['0.42.0', '0.61.0'] as const;
 export type CheckedVersion = (typeof CHECKED_VERSIONS)[number];
-const DEFAULT_GEMINI_VERSION: CheckedVersion = '0.42.0';
 
-export interface CliProfile {
-  /** What `gemini --version` printed. */
-  version: string;
-  /** The probed profile in use. */
-  checked: CheckedVersion;
-  /** The version was not probed; the workflow asked to try it anyway. */
-  unchecked: boolean;
-  /** How late a telemetry record can reach the outfile after its event (ms): the log batch delay. */
-  telemetryLagMs: number;
-  /** Records of the last batch are lost when the CLI dies on a fatal error (it exits without flushing). */
-  telemetryLostOnFatalExit: boolean;
+/**
+ * The gemini the action and `gemini-run setup` install when asked for none, and the one the probes and the engine
+ * assume. action.yml writes it as its 'gemini-version' default (test/unit/action-metadata.test.ts checks they agree).
+ */
+export const DEFAULT_GEMINI_VERSION: CheckedVersion = '0.42.0';
+
+/** The checked versions in a sentence, "0.42.0 and 0.61.0": help texts name them from the table, not by hand. */
+export function checkedVersionsInWords(conjunction: 'and' | 'or' = 'and'): string {
+  const all: readonly string[] = CHECKED_VERSIONS;
+  return all.length < 2 ? all.join('') : `${all.slice(0, -1).join(', ')} ${conjunction} ${all.at(-1)}`;
+}
+
+/** What a run branches on. */
+export interface CliBehaviour {
   /** Fatal API errors exit with their HTTP status & 0xFF (a daily quota, HTTP 429, exits 173). */
   httpStatusExitCodes: boolean;
-  /** The exit code of a headless run that hit the daily quota. */
-  quotaExitCode: number;
-  /** A transcript `$set` may carry a full `messages` snapshot that replaces the history. */
-  transcriptSnapshots: boolean;
-  /** Tool results are also written as `user` records of functionResponse parts. */
-  toolResultsAsUserRecords: boolean;
   /**
    * After an Escape cancels a request that followed a tool call, the TUI asks the model again by itself this
    * many times at most (0.61.0's auto-nudge; a tool call in the answer runs): the timeout must Escape each one.
@@ -36,29 +33,22 @@ export interface CliProfile {
   nudgesAfterCancel: number;
 }
 
-type CheckedProfile = Omit<CliProfile, 'version' | 'unchecked'>;
+export interface CliProfile extends CliBehaviour {
+  /** What `gemini --version` printed. */
+  version: string;
+  /** The probed profile in use. */
+  checked: CheckedVersion;
+  /** The version was not probed; the workflow asked to try it anyway. */
+  unchecked: boolean;
+}
 
-const CHECKED_PROFILES: Record<CheckedVersion, CheckedProfile> = {
+const BEHAVIOUR: Record<CheckedVersion, CliBehaviour> = {
   '0.42.0': {
-    checked: '0.42.0',
-    // OTEL_BLRP_SCHEDULE_DELAY=50 is honoured: probe telemetry-latency.
-    telemetryLagMs: 50,
-    telemetryLostOnFatalExit: false,
     httpStatusExitCodes: false,
-    quotaExitCode: 1,
-    transcriptSnapshots: false,
-    toolResultsAsUserRecords: false,
     nudgesAfterCancel: 0,
   },
   '0.61.0': {
-    checked: '0.61.0',
-    // The log batch is fixed at 5 s whatever OTEL_BLRP_SCHEDULE_DELAY says: probe telemetry-latency drifts.
-    telemetryLagMs: 5000,
-    telemetryLostOnFatalExit: true,
     httpStatusExitCodes: true,
-    quotaExitCode: 173,
-    transcriptSnapshots: true,
-    toolResultsAsUserRecords: true,
     // MAX_AUTO_NUDGE_ATTEMPTS = 2 in useGeminiStream: probe escape-after-tool-call.
     nudgesAfterCancel: 2,
   },
@@ -90,14 +80,15 @@ export function uncheckedMessage(version: string): string {
  * anything older than every checked version.
  */
 export function profileFor(version: string, o: { allowUnchecked: boolean }): CliProfile {
-  if (isCheckedVersion(version)) return { ...CHECKED_PROFILES[version], version, unchecked: false };
+  if (isCheckedVersion(version))
+    return { ...BEHAVIOUR[version], version, checked: version, unchecked: false };
   if (!o.allowUnchecked) throw new UserError(uncheckedMessage(version));
   const v = parts(version);
   let chosen: CheckedVersion = CHECKED_VERSIONS[0];
   if (v) {
     for (const c of CHECKED_VERSIONS) if (compare(parts(c) as [number, number, number], v) <= 0) chosen = c;
   }
-  return { ...CHECKED_PROFILES[chosen], version, unchecked: true };
+  return { ...BEHAVIOUR[chosen], version, checked: chosen, unchecked: true };
 }
 
 /** The profile of the binary at geminiPath, from its `--version`. */
@@ -110,12 +101,8 @@ export async function profileOfBinary(
   return profileFor(version, o);
 }
 
-/** The profile the engine assumes when its caller names none (library callers, older tests). */
-const DEFAULT_PROFILE: CliProfile = {
-  ...CHECKED_PROFILES[DEFAULT_GEMINI_VERSION],
-  version: DEFAULT_GEMINI_VERSION,
-  unchecked: false,
-};
+/** What the engine assumes when its caller names no profile (library callers, older tests). */
+const DEFAULT_BEHAVIOUR: CliBehaviour = BEHAVIOUR[DEFAULT_GEMINI_VERSION];
 
 const HTTP_STATUS_NAMES: Record<number, string> = {
   400: 'bad request',
@@ -130,7 +117,7 @@ const HTTP_STATUS_NAMES: Record<number, string> = {
 /** The HTTP status a fatal exit code stands for on this CLI ("HTTP 429, quota exhausted"), if any. */
 export function httpStatusOfExit(
   code: number | null,
-  profile: Pick<CliProfile, 'httpStatusExitCodes'> = DEFAULT_PROFILE,
+  profile: Pick<CliBehaviour, 'httpStatusExitCodes'> = DEFAULT_BEHAVIOUR,
 ): string | undefined {
   if (code === null || !profile.httpStatusExitCodes) return undefined;
   for (const [status, name] of Object.entries(HTTP_STATUS_NAMES)) {
@@ -146,7 +133,7 @@ export function httpStatusOfExit(
  */
 export function describeExit(
   pane: { exitCode: number | null; signal?: number },
-  profile: Pick<CliProfile, 'httpStatusExitCodes'> = DEFAULT_PROFILE,
+  profile: Pick<CliBehaviour, 'httpStatusExitCodes'> = DEFAULT_BEHAVIOUR,
 ): string {
   const code = pane.exitCode;
   const http = httpStatusOfExit(code, profile);

@@ -1,3 +1,4 @@
+import { getExecOutput } from '@actions/exec';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { arch } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,7 +9,6 @@ import type { Logger } from '../util/log.js';
 import { pathExists } from '../util/fs.js';
 import { hasNativeAddons, hostedInstallCache, installCacheKeys, type InstallCache } from './install-cache.js';
 
-export const PINNED_GEMINI_VERSION = '0.42.0';
 export const GEMINI_PACKAGE = '@google/gemini-cli';
 
 /** The tool-cache layout of @actions/tool-cache: <root>/<tool>/<version>/<arch>, with a `.complete` marker beside it. */
@@ -76,7 +76,7 @@ export async function installGemini(opts: {
   opts.log.info(`Installing ${GEMINI_PACKAGE}@${opts.version} into ${dir}`);
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
-  const res = await exec(
+  const res = await npmInstall(
     opts.npm ?? 'npm',
     [
       'install',
@@ -89,7 +89,7 @@ export async function installGemini(opts: {
       '--loglevel=error',
       `${GEMINI_PACKAGE}@${opts.version}`,
     ],
-    { allowAllExitCodes: true, timeoutMs: 10 * 60_000 },
+    opts.log,
   );
   if (res.exitCode !== 0) {
     throw new UserError(
@@ -112,6 +112,34 @@ export async function installGemini(opts: {
     if (saved) opts.log.info(`Saved gemini ${opts.version} to the Actions cache as ${key}`);
   }
   return bin;
+}
+
+/**
+ * Runs npm with @actions/exec: what npm prints belongs in the job log, so each line goes to the log as it comes,
+ * through the Logger (guarded like every line the action writes, and on stderr for `gemini-run setup`, whose stdout
+ * is the .env lines) rather than straight to stdout. The environment is util/exec.ts's: the runner's, not
+ * interactive, C locale. Unlike util/exec.ts it has no kill bound; npm's own request timeouts end a stalled fetch.
+ */
+async function npmInstall(
+  npm: string,
+  args: string[],
+  log: Logger,
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const env = Object.fromEntries(
+    Object.entries({
+      ...process.env,
+      GIT_TERMINAL_PROMPT: '0',
+      GCM_INTERACTIVE: 'Never',
+      LC_ALL: 'C',
+    }).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+  // @actions/exec splits its command line at spaces outside double quotes: quoted, any path stays one word.
+  return getExecOutput(`"${npm.replaceAll('"', '\\"')}"`, args, {
+    env,
+    ignoreReturnCode: true,
+    silent: true,
+    listeners: { stdline: (l) => log.info(l), errline: (l) => log.info(l) },
+  });
 }
 
 /** Restores a checked install from the Actions cache into dir; false (and dir removed) when there is none. */

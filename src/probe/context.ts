@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, readdir, readlink, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { profileFor, type CliProfile } from '../gemini/cli-profile.js';
-import { PINNED_GEMINI_VERSION } from '../gemini/install.js';
+import { DEFAULT_GEMINI_VERSION, profileFor } from '../gemini/cli-profile.js';
 import { OWNED_SETTINGS, RUN_HOME_SETTINGS } from '../gemini/settings.js';
 import { TmuxDriver } from '../tmux/tmux.js';
 import { signalProcess } from '../util/process.js';
 import { exec, type ExecResult } from '../util/exec.js';
+import { probeProfile, type ProbeProfile } from './expectations.js';
 import { startProbeFake, type ProbeFake, type ProbeStep } from './fake.js';
 import { parseOtelEvents, type OtelLogEvent } from './otel.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -25,11 +25,13 @@ export interface ProbeContextOptions {
   /** Basename of the worktree (the CLI derives its project slug from it). */
   worktreeName?: string;
   /** Whose expectations the probe checks (default: the pinned version's). */
-  profile?: CliProfile;
+  profile?: ProbeProfile;
 }
 
 /** The profile probes expect when their caller names none. */
-export const PINNED_PROFILE: CliProfile = profileFor(PINNED_GEMINI_VERSION, { allowUnchecked: false });
+export const PINNED_PROFILE: ProbeProfile = probeProfile(
+  profileFor(DEFAULT_GEMINI_VERSION, { allowUnchecked: false }),
+);
 
 export interface Interactive {
   driver: TmuxDriver;
@@ -79,7 +81,7 @@ export class ProbeContext {
     readonly worktree: string,
     readonly telemetryFile: string,
     /** The checked behaviour the probe compares against. */
-    readonly profile: CliProfile,
+    readonly profile: ProbeProfile,
   ) {}
 
   static async create(o: ProbeContextOptions): Promise<ProbeContext> {

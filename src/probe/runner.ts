@@ -1,6 +1,7 @@
 import { getErrorMessage } from '../util/errors.js';
 import type { CliProfile } from '../gemini/cli-profile.js';
 import { PINNED_PROFILE, ProbeContext } from './context.js';
+import { probeProfile } from './expectations.js';
 import type { Probe, ProbeResult } from './types.js';
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
@@ -32,7 +33,7 @@ export async function runProbe(
 ): Promise<ProbeResult> {
   const started = Date.now();
   const timeoutMs = probe.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
-  const profile = o.profile ?? PINNED_PROFILE;
+  const profile = o.profile ? probeProfile(o.profile) : PINNED_PROFILE;
   const expected = typeof probe.expected === 'string' ? probe.expected : probe.expected(profile);
   const base = { name: probe.name, behaviour: probe.behaviour, expected };
   let ctx: ProbeContext | undefined;

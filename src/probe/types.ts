@@ -1,5 +1,5 @@
-import type { CliProfile } from '../gemini/cli-profile.js';
 import type { ProbeContext } from './context.js';
+import type { ProbeProfile } from './expectations.js';
 
 /** What one probe saw. `observed` is one line a person can compare with `expected`. */
 export interface ProbeOutcome {
@@ -16,7 +16,7 @@ export interface Probe {
   /** kebab-case, unique; compat.md names it in its `probe` column. */
   name: string;
   behaviour: string;
-  expected: string | ((profile: CliProfile) => string);
+  expected: string | ((profile: ProbeProfile) => string);
   /** Upper bound for this probe; the runner kills whatever it started when it is exceeded. Default 30 s. */
   timeoutMs?: number;
   /** Basename of the probe's worktree (the CLI derives its project slug from it). */

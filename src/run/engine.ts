@@ -19,12 +19,8 @@ import {
 import { createIsolatedHome } from '../gemini/home.js';
 import { buildEnv } from '../gemini/spawn.js';
 import { summarizeUsage } from '../gemini/telemetry.js';
-import {
-  emptyTranscript,
-  foldTranscriptFile,
-  locateTranscript,
-  restoreTranscript,
-} from '../gemini/transcript.js';
+import { emptyTranscript, foldTranscriptFile } from '../gemini/transcript-fold.js';
+import { locateTranscript, restoreTranscript } from '../gemini/transcript-locate.js';
 import { filesChanged, listCommits } from '../git/commits.js';
 import { exportWork, type ExportResult } from '../git/export.js';
 import { Git } from '../git/git.js';

@@ -4,7 +4,7 @@
  */
 import type { TelemetryEvent } from '../gemini/telemetry.js';
 import { normalizeToolName } from '../gemini/tools.js';
-import { parseTranscriptLine } from '../gemini/transcript.js';
+import { parseTranscriptLine } from '../gemini/transcript-parse.js';
 import type { AgentFilePolicy } from '../util/agent-file.js';
 import { LineFollower } from '../util/file-follower.js';
 import type { Logger } from '../util/log.js';
@@ -158,7 +158,7 @@ const MAX_TAIL_READ = 8 * 1024 * 1024;
 /**
  * Follows the session transcript for what telemetry lacks: each tool call's arguments. Reads only appended
  * bytes (util/file-follower.ts); a record re-appended with more tool calls (the CLI updates records that way)
- * reports only new ids. Records are read with the transcript's own schema (gemini/transcript.ts).
+ * reports only new ids. Records are read with the transcript's own schema (gemini/transcript-parse.ts).
  */
 export class TranscriptToolTail {
   private readonly lines: LineFollower;

@@ -5,7 +5,7 @@
  * DIALOG_TEXTS with its proof (a captured screen, or the literal in the 0.42.0 bundle).
  */
 import type { TelemetryEvent } from '../gemini/telemetry.js';
-import { describeExit, httpStatusOfExit, type CliProfile } from '../gemini/cli-profile.js';
+import { describeExit, httpStatusOfExit, type CliBehaviour } from '../gemini/cli-profile.js';
 import type { EngineStatus } from './types.js';
 import { SCREEN_TEXTS, findOnScreen, stripBox } from '../gemini/screen.js';
 
@@ -147,7 +147,7 @@ export interface WallInput {
   /** How many times the spawn was already retried for a session id collision. */
   sessionRetries: number;
   /** What the running CLI's exit codes mean and how often it asks the model again after a cancel. */
-  cli?: Pick<CliProfile, 'httpStatusExitCodes' | 'nudgesAfterCancel'>;
+  cli?: CliBehaviour;
   /** The window title went Ready after work (src/run/title-edge.ts): an idle edge ahead of telemetry. */
   titleIdle?: boolean;
 }
@@ -352,7 +352,7 @@ export interface HeadlessEndInput {
   stderr: string;
   sessionRetries: number;
   /** What the running CLI's exit codes mean; default 0.42.0's. */
-  cli?: Pick<CliProfile, 'httpStatusExitCodes'>;
+  cli?: Pick<CliBehaviour, 'httpStatusExitCodes'>;
 }
 
 /** The end state of a headless run from its exit code and stream. Pure. */

@@ -11,7 +11,8 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PINNED_GEMINI_VERSION, installGemini } from '../../src/gemini/install.js';
+import { DEFAULT_GEMINI_VERSION } from '../../src/gemini/cli-profile.js';
+import { installGemini } from '../../src/gemini/install.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 import { FakeActionsServices } from '../harness/fake-actions.js';
 import { bench } from './lib.js';
@@ -60,7 +61,7 @@ try {
   await mkdir(join(tmp, 'workspace'), { recursive: true });
   const install = (cache?: null) =>
     installGemini({
-      version: PINNED_GEMINI_VERSION,
+      version: DEFAULT_GEMINI_VERSION,
       cacheRoot: toolCache,
       log: createMemoryLogger(),
       ...(cache === null ? { cache: null } : {}),
@@ -80,7 +81,7 @@ try {
       warm,
       await timed(() =>
         quiet(async () => {
-          await installGemini({ version: PINNED_GEMINI_VERSION, cacheRoot: toolCache, log });
+          await installGemini({ version: DEFAULT_GEMINI_VERSION, cacheRoot: toolCache, log });
           if (!log.lines.some((l) => l.startsWith('Restored gemini'))) {
             throw new Error(`the warm job did not restore from the cache: ${log.lines.join(' | ')}`);
           }

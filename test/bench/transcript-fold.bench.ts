@@ -16,7 +16,8 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { foldTranscriptFile, transcriptResumable } from '../../src/gemini/transcript.js';
+import { foldTranscriptFile } from '../../src/gemini/transcript-fold.js';
+import { transcriptResumable } from '../../src/gemini/transcript-locate.js';
 import {
   bench,
   measure,
@@ -63,7 +64,7 @@ const SIDES = {
     for (const line of text.split('\n')) {
       if (line === '') continue;
       const rec = JSON.parse(line) as { id?: string; content?: unknown };
-      // 0.61.0's tool-result records are not messages (src/gemini/transcript.ts)
+      // 0.61.0's tool-result records are not messages (src/gemini/transcript-parse.ts)
       const toolResult =
         Array.isArray(rec.content) && JSON.stringify(rec.content[0]).startsWith('{"functionResponse"');
       if (typeof rec.id === 'string' && !toolResult) byId.set(rec.id, rec);

@@ -32,6 +32,7 @@ bundle="$prefix/node_modules/@google/gemini-cli/bundle"
 mkdir -p "$bundle"
 echo "console.log('\${FAKE_NPM_REPORTS:-\${spec##*@}}')" > "$bundle/gemini.js"
 head -c 9000000 /dev/urandom > "$bundle/chunk.bin"
+echo "added 1 package in 0s"
 `;
 
 beforeEach(async () => {
@@ -94,6 +95,9 @@ describe('the gemini install across hosted jobs (Actions cache)', () => {
     await hostedJob();
     const cold = await install();
     expect(await npmCalls()).toEqual([`@google/gemini-cli@${VERSION}`]);
+    // What npm prints is in the job log, through the Logger, not written around it.
+    expect(cold.lines).toContain('added 1 package in 0s');
+    expect(cold.printed).not.toContain('added 1 package');
     expect(cold.lines.join('\n')).toMatch(
       /Saved gemini 0\.42\.0 to the Actions cache as gemini-run-gemini-cli-0\.42\.0-linux-x64-js-9\d+-1/,
     );

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import type { Script } from '../../src/fake/gemini-api.js';
-import { PINNED_GEMINI_VERSION } from '../../src/gemini/install.js';
+import { DEFAULT_GEMINI_VERSION } from '../../src/gemini/cli-profile.js';
 import { exec } from '../../src/util/exec.js';
 import { ActionWorld, ROOT, type StepLauncher } from '../harness/action-job.js';
 import {
@@ -141,14 +141,14 @@ describe('the runner image (deploy/runner/Dockerfile on a stand-in of the offici
   beforeAll(async () => {
     await requireDocker();
     await ensureStandIn();
-    await buildRunnerImage({ RUNNER_IMAGE: STAND_IN, GEMINI_CLI_VERSION: PINNED_GEMINI_VERSION });
+    await buildRunnerImage({ RUNNER_IMAGE: STAND_IN, GEMINI_CLI_VERSION: DEFAULT_GEMINI_VERSION });
   }, 20 * 60_000);
 
   it('passes gemini-run doctor as runner (uid 1001)', async () => {
     const r = await runInImage(['gemini-run', 'doctor'], { user: '1001' });
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('All checks passed.');
-    expect(r.stdout).toMatch(new RegExp(`OK +gemini +${PINNED_GEMINI_VERSION.replaceAll('.', '\\.')} at `));
+    expect(r.stdout).toMatch(new RegExp(`OK +gemini +${DEFAULT_GEMINI_VERSION.replaceAll('.', '\\.')} at `));
     expect(r.stdout).toMatch(/OK +agent isolation +the agent gets its own user/);
     expect(r.stdout).toMatch(/OK +node +v24\./);
   });

@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { INPUT_DEFAULTS, parseInputs, type InputName } from '../../src/action/inputs.js';
 import { OUTPUT_NAMES } from '../../src/action/outputs.js';
+import { DEFAULT_GEMINI_VERSION } from '../../src/gemini/cli-profile.js';
 
 const actionYml = z
   .object({
@@ -28,6 +29,14 @@ describe('action.yml contract', () => {
       if (name === 'github-token') expect(spec.default).toBe('${{ github.token }}');
       else expect(spec.default ?? '', name).toBe(INPUT_DEFAULTS[name as InputName]);
     }
+  });
+
+  it('defaults to the one DEFAULT_GEMINI_VERSION, the gemini the project pins for its own runs', () => {
+    expect(actionYml.inputs['gemini-version']?.default).toBe(DEFAULT_GEMINI_VERSION);
+    const pkg = z
+      .object({ devDependencies: z.record(z.string(), z.string()) })
+      .parse(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')));
+    expect(pkg.devDependencies['@google/gemini-cli']).toBe(DEFAULT_GEMINI_VERSION);
   });
 
   it('declares exactly the outputs the action sets', () => {

@@ -1,13 +1,19 @@
 // The binaries' own --version is read in test/e2e/action-latest.test.ts (this project starts no process).
 import { describe, expect, it } from 'vitest';
 import { INPUT_DEFAULTS, parseInputs, type InputName } from '../../src/action/inputs.js';
-import { describeExit, profileFor, uncheckedMessage } from '../../src/gemini/cli-profile.js';
+import {
+  checkedVersionsInWords,
+  describeExit,
+  profileFor,
+  uncheckedMessage,
+} from '../../src/gemini/cli-profile.js';
+import { probeProfile } from '../../src/probe/expectations.js';
 import { decideHeadlessEnd, decideWall } from '../../src/run/walls.js';
 
 describe('profileFor', () => {
   it('gives each checked version its own profile', () => {
-    const old = profileFor('0.42.0', { allowUnchecked: false });
-    const latest = profileFor('0.61.0', { allowUnchecked: false });
+    const old = probeProfile(profileFor('0.42.0', { allowUnchecked: false }));
+    const latest = probeProfile(profileFor('0.61.0', { allowUnchecked: false }));
     expect(old).toMatchObject({ checked: '0.42.0', unchecked: false, quotaExitCode: 1, telemetryLagMs: 50 });
     expect(latest).toMatchObject({
       checked: '0.61.0',
@@ -18,6 +24,11 @@ describe('profileFor', () => {
       transcriptSnapshots: true,
       toolResultsAsUserRecords: true,
     });
+  });
+
+  it('names the checked versions in words for help texts', () => {
+    expect(checkedVersionsInWords()).toBe('0.42.0 and 0.61.0');
+    expect(checkedVersionsInWords('or')).toBe('0.42.0 or 0.61.0');
   });
 
   it('refuses any other version with one line naming the checked ones and the way out', () => {

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CHECKED_VERSIONS, profileFor } from '../../src/gemini/cli-profile.js';
+import { probeProfile } from '../../src/probe/expectations.js';
 import { PROBES, renderDriftTable, selectProbes } from '../../src/probe/index.js';
 import { parseOtelEvents, splitConcatenatedJson } from '../../src/probe/otel.js';
 import { compact, turns } from '../../src/probe/probes/util.js';
@@ -170,7 +171,7 @@ describe('probe suite helpers', () => {
 
   it("takes each probe's expectation from the profile: 0.61.0 differs exactly where it is known to", () => {
     const expectedOf = (version: string) => {
-      const p = profileFor(version, { allowUnchecked: false });
+      const p = probeProfile(profileFor(version, { allowUnchecked: false }));
       return new Map(
         PROBES.map((x) => [x.name, typeof x.expected === 'string' ? x.expected : x.expected(p)]),
       );

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { PINNED_GEMINI_VERSION } from '../../src/gemini/install.js';
+import { DEFAULT_GEMINI_VERSION } from '../../src/gemini/cli-profile.js';
 
 const root = process.cwd();
 const dockerfile = readFileSync(join(root, 'deploy', 'runner', 'Dockerfile'), 'utf8');
@@ -100,7 +100,7 @@ describe('deploy/runner/Dockerfile', () => {
   });
 
   it('installs tmux, acl and exactly the requested gemini into a root-owned prefix, not globally', () => {
-    expect(args.get('GEMINI_CLI_VERSION')).toBe(PINNED_GEMINI_VERSION);
+    expect(args.get('GEMINI_CLI_VERSION')).toBe(DEFAULT_GEMINI_VERSION);
     expect(runs.some((r) => /apt-get install .*\btmux\b/.test(r) && /\bacl\b/.test(r))).toBe(true);
     const npm = runs.find((r) => r.includes('@google/gemini-cli@'));
     expect(npm).toContain('npm install --prefix "${GEMINI_PREFIX}"');
@@ -415,7 +415,7 @@ describe('deploy/arc/values.yaml', () => {
 
   it('runs the image tagged with the pinned gemini version and the same gemini path', () => {
     const runner = valuesSchema.parse(values).template.spec.containers[0];
-    expect(runner?.image).toMatch(new RegExp(`:${PINNED_GEMINI_VERSION.replace(/\./g, '\\.')}$`));
+    expect(runner?.image).toMatch(new RegExp(`:${DEFAULT_GEMINI_VERSION.replace(/\./g, '\\.')}$`));
     expect(runner?.command).toEqual(['/home/runner/run.sh']);
     const geminiPath = runner?.env.find((e) => e.name === 'GEMINI_RUN_GEMINI_PATH')?.value;
     const prefix = /^ARG GEMINI_PREFIX=(.*)$/m.exec(dockerfile)?.[1];

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { StreamJsonTranslator } from '../../src/gemini/headless.js';
-import { foldTranscript } from '../../src/gemini/transcript.js';
+import { foldTranscript } from '../../src/gemini/transcript-fold.js';
 import type { RunEvent } from '../../src/domain/types.js';
 
 const dir = path.resolve(

@@ -5,14 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FoldedTranscript } from '../../src/domain/types.js';
-import {
-  foldTranscript,
-  foldTranscriptFile,
-  locateTranscript,
-  restoreTranscript,
-  slugify,
-  stripToolOutput,
-} from '../../src/gemini/transcript.js';
+import { foldTranscript, foldTranscriptFile } from '../../src/gemini/transcript-fold.js';
+import { locateTranscript, restoreTranscript, slugify } from '../../src/gemini/transcript-locate.js';
+import { stripToolOutput } from '../../src/gemini/transcript-parse.js';
 import { exec } from '../../src/util/exec.js';
 import { transcriptHeader, transcriptTurn } from '../bench/lib.js';
 import { FakeGemini } from '../harness/fake-gemini.js';

@@ -10,12 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FoldedTranscript } from '../../src/domain/types.js';
 import type { RunResult } from '../../src/run/types.js';
-import {
-  foldTranscript,
-  foldTranscriptFile,
-  stripToolOutput,
-  transcriptResumable,
-} from '../../src/gemini/transcript.js';
+import { foldTranscript, foldTranscriptFile } from '../../src/gemini/transcript-fold.js';
+import { transcriptResumable } from '../../src/gemini/transcript-locate.js';
+import { stripToolOutput } from '../../src/gemini/transcript-parse.js';
 import { renderSummary } from '../../src/run/report.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures');

@@ -1,8 +1,13 @@
 import { constants, promises as fs } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { readAuthStatus } from '../../gemini/auth-status.js';
-import { PINNED_GEMINI_VERSION, geminiBinIn, geminiVersion, toolCacheDir } from '../../gemini/install.js';
-import { CHECKED_VERSIONS, profileFor, uncheckedMessage } from '../../gemini/cli-profile.js';
+import { geminiBinIn, geminiVersion, toolCacheDir } from '../../gemini/install.js';
+import {
+  CHECKED_VERSIONS,
+  DEFAULT_GEMINI_VERSION,
+  profileFor,
+  uncheckedMessage,
+} from '../../gemini/cli-profile.js';
 import { homeAt } from '../../gemini/home.js';
 import { CONTEXT_FILE_NAMES, readSettings } from '../../gemini/settings.js';
 import { getErrorMessage } from '../../util/errors.js';
@@ -79,7 +84,10 @@ export async function locateGemini(
   const cache = toolCache ?? env.RUNNER_TOOL_CACHE;
   if (cache) {
     // The pin first: a cache holding both checked versions is checked against the default one.
-    const versions = [PINNED_GEMINI_VERSION, ...CHECKED_VERSIONS.filter((v) => v !== PINNED_GEMINI_VERSION)];
+    const versions = [
+      DEFAULT_GEMINI_VERSION,
+      ...CHECKED_VERSIONS.filter((v) => v !== DEFAULT_GEMINI_VERSION),
+    ];
     for (const version of versions) {
       const bin = geminiBinIn(toolCacheDir(cache, version));
       try {
@@ -220,7 +228,7 @@ async function runChecks(o: {
       name: 'gemini',
       status: 'fail',
       detail: 'not found (--gemini, GEMINI_RUN_GEMINI_PATH, PATH, tool cache)',
-      fix: `run 'gemini-run setup' to install ${PINNED_GEMINI_VERSION}, or pass --gemini <path>`,
+      fix: `run 'gemini-run setup' to install ${DEFAULT_GEMINI_VERSION}, or pass --gemini <path>`,
     });
   } else {
     const version = await geminiVersion(found.path, o.env);

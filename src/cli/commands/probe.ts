@@ -2,14 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  GEMINI_PACKAGE,
-  PINNED_GEMINI_VERSION,
-  findPinnedGemini,
-  geminiVersion,
-  installGemini,
-} from '../../gemini/install.js';
-import { CHECKED_VERSIONS, profileFor } from '../../gemini/cli-profile.js';
+import { GEMINI_PACKAGE, findPinnedGemini, geminiVersion, installGemini } from '../../gemini/install.js';
+import { CHECKED_VERSIONS, DEFAULT_GEMINI_VERSION, profileFor } from '../../gemini/cli-profile.js';
 import { PROBES, renderDriftTable, runProbes, selectProbes } from '../../probe/index.js';
 import { abortActiveProbes } from '../../probe/runner.js';
 import { UserError } from '../../util/errors.js';
@@ -74,7 +68,7 @@ export const probeCommand: Command = {
       throw new UsageError("give either '--gemini <path>' or '--version <x.y.z>', not both", 'probe');
     if (values.version !== undefined && !/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(values.version)) {
       throw new UsageError(
-        `'--version ${values.version}' is not a version like ${PINNED_GEMINI_VERSION}`,
+        `'--version ${values.version}' is not a version like ${DEFAULT_GEMINI_VERSION}`,
         'probe',
       );
     }

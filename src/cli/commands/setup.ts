@@ -1,7 +1,7 @@
 import { constants, promises as fs } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PINNED_GEMINI_VERSION, geminiVersion, installGemini } from '../../gemini/install.js';
-import { CHECKED_VERSIONS, profileFor } from '../../gemini/cli-profile.js';
+import { geminiVersion, installGemini } from '../../gemini/install.js';
+import { CHECKED_VERSIONS, DEFAULT_GEMINI_VERSION, profileFor } from '../../gemini/cli-profile.js';
 import { homeAt } from '../../gemini/home.js';
 import { OWNED_SETTINGS, mergeSettings } from '../../gemini/settings.js';
 import { AGENT_POOL_SIZE } from '../../isolation/agent-user.js';
@@ -13,7 +13,7 @@ import { geminiHomeFrom, parseCommandArgs, write, type CliIO, type Command } fro
 const USAGE = `usage: gemini-run setup [--prefix <dir>] [--home <dir>] [--gemini <path>] [--gemini-version <v>]
        sudo gemini-run setup --agent-users <n> --runner-user <user>
 
-Prepares a self-hosted runner host, run as the runner user: installs @google/gemini-cli@${PINNED_GEMINI_VERSION} with npm
+Prepares a self-hosted runner host, run as the runner user: installs @google/gemini-cli@${DEFAULT_GEMINI_VERSION} with npm
 into a prefix that user owns (no sudo, no global npm; reused when already complete), merges gemini-run's
 settings into the Gemini home (auto-update off, usage statistics off, context file names, oauth-personal), and
 prints the lines to add to the runner's .env file.
@@ -24,7 +24,7 @@ Options:
   --home <dir>     the Gemini home to configure (default: $GEMINI_CLI_HOME, else $HOME)
   --gemini <path>  use this gemini instead of installing one (its version is checked)
   --gemini-version <v>  the exact version to install or expect: ${CHECKED_VERSIONS.join(' or ')} (default
-                        ${PINNED_GEMINI_VERSION}); any other is refused unless --allow-unchecked-gemini-version
+                        ${DEFAULT_GEMINI_VERSION}); any other is refused unless --allow-unchecked-gemini-version
   --npm <path>     the npm to install with (default: npm on PATH)
   --agent-users <n>     (as root) prepare agent isolation instead: create the agent users gemini-agent-1..n,
                         the claims directory, and the sudoers rule that lets --runner-user start processes as
@@ -54,7 +54,7 @@ async function assertWritable(dir: string): Promise<void> {
 
 export const setupCommand: Command = {
   name: 'setup',
-  summary: `Install gemini ${PINNED_GEMINI_VERSION} for the runner user, merge settings, print .env lines`,
+  summary: `Install gemini ${DEFAULT_GEMINI_VERSION} for the runner user, merge settings, print .env lines`,
   usage: USAGE,
   async run(argv: string[], io: CliIO): Promise<number> {
     const { values, help } = parseCommandArgs('setup', argv, {
@@ -88,10 +88,10 @@ export const setupCommand: Command = {
       );
       return 0;
     }
-    const wanted = values['gemini-version'] ?? PINNED_GEMINI_VERSION;
+    const wanted = values['gemini-version'] ?? DEFAULT_GEMINI_VERSION;
     if (!EXACT_VERSION.test(wanted)) {
       throw new UserError(
-        `--gemini-version must be an exact version like ${PINNED_GEMINI_VERSION}, not '${wanted}'`,
+        `--gemini-version must be an exact version like ${DEFAULT_GEMINI_VERSION}, not '${wanted}'`,
       );
     }
     profileFor(wanted, { allowUnchecked: values['allow-unchecked-gemini-version'] === true });

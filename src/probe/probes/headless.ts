@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CliProfile } from '../../gemini/cli-profile.js';
 import { bodyText } from '../fake.js';
+import type { ProbeProfile } from '../expectations.js';
 import type { Probe } from '../types.js';
 import { brief, isRecord, parseJsonLines, postureArgs, probeSessionId, shortNames } from './util.js';
 
@@ -259,7 +259,7 @@ export const contextFilesProbe: Probe = {
 };
 
 /** How late a record may be read: the profile's batch delay plus the poll and write slack. */
-function latencyBound(p: CliProfile): number {
+function latencyBound(p: ProbeProfile): number {
   return Math.max(1000, p.telemetryLagMs + 1000);
 }
 
