@@ -118,7 +118,8 @@ export async function installGemini(opts: {
  * Runs npm with @actions/exec: what npm prints belongs in the job log, so each line goes to the log as it comes,
  * through the Logger (guarded like every line the action writes, and on stderr for `gemini-run setup`, whose stdout
  * is the .env lines) rather than straight to stdout. The environment is util/exec.ts's: the runner's, not
- * interactive, C locale. Unlike util/exec.ts it has no kill bound; npm's own request timeouts end a stalled fetch.
+ * interactive, C locale. @actions/exec has no kill bound of its own, so npm runs under coreutils' `timeout`, which
+ * signals npm's whole process group (its lifecycle scripts too) after INSTALL_TIMEOUT_S and kills it 10 s later.
  */
 async function npmInstall(
   npm: string,
@@ -134,13 +135,20 @@ async function npmInstall(
     }).filter((e): e is [string, string] => e[1] !== undefined),
   );
   // @actions/exec splits its command line at spaces outside double quotes: quoted, any path stays one word.
-  return getExecOutput(`"${npm.replaceAll('"', '\\"')}"`, args, {
+  const res = await getExecOutput('timeout', ['--kill-after=10', String(INSTALL_TIMEOUT_S), npm, ...args], {
     env,
     ignoreReturnCode: true,
     silent: true,
     listeners: { stdline: (l) => log.info(l), errline: (l) => log.info(l) },
   });
+  // 124: timeout's own code for a command it had to stop (137 after the kill).
+  if (res.exitCode === 124 || res.exitCode === 137) {
+    return { ...res, stderr: `npm did not finish within ${INSTALL_TIMEOUT_S / 60} minutes and was stopped` };
+  }
+  return res;
 }
+
+const INSTALL_TIMEOUT_S = 600;
 
 /** Restores a checked install from the Actions cache into dir; false (and dir removed) when there is none. */
 async function restoreFromCache(

@@ -7,7 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { EngineStatus } from '../../src/domain/status.js';
 import { summarizeUsage } from '../../src/gemini/telemetry.js';
-import { emptyTranscript } from '../../src/gemini/transcript.js';
+import { emptyTranscript } from '../../src/gemini/transcript-fold.js';
 import { filesChanged, listCommits } from '../../src/git/commits.js';
 import { exportWork } from '../../src/git/export.js';
 import { importBundle } from '../../src/git/vault.js';
