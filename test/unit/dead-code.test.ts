@@ -16,8 +16,6 @@ const ALLOWED: Record<string, string> = {
   'gemini/settings.ts: ownedPaths': 'reads the same sidecar as unmergeSettings; goes with it',
   'gemini/transcript-fold.ts: foldTranscript':
     'the text entry of the TranscriptFolder that foldTranscriptFile runs; tests feed it captured lines',
-  'gemini/cli-profile.ts: checkedVersionsInWords':
-    "for the help of 'gemini-run run' (cli/commands/run.ts, being reworked in issue 23): wire it there, then drop this",
   'tmux/tmux.ts: tmuxServerAlive': "leak checks in tests ask with the driver's own tmux environment",
   'git/workspace.ts: unexpectedConfig':
     "the allow-list of what actions/checkout writes, table-tested without a repository (inspectWorkspace's core)",

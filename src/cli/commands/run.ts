@@ -16,7 +16,7 @@ import { withStack } from '../../util/async-stack.js';
 import { createStreamLogger } from '../../util/log.js';
 import { guardLines } from '../../util/untrusted-text.js';
 import { findPinnedGemini } from '../../gemini/install.js';
-import { profileOfBinary } from '../../gemini/cli-profile.js';
+import { checkedVersionsInWords, profileOfBinary } from '../../gemini/cli-profile.js';
 import { flagValue, parseCommandArgs, write, UsageError, type CliIO, type Command } from '../args.js';
 import { maxTokensSchema, runModeSchema, timeoutMinutesSchema } from '../../domain/value-schemas.js';
 
@@ -36,7 +36,7 @@ Options:
   --timeout-minutes <n>   bound on the agent's work (default: 30)
   --gemini <path>         the gemini to run (default: $GEMINI_RUN_GEMINI_PATH, then the pinned copy)
   --allow-unchecked-gemini-version
-                          run a gemini other than 0.42.0 and 0.61.0 (the probe-checked ones) instead of refusing
+                          run a gemini other than ${checkedVersionsInWords()} (the probe-checked ones) instead of refusing
   --skills <dir>          agent skills to offer (copied into .gemini/skills for the run, then removed)
   --no-scrub              keep attribution lines in commit messages
   --settings <json>       a JSON object merged into the run's Gemini settings (gemini-run's own keys win)
