@@ -16,7 +16,7 @@ import { preflight } from './phases/preflight.js';
 import { publish } from './phases/publish.js';
 import { Redactor } from './redact.js';
 import { reportRun } from './phases/report.js';
-import type { ActionIo, ActionResult, Acknowledged, Basics, PipelineDeps, Prepared } from './run-record.js';
+import type { ActionIo, ActionResult, AtPrepare, Basics, PipelineDeps, Prepared } from './run-record.js';
 import { restoreWorkspace } from './workspace-restore.js';
 
 export type { ActionIo } from './run-record.js';
@@ -61,9 +61,7 @@ export async function runAction(
   }
 }
 
-type Acked = Parameters<typeof prepare>[0] & Acknowledged;
-
-async function afterAcknowledged(r: Acked): Promise<ActionResult> {
+async function afterAcknowledged(r: AtPrepare): Promise<ActionResult> {
   const prepared = await prepare(r);
   if (isEnd(prepared)) {
     await finishTracking(r, prepared);
@@ -96,7 +94,7 @@ async function restore(r: Basics & Prepared): Promise<void> {
   r.io.saveState('savedCredentials', '');
 }
 
-async function finishTracking(r: Acked, result: ActionResult, tokens?: number): Promise<void> {
+async function finishTracking(r: AtPrepare, result: ActionResult, tokens?: number): Promise<void> {
   const { outputs, failure } = result;
   await r.tracking?.finish(
     {

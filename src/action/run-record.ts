@@ -6,8 +6,6 @@
 import type { AuthConfig, Task } from '../domain/types.js';
 import type { CliProfile } from '../gemini/cli-profile.js';
 import type { SavedCredentials } from '../git/credentials.js';
-import type { Vault } from '../git/vault.js';
-import type { WorkspaceSnapshot } from '../git/workspace.js';
 import type { GitHubClient, RepoRef } from '../github/client.js';
 import type { RunTrigger } from '../github/trigger.js';
 import type { Privilege } from '../isolation/privilege.js';
@@ -15,7 +13,7 @@ import type { OAuthTokenSource } from '../proxy/oauth-token.js';
 import type { runAgent } from '../run/engine.js';
 import type { ActionStatus, RunResult } from '../run/types.js';
 import type { Logger } from '../util/log.js';
-import type { BranchPlan } from './branch.js';
+import type { BranchPlan, prepareWorktree } from './branch.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import type { prepareVertex } from '../host/model-access.js';
@@ -125,14 +123,7 @@ export interface Prepared {
   task: Task;
   plan: BranchPlan;
   runDir: string;
-  workspace: {
-    originUrl: string;
-    baseSha: string;
-    remoteSha: string | null;
-    knownTips: string[];
-    snapshot: WorkspaceSnapshot;
-    vault: Vault;
-  };
+  workspace: Awaited<ReturnType<typeof prepareWorktree>>;
   store: TranscriptStore;
   previousSummary: string;
   resume: Parameters<typeof runAgent>[0]['resume'];
@@ -154,3 +145,10 @@ export interface Published {
   outDir: string;
   artifactName: string;
 }
+
+/** The record as each phase finds it: everything the phases before it added. */
+export type AtAdmit = Basics & Triggered & Checked;
+export type AtPrepare = AtAdmit & Admitted & Acknowledged;
+export type AtExecute = AtPrepare & Prepared;
+export type AtPublish = AtExecute & Executed;
+export type AtReport = AtPublish & Published;

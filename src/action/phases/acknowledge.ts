@@ -1,7 +1,7 @@
 /** The acknowledge phase: the person sees at once that the run was picked up (👀, the live tracking comment). */
 import { reactToComment } from '../../github/comments.js';
 import { getErrorMessage } from '../../util/errors.js';
-import type { Acknowledged, Admitted, Basics, Triggered } from '../run-record.js';
+import type { Acknowledged, AtAdmit, Admitted } from '../run-record.js';
 import { TrackingComment } from '../tracking-comment.js';
 
 /** `GEMINI_RUN_TRACKING_INTERVAL_MS` shortens the edit interval for tests and demos; unset: the 10 s default. */
@@ -10,7 +10,7 @@ function trackingInterval(env: NodeJS.ProcessEnv): { intervalMs?: number } {
   return env.GEMINI_RUN_TRACKING_INTERVAL_MS && Number.isFinite(ms) && ms >= 0 ? { intervalMs: ms } : {};
 }
 
-export async function acknowledge(r: Basics & Triggered & Admitted): Promise<Acknowledged> {
+export async function acknowledge(r: AtAdmit & Admitted): Promise<Acknowledged> {
   const { trigger, client, repo, log } = r;
   if (trigger.commentId !== undefined) {
     await reactToComment(client, repo, trigger.commentId, 'eyes').catch((e: unknown) =>

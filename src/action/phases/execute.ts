@@ -12,24 +12,14 @@ import { UserError, getErrorMessage, oneLine } from '../../util/errors.js';
 import { neutralize } from '../../util/untrusted-text.js';
 import { crashedResult } from '../crashed-result.js';
 import { execute as runAgentInside, type ExecuteDeps, type ExecuteOptions } from '../../host/execute.js';
-import type {
-  Acknowledged,
-  Admitted,
-  Basics,
-  Checked,
-  Executed,
-  Prepared,
-  Triggered,
-} from '../run-record.js';
-
-type Before = Basics & Triggered & Checked & Admitted & Acknowledged & Prepared;
+import type { AtExecute, Executed } from '../run-record.js';
 
 const AGENT_IDENTITY = {
   name: 'github-actions[bot]',
   email: '41898282+github-actions[bot]@users.noreply.github.com',
 };
 
-async function openAgentSandbox(r: Before): Promise<AgentSandbox | undefined> {
+async function openAgentSandbox(r: AtExecute): Promise<AgentSandbox | undefined> {
   if (!r.privilege) return undefined;
   const { privilege } = r;
   const worktree = r.ctx.workspace;
@@ -53,7 +43,7 @@ async function openAgentSandbox(r: Before): Promise<AgentSandbox | undefined> {
  * A setup problem (a UserError) stops the step with its one line; anything else ends the run `crashed` with what
  * the agent committed, and the publish and report phases still run: the work is pushed and the issue is told.
  */
-function crashed(r: Before, error: unknown, startedAt: Date): Promise<RunResult> {
+function crashed(r: AtExecute, error: unknown, startedAt: Date): Promise<RunResult> {
   if (error instanceof UserError) throw error;
   const message = r.redactor.redact(oneLine(getErrorMessage(error)));
   r.log.error(`The run failed: ${neutralize(message)}`);
@@ -67,7 +57,7 @@ function crashed(r: Before, error: unknown, startedAt: Date): Promise<RunResult>
 }
 
 /** The engine as the action runs it: in its log group, an unexpected throw ending the run `crashed`. */
-function crashSafe(r: Before, startedAt: Date): ExecuteDeps['runAgent'] {
+function crashSafe(r: AtExecute, startedAt: Date): ExecuteDeps['runAgent'] {
   return async (o) => {
     try {
       return await r.log.group(`Running gemini (${r.inputs.mode})`, () => r.deps.runAgent(o));
@@ -77,7 +67,7 @@ function crashSafe(r: Before, startedAt: Date): ExecuteDeps['runAgent'] {
   };
 }
 
-function engineOptions(r: Before): ExecuteOptions['engine'] {
+function engineOptions(r: AtExecute): ExecuteOptions['engine'] {
   const { inputs, tracking, redactor } = r;
   return {
     worktree: r.ctx.workspace,
@@ -107,7 +97,7 @@ function engineOptions(r: Before): ExecuteOptions['engine'] {
   };
 }
 
-export async function execute(r: Before): Promise<Executed> {
+export async function execute(r: AtExecute): Promise<Executed> {
   const startedAt = new Date();
   let sandbox: AgentSandbox | undefined;
   try {

@@ -16,12 +16,10 @@ import { planBranch, prepareWorktree } from '../branch.js';
 import { prepareOAuth, prepareVertex } from '../../host/model-access.js';
 import { ended } from './report.js';
 import { findPreviousSession } from '../resume.js';
-import type { ActionResult, Admitted, Basics, Checked, Prepared, Triggered } from '../run-record.js';
-
-type Before = Basics & Triggered & Checked & Admitted;
+import type { ActionResult, AtPrepare, Prepared } from '../run-record.js';
 
 /** The auth the preflight accepted, with its token source fetched once now; an auth problem ends the run. */
-async function readyAuth(r: Before): Promise<Pick<Prepared, 'auth' | 'oauth' | 'vertex'> | ActionResult> {
+async function readyAuth(r: AtPrepare): Promise<Pick<Prepared, 'auth' | 'oauth' | 'vertex'> | ActionResult> {
   const refuse = async (message: string) => {
     await r.tellIssue(`gemini-run could not start: ${message}\n\n${adviceFor('auth-failed')}`);
     return ended('auth-failed', message);
@@ -35,7 +33,7 @@ async function readyAuth(r: Before): Promise<Pick<Prepared, 'auth' | 'oauth' | '
   }
 }
 
-async function readTask(r: Before): Promise<Task> {
+async function readTask(r: AtPrepare): Promise<Task> {
   const { log, trigger } = r;
   return log.group('Reading the task', async () => {
     const { task, leftOut, hidden, minimizedUnchecked } = await buildTask(r.client, r.repo, trigger);
@@ -57,7 +55,7 @@ async function readTask(r: Before): Promise<Task> {
   });
 }
 
-export async function prepare(r: Before): Promise<Prepared | ActionResult> {
+export async function prepare(r: AtPrepare): Promise<Prepared | ActionResult> {
   const { inputs, ctx, io, log } = r;
   const auth = await readyAuth(r);
   if ('outputs' in auth) return auth;

@@ -12,24 +12,13 @@ import type { ActionStatus, RunResult } from '../../run/types.js';
 import { getErrorMessage } from '../../util/errors.js';
 import { prBody, prTitle } from '../pr-text.js';
 import { publishWork, settleCommits, type PublishOutcome } from '../publish.js';
-import type {
-  Acknowledged,
-  Admitted,
-  Basics,
-  Checked,
-  Executed,
-  Prepared,
-  Published,
-  Triggered,
-} from '../run-record.js';
-
-type Before = Basics & Triggered & Checked & Admitted & Acknowledged & Prepared & Executed;
+import type { AtPublish, Published } from '../run-record.js';
 
 /**
  * What already existed outside the run: never rewritten, never counted, never bundled. The remote's tips are
  * asked now, so a commit someone pushed (and the agent fetched) during the run counts too.
  */
-async function knownCommits(r: Before): Promise<string[]> {
+async function knownCommits(r: AtPublish): Promise<string[]> {
   const remoteTips = await listRemoteRefs({ url: r.workspace.originUrl, token: r.token }).catch(
     (e: unknown) => {
       r.log.warning(`Could not list the remote's refs: ${getErrorMessage(e)}`);
@@ -39,7 +28,7 @@ async function knownCommits(r: Before): Promise<string[]> {
   return [...new Set([...r.workspace.knownTips, ...remoteTips.values()])];
 }
 
-async function settled(r: Before, known: string[]): Promise<RunResult> {
+async function settled(r: AtPublish, known: string[]): Promise<RunResult> {
   if (r.result.commits.length === 0) return r.result;
   const { head, commits, filesChanged } = await settleCommits({
     repo: r.workspace.vault.dir,
@@ -56,7 +45,7 @@ function statusOf(result: RunResult, published: PublishOutcome): ActionStatus {
   return result.status === 'finished' && !published.pull ? 'publish-failed' : result.status;
 }
 
-export async function publish(r: Before): Promise<Published> {
+export async function publish(r: AtPublish): Promise<Published> {
   const { ctx, task, trigger, plan } = r;
   const outDir = join(ctx.runnerTemp, `gemini-run-output-${ctx.runId}-${ctx.runAttempt}`);
   await mkdir(outDir, { recursive: true });

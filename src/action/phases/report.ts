@@ -17,7 +17,7 @@ import type { ActionOutputs } from '../outputs.js';
 import { sessionMarker, withEarlierRuns } from '../pr-text.js';
 import type { Redactor } from '../redact.js';
 import { SUMMARY_MARKER } from '../resume.js';
-import type { ActionResult, Admitted, Basics, Prepared, Published, Triggered } from '../run-record.js';
+import type { ActionResult, AtReport } from '../run-record.js';
 
 function emptyOutputs(status: ActionStatus): ActionOutputs {
   return {
@@ -40,10 +40,7 @@ export function ended(status: ActionStatus, message?: string): ActionResult {
   return { outputs: emptyOutputs(status), ...(failure ? { failure } : {}) };
 }
 
-/** The report reads the whole record, but never the workspace or anything of the agent's but runDir copies. */
-type Record = Basics & Triggered & Admitted & Prepared & Published;
-
-function outputsOf(r: Record): ActionOutputs {
+function outputsOf(r: AtReport): ActionOutputs {
   const { result, published } = r;
   const pull = published?.pull;
   return {
@@ -62,7 +59,7 @@ function outputsOf(r: Record): ActionOutputs {
 }
 
 /** The run's summary as published: the rendered summary, a publish problem, and where the transcript is. */
-function publishedSummary(r: Record): string {
+function publishedSummary(r: AtReport): string {
   const { inputs, ctx } = r;
   const where = inputs.uploadTranscript
     ? `\n\nTranscript: artifact \`${r.artifactName}\` of [run ${ctx.runId}](${r.runUrl}). Comment \`${inputs.triggerPhrase} <instruction>\` on the pull request to continue this session.`
@@ -73,7 +70,7 @@ function publishedSummary(r: Record): string {
 }
 
 /** The summary comment on the pull request, with the session record a follow-up resumes from. */
-async function postSummary(r: Record, pull: PullInfo, summary: string): Promise<void> {
+async function postSummary(r: AtReport, pull: PullInfo, summary: string): Promise<void> {
   const { result } = r;
   // The session record goes in after the text was made publishable (which removes any the agent wrote), on the
   // line right after the marker: the one place a follow-up reads it from.
@@ -99,7 +96,7 @@ async function postSummary(r: Record, pull: PullInfo, summary: string): Promise<
 }
 
 /** The artifact: the run's files when transcripts are uploaded, and the bundle whenever there is one. */
-async function saveArtifact(r: Record, files: string[]): Promise<void> {
+async function saveArtifact(r: AtReport, files: string[]): Promise<void> {
   // A bundle is uploaded even when transcripts are not: it is the only copy of the agent's work.
   const bundle = r.published?.bundle;
   if (!r.inputs.uploadTranscript && !bundle) return;
@@ -112,7 +109,7 @@ async function saveArtifact(r: Record, files: string[]): Promise<void> {
     .catch((e: unknown) => r.log.warning(`Could not upload the artifact: ${getErrorMessage(e)}`));
 }
 
-export async function reportRun(r: Record): Promise<ActionResult> {
+export async function reportRun(r: AtReport): Promise<ActionResult> {
   const { result, published, log } = r;
   const outputs = outputsOf(r);
   const summary = publishedSummary(r);
