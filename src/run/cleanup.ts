@@ -1,10 +1,7 @@
-import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { removeContextFile } from '../gemini/context-file.js';
-import { SOCKETS_FILE } from '../tmux/tmux.js';
-import { exec } from '../util/exec.js';
+import { stopRecordedServers } from '../tmux/cleanup.js';
 import type { Logger } from '../util/log.js';
-import { killProcessGroup, signalProcess } from '../util/process.js';
 
 /**
  * Cleanup after a run that may have died half-way (the post step, a self-hosted runner's next job). Idempotent:
@@ -16,24 +13,8 @@ export async function cleanupRun(o: {
   log: Logger;
   tmuxPath?: string;
 }): Promise<void> {
-  const tmux = o.tmuxPath ?? 'tmux';
   if (o.runDir) {
-    const sockets = await readFile(join(o.runDir, SOCKETS_FILE), 'utf8').catch(() => '');
-    for (const socket of sockets.split('\n').filter((s) => /^gemini-run-[A-Za-z0-9_-]+$/.test(s))) {
-      const panes = await exec(tmux, ['-L', socket, 'list-panes', '-a', '-F', '#{pane_pid}'], {
-        allowAllExitCodes: true,
-      }).catch(() => undefined);
-      if (!panes || panes.exitCode !== 0) continue;
-      for (const pid of panes.stdout
-        .split('\n')
-        .map(Number)
-        .filter((n) => n > 1)) {
-        // The pane's process group: gemini in a dialog survives its tmux server otherwise.
-        if (!killProcessGroup(pid, 'SIGKILL')) signalProcess(pid, 'SIGKILL');
-      }
-      await exec(tmux, ['-L', socket, 'kill-server'], { allowAllExitCodes: true }).catch(() => undefined);
-      o.log.info(`Stopped tmux server ${socket}`);
-    }
+    await stopRecordedServers(o.runDir, o.log, o.tmuxPath);
     await rm(o.runDir, { recursive: true, force: true });
   }
   if (o.worktree) await removeContextFile(o.worktree).catch(() => undefined);

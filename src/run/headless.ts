@@ -5,17 +5,14 @@
  * This is the one subprocess not started through util/exec: it must be streamed line by line (live progress)
  * and killed as a group, which the buffering exec wrapper does not offer.
  */
-import { AGENT_FILE_LIMITS } from '../util/agent-file.js';
 import { spawn } from 'node:child_process';
+import type { RunEvent, TranscriptToolCall } from '../domain/types.js';
 import { StreamJsonTranslator } from '../gemini/headless.js';
-import { buildHeadlessSpec, launchArgv } from '../gemini/spawn.js';
-import { followTelemetry, type TelemetryEvent } from '../gemini/telemetry.js';
-import { getErrorMessage } from '../util/errors.js';
-import { neutralize } from '../util/untrusted-text.js';
+import { buildHeadlessSpec, launchArgv, type SpawnSpec } from '../gemini/spawn.js';
 import { guardProcessExit, killProcessGroup } from '../util/process.js';
 import { prepareSpawn, runAttempts, type Attempt, type SpawnContext, type SpawnOutcome } from './attempt.js';
+import { SpawnLifecycle } from './lifecycle.js';
 import { telemetryToRunEvents } from './progress.js';
-import type { TranscriptToolCall } from '../domain/types.js';
 import { decideHeadlessEnd } from './walls.js';
 
 const KILL_AFTER_TERM_MS = 5_000;
@@ -27,139 +24,45 @@ export function runHeadless(ctx: SpawnContext): Promise<SpawnOutcome> {
 
 async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
   const { opts, progress } = ctx;
-  const log = opts.log;
   const { telemetryFile, sessionId, spec: base } = await prepareSpawn(ctx, attempt);
   const spec = buildHeadlessSpec({ ...base, stdin: ctx.taskText });
 
-  const events: TelemetryEvent[] = [];
-  /** gemini's process group, once spawned. */
-  const group: { pid?: number } = {};
-  let timedOut = false;
-  let killTimer: NodeJS.Timeout | undefined;
-  /** Ends gemini's group as at a timeout (the budget stops the agent the same way). */
-  const stop = (why: string): void => {
-    if (timedOut) return;
-    timedOut = true;
-    log.warning(`${why}: stopping gemini (SIGTERM, then SIGKILL)`);
-    opts.fenceModel?.();
-    killProcessGroup(group.pid, 'SIGTERM');
-    killTimer = setTimeout(() => killProcessGroup(group.pid, 'SIGKILL'), KILL_AFTER_TERM_MS);
-  };
+  const life = new SpawnLifecycle(ctx);
+  const group = new GroupStop(life);
   const checkBudget = (): void => {
-    if (group.pid !== undefined && !timedOut && ctx.overBudget())
-      stop(`token budget of ${opts.maxTokens} reached`);
+    if (group.pid !== undefined && !life.stopping && ctx.overBudget())
+      group.stop(`token budget of ${opts.maxTokens} reached`);
   };
-  const stopFollowing = new AbortController();
   // Stream-json already reports tools and text; telemetry adds what it lacks (tokens per call, fallbacks).
-  const follower = followTelemetry(
-    telemetryFile,
-    (batch) => {
-      events.push(...batch);
-      for (const ev of batch) {
-        if (ev.kind === 'api-response' || ev.kind === 'flash-fallback') {
-          for (const re of telemetryToRunEvents(ev)) progress.emit(re);
-        }
+  life.followTelemetry(telemetryFile, (batch) => {
+    for (const ev of batch) {
+      if (ev.kind === 'api-response' || ev.kind === 'flash-fallback') {
+        for (const re of telemetryToRunEvents(ev)) progress.emit(re);
       }
-      checkBudget();
-    },
-    { signal: stopFollowing.signal, policy: ctx.agentFile(AGENT_FILE_LIMITS.telemetry) },
-  ).catch((e: unknown) => log.warning(`telemetry follower stopped: ${getErrorMessage(e)}`));
-
-  const translator = new StreamJsonTranslator();
-  const toolCalls = new Map<string, TranscriptToolCall>();
-  let streamError: string | undefined;
-  let streamTerminalQuota = false;
-  const onEvents = (evs: ReturnType<StreamJsonTranslator['push']>): void => {
-    for (const e of evs) {
-      if (e.type === 'tool-started') {
-        const id = e.id ?? `tool-${toolCalls.size}`;
-        toolCalls.set(id, {
-          id,
-          name: e.name,
-          kind: e.kind,
-          status: 'running',
-          ...(e.detail ? { description: e.detail } : {}),
-        });
-      } else if (e.type === 'tool-completed') {
-        const id = e.id ?? `tool-${toolCalls.size}`;
-        const call = toolCalls.get(id) ?? { id, name: e.name, kind: e.kind, status: 'running' };
-        toolCalls.set(id, { ...call, status: e.ok ? 'success' : 'error' });
-      } else if (e.type === 'api-error') {
-        streamError = e.message;
-        if (e.terminalQuota) streamTerminalQuota = true;
-      }
-      if (e.type !== 'text') progress.emit(e);
-      else opts.onEvent?.(e);
     }
     checkBudget();
-  };
-
-  const spawnedAt = Date.now();
-  const launch = launchArgv(spec);
-  const child = spawn(launch.file, launch.args, {
-    cwd: spec.cwd,
-    env: launch.env,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    // Its own process group, so a timeout ends gemini and everything it started.
-    detached: true,
   });
-  group.pid = child.pid;
-  // A cancelled job (SIGTERM to us) must not leave gemini running.
-  const releaseGuard = guardProcessExit(() => killProcessGroup(child.pid, 'SIGKILL'));
-  // The stream's `init` announces the session (as 'started'); nothing to emit here.
-  let stderr = '';
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => onEvents(translator.push(chunk)));
-  child.stderr.on('data', (chunk: string) => {
-    stderr = (stderr + chunk).slice(-STDERR_TAIL_BYTES);
-  });
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(spec.stdin ?? '');
-
-  const timeout = setTimeout(
-    () => stop(`timeout after ${Math.round(opts.timeoutMs / 1000)} s`),
-    opts.timeoutMs,
-  );
-
-  let exit: { code: number | null; signal: NodeJS.Signals | null };
-  try {
-    exit = await new Promise((resolve, reject) => {
-      child.once('error', reject);
-      child.once('close', (code, signal) => resolve({ code, signal }));
-    });
-  } finally {
-    clearTimeout(timeout);
-    if (killTimer) clearTimeout(killTimer);
-    // Anything it left in its group (a tool's background process) goes with it.
-    killProcessGroup(child.pid, 'SIGKILL');
-    releaseGuard();
-    stopFollowing.abort();
-    await follower;
-  }
-  const geminiLifetimeMs = Date.now() - spawnedAt;
-  onEvents(translator.end());
-  if (translator.error && !streamError) streamError = translator.error;
+  const stream = new StreamTally(ctx, checkBudget);
+  const { exit, stderr, geminiLifetimeMs } = await runGemini(spec, { ctx, life, group, stream });
+  stream.end();
 
   const d = decideHeadlessEnd({
-    events,
+    events: life.events,
     exitCode: exit.code,
     signal: exit.signal,
-    timedOut,
-    ...(translator.resultStatus ? { resultStatus: translator.resultStatus } : {}),
-    ...(streamError !== undefined ? { streamError } : {}),
-    streamTerminalQuota,
+    timedOut: life.stopping,
+    ...(stream.translator.resultStatus ? { resultStatus: stream.translator.resultStatus } : {}),
+    ...(stream.error !== undefined ? { streamError: stream.error } : {}),
+    streamTerminalQuota: stream.terminalQuota,
     stderr,
     sessionRetries: attempt,
     ...(opts.cliProfile ? { cli: opts.cliProfile } : {}),
   });
   if (d.action === 'retry') return { kind: 'retry', message: d.message };
   const lastScreen = stderr.trim() ? stderr.trim().split('\n').slice(-20) : undefined;
-  if (d.status === 'crashed') {
-    log.error(`gemini crashed: ${neutralize(d.message ?? '')}`);
-    // gemini's stderr quotes what the agent and the model wrote: a block the runner reads no command in.
-    if (lastScreen) log.untrusted("The last lines of gemini's stderr:", lastScreen.join('\n'));
-  }
+  if (d.status === 'crashed')
+    life.logCrash(d.message ?? '', "The last lines of gemini's stderr:", lastScreen);
+  const { translator } = stream;
   return {
     kind: 'done',
     outcome: {
@@ -169,10 +72,137 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
       exitCode: exit.code,
       ...(lastScreen ? { lastScreen } : {}),
       geminiLifetimeMs,
-      events,
+      events: life.events,
       ...(translator.usage ? { usage: translator.usage } : {}),
       answer: translator.answer,
-      toolCalls: [...toolCalls.values()],
+      toolCalls: stream.toolCalls(),
     },
   };
+}
+
+/** Ends gemini's process group as at a timeout (the budget stops the agent the same way): SIGTERM, then SIGKILL. */
+class GroupStop {
+  /** gemini's process group, once spawned. */
+  pid: number | undefined;
+  private killTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly life: SpawnLifecycle) {}
+
+  stop(why: string): void {
+    this.life.fenceThenStop(`${why}: stopping gemini (SIGTERM, then SIGKILL)`, () => {
+      killProcessGroup(this.pid, 'SIGTERM');
+      this.killTimer = setTimeout(() => killProcessGroup(this.pid, 'SIGKILL'), KILL_AFTER_TERM_MS);
+    });
+  }
+
+  /** gemini exited: no SIGKILL is due any more. */
+  exited(): void {
+    if (this.killTimer) clearTimeout(this.killTimer);
+  }
+}
+
+/** What gemini's stream-json said: its events go to progress as they come, its tool calls and errors are kept. */
+class StreamTally {
+  readonly translator = new StreamJsonTranslator();
+  error: string | undefined;
+  terminalQuota = false;
+  private readonly calls = new Map<string, TranscriptToolCall>();
+
+  constructor(
+    private readonly ctx: SpawnContext,
+    private readonly afterEvents: () => void,
+  ) {}
+
+  push(chunk: string): void {
+    this.take(this.translator.push(chunk));
+  }
+
+  /** The stream closed: what the translator still held, and its own error when the stream named none. */
+  end(): void {
+    this.take(this.translator.end());
+    if (this.translator.error && !this.error) this.error = this.translator.error;
+  }
+
+  toolCalls(): TranscriptToolCall[] {
+    return [...this.calls.values()];
+  }
+
+  private take(evs: RunEvent[]): void {
+    for (const e of evs) {
+      if (e.type === 'tool-started') {
+        const id = e.id ?? `tool-${this.calls.size}`;
+        this.calls.set(id, {
+          id,
+          name: e.name,
+          kind: e.kind,
+          status: 'running',
+          ...(e.detail ? { description: e.detail } : {}),
+        });
+      } else if (e.type === 'tool-completed') {
+        const id = e.id ?? `tool-${this.calls.size}`;
+        const call = this.calls.get(id) ?? { id, name: e.name, kind: e.kind, status: 'running' };
+        this.calls.set(id, { ...call, status: e.ok ? 'success' : 'error' });
+      } else if (e.type === 'api-error') {
+        this.error = e.message;
+        if (e.terminalQuota) this.terminalQuota = true;
+      }
+      if (e.type !== 'text') this.ctx.progress.emit(e);
+      else this.ctx.opts.onEvent?.(e);
+    }
+    this.afterEvents();
+  }
+}
+
+/** Runs gemini to its exit (or the timeout's stop), then ends its group and the followers. */
+async function runGemini(
+  spec: SpawnSpec,
+  o: { ctx: SpawnContext; life: SpawnLifecycle; group: GroupStop; stream: StreamTally },
+): Promise<{
+  exit: { code: number | null; signal: NodeJS.Signals | null };
+  stderr: string;
+  geminiLifetimeMs: number;
+}> {
+  const { opts } = o.ctx;
+  const spawnedAt = Date.now();
+  const launch = launchArgv(spec);
+  const child = spawn(launch.file, launch.args, {
+    cwd: spec.cwd,
+    env: launch.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    // Its own process group, so a timeout ends gemini and everything it started.
+    detached: true,
+  });
+  o.group.pid = child.pid;
+  // A cancelled job (SIGTERM to us) must not leave gemini running.
+  const releaseGuard = guardProcessExit(() => killProcessGroup(child.pid, 'SIGKILL'));
+  // The stream's `init` announces the session (as 'started'); nothing to emit here.
+  let stderr = '';
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => o.stream.push(chunk));
+  child.stderr.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-STDERR_TAIL_BYTES);
+  });
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(spec.stdin ?? '');
+
+  const timeout = setTimeout(
+    () => o.group.stop(`timeout after ${Math.round(opts.timeoutMs / 1000)} s`),
+    opts.timeoutMs,
+  );
+  let exit: { code: number | null; signal: NodeJS.Signals | null };
+  try {
+    exit = await new Promise((resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', (code, signal) => resolve({ code, signal }));
+    });
+  } finally {
+    clearTimeout(timeout);
+    o.group.exited();
+    // Anything it left in its group (a tool's background process) goes with it.
+    killProcessGroup(child.pid, 'SIGKILL');
+    releaseGuard();
+    await o.life.stopFollowing();
+  }
+  return { exit, stderr, geminiLifetimeMs: Date.now() - spawnedAt };
 }

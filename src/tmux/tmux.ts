@@ -299,8 +299,20 @@ export async function tmuxVersion(tmuxPath = 'tmux'): Promise<string | undefined
   return r?.exitCode === 0 ? r.stdout.trim() : undefined;
 }
 
+const SOCKET_PREFIX = 'gemini-run-';
+
+/** The run's own socket: the id's safe characters behind our prefix, never the default server's name. */
 function socketName(id: string): string {
-  return `gemini-run-${id.replace(/[^A-Za-z0-9_-]/g, '')}`;
+  return `${SOCKET_PREFIX}${id.replace(/[^A-Za-z0-9_-]/g, '')}`;
+}
+
+/** Whether a name (read back from a run dir) is one socketName makes: the only servers a cleanup may stop. */
+export function isRunSocket(name: string): boolean {
+  return (
+    name.length > SOCKET_PREFIX.length &&
+    name.startsWith(SOCKET_PREFIX) &&
+    socketName(name.slice(SOCKET_PREFIX.length)) === name
+  );
 }
 
 /** Environment of the tmux client and server themselves; the pane gets its own through `env -i`. */

@@ -245,7 +245,7 @@ describe('TmuxDriver (real tmux)', () => {
       return names.filter((n) => n.trim() === 'sleep').length === 2 ? p : undefined;
     });
     expect(await tmuxServerAlive(d.socket)).toBe(true);
-    // The socket is on record for the post step's cleanup (src/run/cleanup.ts).
+    // The socket is on record for the post step's cleanup (src/tmux/cleanup.ts).
     expect(await readFile(join(d.exitFile, '..', 'tmux-sockets'), 'utf8')).toBe(`${d.socket}\n`);
     const report = await d.stop();
     expect(report.survivors).toEqual([]);
