@@ -9,9 +9,6 @@ import { defineConfig } from 'vitest/config';
  * A test file goes in the folder of what it needs; test/integration/vitest-projects.test.ts fails on a test file
  * that no project runs.
  */
-/** Files under test/unit that start the real gemini (a live describe next to pure ones). */
-const GEMINI_IN_UNIT = ['test/unit/gemini-spawn.test.ts', 'test/unit/gemini-transcript.test.ts'];
-
 export default defineConfig({
   test: {
     // e2e tests start real gemini processes; on a 2-core machine more parallelism only adds contention.
@@ -25,7 +22,6 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          exclude: GEMINI_IN_UNIT,
           setupFiles: ['test/unit-setup.ts'],
         },
       },
@@ -42,7 +38,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'gemini',
-          include: ['test/e2e/**/*.test.ts', 'test/image/**/*.test.ts', ...GEMINI_IN_UNIT],
+          include: ['test/e2e/**/*.test.ts', 'test/image/**/*.test.ts'],
           globalSetup: ['test/global-setup.ts'],
         },
       },
