@@ -14,8 +14,8 @@ import { runAgent } from '../../src/run/engine.js';
 import type { RunResult } from '../../src/run/types.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 import { FakeGemini, type Script } from '../harness/fake-gemini.js';
-import { GEMINI_BIN, TEST_GIT_IDENTITY } from '../harness/gemini-launcher.js';
 import { createWorkRepo, type WorkRepo } from '../harness/repo.js';
+import { runOptions } from '../harness/run-options.js';
 import { bench } from './lib.js';
 
 const CONCURRENT = Math.max(1, Number(process.env.RUNS ?? 8));
@@ -64,26 +64,21 @@ async function dispose(p: Prepared): Promise<void> {
 
 async function run(p: Prepared): Promise<RunResult> {
   const log = createMemoryLogger();
-  const r = await runAgent({
-    worktree: p.repo.dir,
-    task: {
-      title: `bench ${p.i}`,
-      instruction: `Add run-${p.i}.txt.`,
-      comments: [],
-      source: { kind: 'local' },
-    },
-    auth: { kind: 'api-key', apiKey: 'fake-key' },
-    geminiPath: GEMINI_BIN,
-    model: 'gemini-2.5-flash',
-    approvalMode: 'yolo',
-    mode: 'interactive',
-    timeoutMs: 120_000,
-    runDir: p.runDir,
-    sourceEnv: { ...p.repo.env, GOOGLE_GEMINI_BASE_URL: p.fake.url },
-    gitIdentity: TEST_GIT_IDENTITY,
-    log,
-    heartbeatMs: 0,
-  });
+  const r = await runAgent(
+    runOptions({
+      repo: p.repo,
+      runDir: p.runDir,
+      task: {
+        title: `bench ${p.i}`,
+        instruction: `Add run-${p.i}.txt.`,
+        comments: [],
+        source: { kind: 'local' },
+      },
+      timeoutMs: 120_000,
+      modelUrl: p.fake.url,
+      log,
+    }),
+  );
   const ok =
     r.status === 'finished' &&
     r.commits.length === 1 &&

@@ -8,10 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAgent } from '../../src/run/engine.js';
-import { createMemoryLogger } from '../../src/util/log.js';
 import { FakeGemini, type Script } from '../harness/fake-gemini.js';
-import { GEMINI_BIN, TEST_GIT_IDENTITY } from '../harness/gemini-launcher.js';
 import { createWorkRepo } from '../harness/repo.js';
+import { runOptions } from '../harness/run-options.js';
 import { bench } from './lib.js';
 
 const SCRIPT: Script = {
@@ -45,24 +44,17 @@ async function once(): Promise<{
   try {
     const t0 = performance.now();
     let idleAt = 0;
-    const r = await runAgent({
-      worktree: repo.dir,
-      task: { title: 'bench', instruction: 'Add x.txt.', comments: [], source: { kind: 'local' } },
-      auth: { kind: 'api-key', apiKey: 'fake-key' },
-      geminiPath: GEMINI_BIN,
-      model: 'gemini-2.5-flash',
-      approvalMode: 'yolo',
-      mode: 'interactive',
-      timeoutMs: 60_000,
-      runDir,
-      sourceEnv: { ...repo.env, GOOGLE_GEMINI_BASE_URL: fake.url },
-      gitIdentity: TEST_GIT_IDENTITY,
-      log: createMemoryLogger(),
-      heartbeatMs: 0,
-      onEvent: (e) => {
-        if (e.type === 'idle' && idleAt === 0) idleAt = e.at;
-      },
-    });
+    const r = await runAgent(
+      runOptions({
+        repo,
+        runDir,
+        task: { title: 'bench', instruction: 'Add x.txt.', comments: [], source: { kind: 'local' } },
+        modelUrl: fake.url,
+        onEvent: (e) => {
+          if (e.type === 'idle' && idleAt === 0) idleAt = e.at;
+        },
+      }),
+    );
     const returnedAt = Date.now();
     const wall = performance.now() - t0;
     if (r.status !== 'finished' || r.commits.length !== 1) {

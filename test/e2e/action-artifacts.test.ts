@@ -5,9 +5,10 @@
  * the job's token (`findBy`), downloads the zip through GitHub's redirect, and resumes the session. The services
  * keep their state between the two runs, as GitHub keeps artifacts between workflow runs. Both modes.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
 import { ActionWorld, GEMINI_API_KEY, GITHUB_TOKEN, OWNER, REPO } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
 import { FakeActionsServices } from '../harness/fake-actions.js';
 import { readZip } from '../harness/zip.js';
 
@@ -42,28 +43,22 @@ describe.each(['interactive', 'headless'] as const)('follow-ups through workflow
     return { ...env, GEMINI_RUN_TRANSCRIPT_STORE: '' };
   };
 
-  beforeEach(async () => {
-    world = await ActionWorld.create();
-    await world.checkout();
-    // Azure-style blob hosts behind the services' proxy, as GitHub's signed URLs are.
-    services = await FakeActionsServices.start({ blobHost: 'azure' });
-    world.github.serveArtifacts(services);
+  useActionWorld({
+    create: async () => {
+      world = await ActionWorld.create();
+      await world.checkout();
+      // Azure-style blob hosts behind the services' proxy, as GitHub's signed URLs are.
+      services = await FakeActionsServices.start({ blobHost: 'azure' });
+      world.github.serveArtifacts(services);
+      return world;
+    },
+    noUnexpectedCalls: true,
+    // The runtime tokens the runs of this test were given.
+    secrets: () => issued.splice(0),
   });
   afterEach(async () => {
-    world.github.assertNoUnexpected();
     expect(services.unexpected).toEqual([]);
-    // Everything shown or left for people, without the runner's `::add-mask::` commands (how secrets get masked).
-    const everything = world.published
-      .join('\n')
-      .split('\n')
-      .filter((l) => !l.startsWith('::add-mask::'))
-      .join('\n');
-    for (const secret of [GITHUB_TOKEN, GEMINI_API_KEY, ...issued.splice(0)]) {
-      const at = everything.indexOf(secret);
-      expect(at, everything.slice(Math.max(0, at - 300), at + 100)).toBe(-1);
-    }
     await services.stop();
-    await world[Symbol.asyncDispose]();
   });
 
   /** Run 1: the label run, which opens PR #2 and uploads its transcript. */
@@ -179,9 +174,9 @@ describe.each(['interactive', 'headless'] as const)('follow-ups through workflow
 });
 
 describe('the runtime token', () => {
+  const worldOf = useActionWorld();
   it('a wrong one: the upload fails as on GitHub (401), is logged, and the run still finishes', async () => {
-    await using world = await ActionWorld.create();
-    await world.checkout();
+    const world = worldOf();
     await using services = await FakeActionsServices.start();
     world.github.serveArtifacts(services);
     const env: Record<string, string> = {

@@ -12,11 +12,12 @@
 import { randomBytes } from 'node:crypto';
 import { chown, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
 import { lookupUser } from '../../src/isolation/agent-user.js';
 import { exec } from '../../src/util/exec.js';
 import { ActionWorld, ROOT } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
 import { letReach } from '../harness/reach.js';
 
 const GITHUB_TOKEN = `ghs_${randomBytes(18).toString('hex')}`;
@@ -191,11 +192,11 @@ describe.skipIf(!root)(
           let world: ActionWorld;
           let asUser: Runner | undefined;
           let secret: string;
-          beforeEach(async () => {
-            ({ world, asUser, secret } = await worldFor(host));
-          });
-          afterEach(async () => {
-            await world[Symbol.asyncDispose]();
+          useActionWorld({
+            create: async () => {
+              ({ world, asUser, secret } = await worldFor(host));
+              return world;
+            },
           });
 
           const run = (script: Script) =>

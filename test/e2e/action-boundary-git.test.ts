@@ -12,10 +12,11 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
 import { exec } from '../../src/util/exec.js';
 import { ActionWorld } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
 import { hostedRunner } from '../harness/hosted-runner.js';
 import { scrubbedGitEnv } from '../harness/repo.js';
 
@@ -177,9 +178,15 @@ describe.skipIf(!root)("the action never runs git in the agent's repository (att
         let world: ActionWorld;
         let asUser: User | undefined;
         let trap: Awaited<ReturnType<typeof trapDir>>;
+        useActionWorld({
+          shared: true,
+          create: async () => {
+            world = await ActionWorld.create({ token: GITHUB_TOKEN });
+            await world.checkout();
+            return world;
+          },
+        });
         beforeAll(async () => {
-          world = await ActionWorld.create({ token: GITHUB_TOKEN });
-          await world.checkout();
           if (host === 'hosted') {
             const hosted = await hostedRunner(world);
             asUser = hosted.user;
@@ -188,7 +195,6 @@ describe.skipIf(!root)("the action never runs git in the agent's repository (att
           trap = await trapDir();
         });
         afterAll(async () => {
-          await world[Symbol.asyncDispose]();
           await rm(trap.dir, { recursive: true, force: true });
         });
 
@@ -250,12 +256,7 @@ describe.skipIf(!root)("the action never runs git in the agent's repository (att
   describe('as root, interactive', () => {
     let world: ActionWorld;
     // Each case on a repository of its own: a run branch one case left would be the next one's base.
-    beforeEach(async () => {
-      world = await ActionWorld.create({ token: GITHUB_TOKEN });
-    });
-    afterEach(async () => {
-      await world[Symbol.asyncDispose]();
-    });
+    useActionWorld({ create: async () => (world = await ActionWorld.create({ token: GITHUB_TOKEN })) });
 
     it('core.worktree pointed at the runner temp publishes nothing of ours, and is gone after the run', async () => {
       await world.checkout();

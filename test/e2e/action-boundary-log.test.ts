@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
 import { HOSTS_AND_MODES, hostLabel, hostedRunner, type RunnerUser } from '../harness/hosted-runner.js';
 import { ActionWorld } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
 import { runnerCommands } from '../harness/runner-commands.js';
 
 /** An issue title a hostile author wrote: a CR and an LF, each followed by a command. */
@@ -78,15 +79,14 @@ describe.skipIf(process.getuid?.() !== 0)(
         let issue: number;
         let asUser: RunnerUser | undefined;
         let release: (() => Promise<void>) | undefined;
+        const worldOf = useActionWorld({ shared: true });
         beforeAll(async () => {
-          world = await ActionWorld.create();
-          await world.checkout();
+          world = worldOf();
           issue = world.github.addIssue({ title: TITLE, body: 'Please add NOTES.md.', user: 'alice' });
           if (host === 'hosted') ({ user: asUser, release } = await hostedRunner(world));
         });
         afterAll(async () => {
           await release?.();
-          await world[Symbol.asyncDispose]();
         });
 
         it('prints the hostile title, tool command and answer as text, never as a command', async () => {

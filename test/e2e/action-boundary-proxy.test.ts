@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
 import { HOSTS_AND_MODES, hostLabel, hostedRunner, type RunnerUser } from '../harness/hosted-runner.js';
 import { ActionWorld } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
 
 const CALLS = [
   'GET /v1beta/files',
@@ -57,14 +58,13 @@ describe.skipIf(!root)('the model proxy serves the model only (action, attacker 
       let world: ActionWorld;
       let asUser: RunnerUser | undefined;
       let release: (() => Promise<void>) | undefined;
+      const worldOf = useActionWorld({ shared: true });
       beforeAll(async () => {
-        world = await ActionWorld.create();
-        await world.checkout();
+        world = worldOf();
         if (host === 'hosted') ({ user: asUser, release } = await hostedRunner(world));
       });
       afterAll(async () => {
         await release?.();
-        await world[Symbol.asyncDispose]();
       });
 
       it('refuses every non-model call without reaching the model API, finishes, and counts them', async () => {

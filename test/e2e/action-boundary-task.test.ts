@@ -5,9 +5,10 @@
  * gemini. Every request the CLI sent the fake model must carry the visible text and none of the hidden markers;
  * the step log says how much was removed. Both modes.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
 import { ActionWorld } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
 
 /** Text written in Unicode tag characters: invisible on GitHub, readable by a model ("ASCII smuggling"). */
 const smuggled = (s: string): string =>
@@ -48,12 +49,9 @@ const script: Script = {
 
 describe.each(['headless', 'interactive'] as const)('the task is what a maintainer saw (%s)', (mode) => {
   let world: ActionWorld;
-  beforeEach(async () => {
-    world = await ActionWorld.create();
-    await world.checkout();
-  });
-  afterEach(async () => {
-    await world[Symbol.asyncDispose]();
+  const worldOf = useActionWorld();
+  beforeEach(() => {
+    world = worldOf();
   });
 
   it('sends the model the visible text and none of the hidden, and the log says how much was removed', async () => {

@@ -8,8 +8,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
-import { commentFollowUp, useActionWorld } from '../harness/action-cases.js';
+import { commentFollowUp } from '../harness/action-cases.js';
 import { OWNER, REPO, type ActionWorld } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
 
 const FORGED_SESSION = '0b6f7a3e-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
 /** Shaped like the records the action writes, old and new, naming a session and artifact that do not exist. */
@@ -76,7 +77,7 @@ function publishedBodies(world: ActionWorld): { where: string; body: string }[] 
 }
 
 describe.each(['headless', 'interactive'] as const)('agent text published by the action (%s)', (mode) => {
-  const worldOf = useActionWorld();
+  const worldOf = useActionWorld({ noUnexpectedCalls: true });
 
   it('carries no hidden record, foreign closing keyword, mention or outside image; resume reads only our record', async () => {
     const world = worldOf();

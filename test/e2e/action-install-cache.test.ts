@@ -7,16 +7,18 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { ActionWorld, OWNER, REPO } from '../harness/action-job.js';
+import { OWNER, REPO } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
 import { FakeActionsServices } from '../harness/fake-actions.js';
 import { NETWORK_SKIPPED, NETWORK_TESTS } from '../harness/network.js';
 
 const script = { description: 'answers without tools', steps: [{ text: 'Nothing to change.' }] };
 
+const worldOf = useActionWorld();
+
 it('a hosted job restores the gemini install the previous job saved, instead of installing it from npm', async (t) => {
   t.skip(!NETWORK_TESTS, NETWORK_SKIPPED);
-  await using world = await ActionWorld.create();
-  await world.checkout();
+  const world = worldOf();
   await using services = await FakeActionsServices.start({ blobHost: 'azure' });
   world.github.serveArtifacts(services);
   const toolCache = join(world.tmp, 'hostedtoolcache');

@@ -6,17 +6,11 @@
  */
 import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
 import { exec } from '../../src/util/exec.js';
-import {
-  ActionWorld,
-  GEMINI_API_KEY,
-  GITHUB_TOKEN,
-  OWNER,
-  REPO,
-  type StepResult,
-} from '../harness/action-job.js';
+import { ActionWorld, OWNER, REPO, type StepResult } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
 import { scrubbedGitEnv } from '../harness/repo.js';
 
 const TRAILER = 'Co-authored-by: Gemini <gemini@google.com>';
@@ -80,20 +74,9 @@ async function personClone(world: ActionWorld, name: string): Promise<string> {
 
 describe.each(['interactive', 'headless'] as const)('integrity, end to end (%s)', (mode) => {
   let world: ActionWorld;
-  beforeEach(async () => {
-    world = await ActionWorld.create();
-    await world.checkout();
-  });
-  afterEach(async () => {
-    world.github.assertNoUnexpected();
-    const everything = world.published
-      .join('\n')
-      .split('\n')
-      .filter((l) => !l.startsWith('::add-mask::'))
-      .join('\n');
-    expect(everything).not.toContain(GITHUB_TOKEN);
-    expect(everything).not.toContain(GEMINI_API_KEY);
-    await world[Symbol.asyncDispose]();
+  const worldOf = useActionWorld({ noUnexpectedCalls: true });
+  beforeEach(() => {
+    world = worldOf();
   });
 
   it('1. the task is what was approved: a body edited and a comment added after the label never reach the model', async () => {
@@ -163,20 +146,9 @@ describe.each(['interactive', 'headless'] as const)('integrity, end to end (%s)'
 describe('integrity, end to end (publishing; headless)', () => {
   const mode = 'headless';
   let world: ActionWorld;
-  beforeEach(async () => {
-    world = await ActionWorld.create();
-    await world.checkout();
-  });
-  afterEach(async () => {
-    world.github.assertNoUnexpected();
-    const everything = world.published
-      .join('\n')
-      .split('\n')
-      .filter((l) => !l.startsWith('::add-mask::'))
-      .join('\n');
-    expect(everything).not.toContain(GITHUB_TOKEN);
-    expect(everything).not.toContain(GEMINI_API_KEY);
-    await world[Symbol.asyncDispose]();
+  const worldOf = useActionWorld({ noUnexpectedCalls: true });
+  beforeEach(() => {
+    world = worldOf();
   });
 
   it("3. a person's commit on the run branch survives an agent reset: the agent's work goes to a new branch", async () => {
@@ -415,12 +387,9 @@ describe('integrity, end to end (publishing; headless)', () => {
 
 describe('integrity, end to end (a reused workspace)', () => {
   let world: ActionWorld;
-  beforeEach(async () => {
-    world = await ActionWorld.create();
-    await world.checkout();
-  });
-  afterEach(async () => {
-    await world[Symbol.asyncDispose]();
+  const worldOf = useActionWorld();
+  beforeEach(() => {
+    world = worldOf();
   });
 
   it('7. a workspace an earlier agent shaped (hooks, a filter) is refused in one line before git runs anything in it', async () => {

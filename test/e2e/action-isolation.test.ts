@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
 import { AGENT_POOL_SIZE, lookupUser } from '../../src/isolation/agent-user.js';
 import { setupAgentHost } from '../../src/isolation/host-setup.js';
@@ -17,6 +17,7 @@ import { pidsOfUid } from '../../src/isolation/procs.js';
 import { sandboxStateSchema } from '../../src/isolation/sandbox.js';
 import { exec } from '../../src/util/exec.js';
 import { ActionWorld, ROOT } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
 import { letReach } from '../harness/reach.js';
 
 // Made up per test run, so that no file on the host (a compile cache of this very test, say) already holds them.
@@ -116,11 +117,12 @@ describe.skipIf(!root)('the agent cannot reach a secret (action, attacker agent)
       describe(`${name}, ${mode}`, () => {
         let world: ActionWorld;
         let asUser: { uid: number; gid: number; home: string } | undefined;
-        beforeAll(async () => {
-          ({ world, asUser } = await worldFor(host));
-        });
-        afterAll(async () => {
-          await world[Symbol.asyncDispose]();
+        useActionWorld({
+          shared: true,
+          create: async () => {
+            ({ world, asUser } = await worldFor(host));
+            return world;
+          },
         });
 
         it('finds no secret, runs as another uid without sudo, and leaves no process', async () => {
@@ -165,11 +167,12 @@ describe.skipIf(!root)('the agent cannot reach a secret (action, attacker agent)
   describe('on a host that cannot isolate (no root, no sudo, no agent users)', () => {
     let world: ActionWorld;
     let asUser: { uid: number; gid: number; home: string } | undefined;
-    beforeAll(async () => {
-      ({ world, asUser } = await worldFor('plain'));
-    });
-    afterAll(async () => {
-      await world[Symbol.asyncDispose]();
+    useActionWorld({
+      shared: true,
+      create: async () => {
+        ({ world, asUser } = await worldFor('plain'));
+        return world;
+      },
     });
 
     it('refuses with one line naming the fixes, before anything runs', async () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commitScript, describeVersionedCases } from '../harness/action-cases.js';
 import { ActionWorld, GEMINI_JS } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
 import { GEMINI_LATEST_BIN } from '../harness/gemini-launcher.js';
 
 describeVersionedCases({
@@ -21,13 +22,12 @@ describeVersionedCases({
 describe('the version gate', () => {
   let world: ActionWorld;
   let dir: string;
+  const worldOf = useActionWorld();
   beforeEach(async () => {
-    world = await ActionWorld.create();
-    await world.checkout();
+    world = worldOf();
     dir = await mkdtemp(join(tmpdir(), 'gr-unchecked-'));
   });
   afterEach(async () => {
-    await world[Symbol.asyncDispose]();
     await rm(dir, { recursive: true, force: true });
   });
 

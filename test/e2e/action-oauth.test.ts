@@ -7,20 +7,19 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ActionWorld } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
 import { OAuthProxy } from '../harness/oauth-proxy.js';
 
 describe('the action with a runner-host OAuth login', () => {
   let world: ActionWorld;
   let proxy: OAuthProxy;
+  const worldOf = useActionWorld({ noUnexpectedCalls: true });
   beforeEach(async () => {
-    world = await ActionWorld.create();
-    await world.checkout();
+    world = worldOf();
     proxy = await OAuthProxy.start({ reply: 'Nothing to change here.' });
   });
   afterEach(async () => {
-    world.github.assertNoUnexpected();
     await proxy.close();
-    await world[Symbol.asyncDispose]();
   });
 
   it('refreshes an expired token, writes it back to the host, and leaks no token', async () => {

@@ -5,10 +5,11 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { FakeGemini, Script } from '../../src/fake/gemini-api.js';
 import { TRACKING_MARKER } from '../../src/action/tracking-comment.js';
 import { ActionWorld, OWNER, REPO } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
 
 const commitScript = (file: string, opts: { slowMs?: number } = {}): Script => ({
   description: `writes ${file}, waits, commits`,
@@ -55,13 +56,9 @@ function declaredTools(gemini: FakeGemini): string[] {
 
 describe('issue 13: tracking, triggers, shaping, budget', () => {
   let world: ActionWorld;
-  beforeEach(async () => {
-    world = await ActionWorld.create();
-    await world.checkout();
-  });
-  afterEach(async () => {
-    world.github.assertNoUnexpected();
-    await world[Symbol.asyncDispose]();
+  const worldOf = useActionWorld({ noUnexpectedCalls: true });
+  beforeEach(() => {
+    world = worldOf();
   });
 
   it('the tracking comment is posted before the first model reply, edited while tools run, and ends with status and PR', async () => {

@@ -9,9 +9,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { loopbackPeerUid } from '../../src/proxy/metadata.js';
 import { ActionWorld } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
 import { FakeVertex } from '../harness/fake-vertex.js';
 
 const REAL_TOKEN = 'ya29.vertex-from-sts-' + 's'.repeat(24);
@@ -90,13 +91,9 @@ async function writeWifConfig(dir: string, endpoints: string): Promise<string> {
 
 describe.skipIf(!root)('the action with use-vertex-ai behind the model proxy (as root)', () => {
   let world: ActionWorld;
-  beforeEach(async () => {
-    world = await ActionWorld.create();
-    await world.checkout();
-  });
-  afterEach(async () => {
-    world.github.assertNoUnexpected();
-    await world[Symbol.asyncDispose]();
+  const worldOf = useActionWorld({ noUnexpectedCalls: true });
+  beforeEach(() => {
+    world = worldOf();
   });
 
   it('the action mints the token from the WIF config; the agent calls Vertex on a placeholder', async () => {

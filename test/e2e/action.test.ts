@@ -7,15 +7,9 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
-import {
-  assertNoSecrets,
-  commentFollowUp,
-  commitScript,
-  describeVersionedCases,
-  useActionWorld,
-  visible,
-} from '../harness/action-cases.js';
+import { commentFollowUp, commitScript, describeVersionedCases } from '../harness/action-cases.js';
 import { GEMINI_API_KEY, GITHUB_TOKEN, type StepResult } from '../harness/action-job.js';
+import { assertNoSecrets, useActionWorld, visible } from '../harness/action-world.js';
 
 // The cases where the checked CLIs differ, on the default one (0.61.0: action-latest.test.ts).
 describeVersionedCases({ version: '0.42.0', inputs: {}, rollsBackCancelledTurn: false });
@@ -49,7 +43,7 @@ function assertOneLineFailure(step: StepResult, pattern: RegExp): void {
 }
 
 describe.each(['interactive', 'headless'] as const)('the action, end to end (%s)', (mode) => {
-  const worldOf = useActionWorld();
+  const worldOf = useActionWorld({ noUnexpectedCalls: true });
 
   it('the agent finds no token or key in its env or the git config', async () => {
     const world = worldOf();

@@ -19,9 +19,10 @@ import { isProcessAlive } from '../../src/util/process.js';
 import { exec } from '../../src/util/exec.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 import { FakeGemini, type Script } from '../harness/fake-gemini.js';
-import { GEMINI_BIN, TEST_GIT_IDENTITY } from '../harness/gemini-launcher.js';
+import { GEMINI_BIN } from '../harness/gemini-launcher.js';
 import { ModelGate } from '../harness/model-gate.js';
 import { createWorkRepo, type WorkRepo } from '../harness/repo.js';
+import { runOptions } from '../harness/run-options.js';
 
 const RUNS = 8;
 const AS_ROOT = process.getuid?.() === 0;
@@ -114,28 +115,25 @@ describe('concurrency (interactive, real gemini 0.42.0)', () => {
       slots.map(async (s) => {
         const log = createMemoryLogger();
         s.lines = log.lines;
-        s.result = await runAgent({
-          worktree: s.repo.dir,
-          task: {
-            title: `Concurrent ${s.index}`,
-            instruction: `Write ${fileOf(s.index)} (task marker TASK-${s.marker}).`,
-            comments: [],
-            source: { kind: 'local' },
-          },
-          auth: { kind: 'api-key', apiKey: `fake-key-${s.index}` },
-          geminiPath: GEMINI_BIN,
-          model: MODEL,
-          approvalMode: 'yolo',
-          mode: 'interactive',
-          // Generous: eight TUIs boot at once on two cores, next to other work.
-          timeoutMs: 60_000,
-          runDir: s.runDir,
-          sourceEnv: { ...s.repo.env, GOOGLE_GEMINI_BASE_URL: s.model },
-          gitIdentity: TEST_GIT_IDENTITY,
-          log,
-          heartbeatMs: 0,
-          ...(s.sandbox ? { sandbox: s.sandbox } : {}),
-        });
+        s.result = await runAgent(
+          runOptions({
+            repo: s.repo,
+            runDir: s.runDir,
+            task: {
+              title: `Concurrent ${s.index}`,
+              instruction: `Write ${fileOf(s.index)} (task marker TASK-${s.marker}).`,
+              comments: [],
+              source: { kind: 'local' },
+            },
+            auth: { kind: 'api-key', apiKey: `fake-key-${s.index}` },
+            model: MODEL,
+            // Generous: eight TUIs boot at once on two cores, next to other work.
+            timeoutMs: 60_000,
+            modelUrl: s.model,
+            log,
+            ...(s.sandbox ? { sandbox: s.sandbox } : {}),
+          }),
+        );
       }),
     );
     const wallMs = Date.now() - t0;

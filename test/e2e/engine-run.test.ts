@@ -17,9 +17,9 @@ import { isProcessAlive } from '../../src/util/process.js';
 import { exec } from '../../src/util/exec.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 import { FakeGemini, type Script } from '../harness/fake-gemini.js';
-import { GEMINI_BIN, TEST_GIT_IDENTITY } from '../harness/gemini-launcher.js';
 import { CONSUMER_REFUSAL_MESSAGE, OAuthProxy } from '../harness/oauth-proxy.js';
 import { createWorkRepo, type WorkRepo } from '../harness/repo.js';
+import { runOptions } from '../harness/run-options.js';
 
 const MODEL = 'gemini-2.5-flash';
 const cleanups: (() => Promise<void>)[] = [];
@@ -65,31 +65,22 @@ async function runCase(o: {
   const log = createMemoryLogger();
   const events: RunEvent[] = [];
   const t0 = Date.now();
-  const result = await runAgent({
-    worktree: repo.dir,
-    task: {
-      title: 'Test task',
-      instruction: 'Do the scripted thing.',
-      comments: [],
-      source: { kind: 'local' },
-    },
-    auth: { kind: 'api-key', apiKey: 'fake-key' },
-    geminiPath: GEMINI_BIN,
-    model: MODEL,
-    approvalMode: 'yolo',
-    mode: 'interactive',
-    timeoutMs: 60_000,
-    runDir,
-    sourceEnv: { ...repo.env, GOOGLE_GEMINI_BASE_URL: o.baseUrl ?? fake?.url ?? '', ...o.extraEnv },
-    gitIdentity: TEST_GIT_IDENTITY,
-    log,
-    onEvent: (e) => {
-      events.push(e);
-      o.onEvent?.(e, fake);
-    },
-    heartbeatMs: 1000,
-    ...o.opts,
-  });
+  const result = await runAgent(
+    runOptions({
+      repo,
+      runDir,
+      model: MODEL,
+      modelUrl: o.baseUrl ?? fake?.url ?? '',
+      ...(o.extraEnv ? { env: o.extraEnv } : {}),
+      log,
+      onEvent: (e) => {
+        events.push(e);
+        o.onEvent?.(e, fake);
+      },
+      heartbeatMs: 1000,
+      ...o.opts,
+    }),
+  );
   const wallMs = Date.now() - t0;
   const socket = /socket (gemini-run-[\w-]+)/.exec(log.lines.join('\n'))?.[1];
   // Nothing the engine started outlives it.

@@ -13,8 +13,8 @@ import type { RunResult } from '../../src/run/types.js';
 import { tmuxServerAlive } from '../../src/tmux/tmux.js';
 import { isProcessAlive } from '../../src/util/process.js';
 import { createMemoryLogger } from '../../src/util/log.js';
-import { TEST_GIT_IDENTITY } from '../harness/gemini-launcher.js';
 import { createWorkRepo } from '../harness/repo.js';
+import { runOptions } from '../harness/run-options.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -33,21 +33,19 @@ async function run(body: string, opts: Partial<RunOptions> = {}) {
   await chmod(fakeGemini, 0o755);
   const log = createMemoryLogger();
   const t0 = Date.now();
-  const result: RunResult = await runAgent({
-    worktree: repo.dir,
-    task: { title: 't', instruction: 'i', comments: [], source: { kind: 'local' } },
-    auth: { kind: 'api-key', apiKey: 'k' },
-    geminiPath: fakeGemini,
-    approvalMode: 'yolo',
-    mode: 'interactive',
-    timeoutMs: 20_000,
-    runDir: join(dir, 'run'),
-    sourceEnv: repo.env,
-    gitIdentity: TEST_GIT_IDENTITY,
-    log,
-    heartbeatMs: 0,
-    ...opts,
-  });
+  const result: RunResult = await runAgent(
+    runOptions({
+      repo,
+      runDir: join(dir, 'run'),
+      task: { title: 't', instruction: 'i', comments: [], source: { kind: 'local' } },
+      auth: { kind: 'api-key', apiKey: 'k' },
+      geminiPath: fakeGemini,
+      model: undefined,
+      timeoutMs: 20_000,
+      log,
+      ...opts,
+    }),
+  );
   const wallMs = Date.now() - t0;
   const invocations = (await readFile(calls, 'utf8').catch(() => '')).split('\n').filter(Boolean);
   const pids = invocations.map((l) => Number(l.split(' ')[0]));

@@ -17,9 +17,10 @@ import { startModelProxy } from '../../src/proxy/model-proxy.js';
 import { runAgent } from '../../src/run/engine.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 import { FakeGemini, type Script } from '../harness/fake-gemini.js';
-import { GEMINI_BIN, TEST_GIT_IDENTITY } from '../harness/gemini-launcher.js';
+import { GEMINI_BIN } from '../harness/gemini-launcher.js';
 import { OAuthProxy } from '../harness/oauth-proxy.js';
 import { createWorkRepo } from '../harness/repo.js';
+import { runOptions, TEST_TASK } from '../harness/run-options.js';
 
 const SECRET = `ghs_${randomBytes(18).toString('hex')}`;
 const cleanups: (() => Promise<void>)[] = [];
@@ -122,27 +123,17 @@ async function attack(mode: 'interactive' | 'headless', isolate: boolean) {
   if (sandbox) cleanups.push(() => sandbox.close());
   if (sandbox) expect(sandbox.user.uid).not.toBe(0);
 
-  const result = await runAgent({
-    worktree: repo.dir,
-    task: {
-      title: 'Look around',
-      instruction: 'Do the scripted thing.',
-      comments: [],
-      source: { kind: 'local' },
-    },
-    auth: { kind: 'api-key', apiKey: 'fake-key' },
-    geminiPath: GEMINI_BIN,
-    model: 'gemini-2.5-flash',
-    approvalMode: 'yolo',
-    mode,
-    timeoutMs: 60_000,
-    runDir,
-    sourceEnv: { ...repo.env, GOOGLE_GEMINI_BASE_URL: fake.url },
-    gitIdentity: TEST_GIT_IDENTITY,
-    log,
-    heartbeatMs: 0,
-    ...(sandbox ? { sandbox } : {}),
-  });
+  const result = await runAgent(
+    runOptions({
+      repo,
+      runDir,
+      task: { ...TEST_TASK, title: 'Look around' },
+      mode,
+      modelUrl: fake.url,
+      log,
+      ...(sandbox ? { sandbox } : {}),
+    }),
+  );
   expect(result.status, log.lines.join('\n')).toBe('finished');
   const lastRequest = (
     JSON.stringify(fake.modelRequests().at(-1)?.body ?? '').match(/functionResponse.{0,1500}/g) ?? []
@@ -185,26 +176,22 @@ describe.skipIf(!root)('OAuth behind the model proxy (as root)', () => {
     });
     cleanups.push(() => sandbox.close());
     let credsFileSeen = false;
-    const result = await runAgent({
-      worktree: repo.dir,
-      task: { title: 'Ping', instruction: 'Say pong.', comments: [], source: { kind: 'local' } },
-      auth: { kind: 'oauth', creds: seeded, account: 'operator@example.com' },
-      geminiPath: GEMINI_BIN,
-      model: 'gemini-2.5-flash',
-      approvalMode: 'yolo',
-      mode: 'headless',
-      timeoutMs: 60_000,
-      runDir: join(parent, 'run'),
-      sourceEnv: { ...repo.env, ...google.env() },
-      gitIdentity: TEST_GIT_IDENTITY,
-      log,
-      heartbeatMs: 0,
-      sandbox,
-      modelEndpoint: { kind: 'code-assist', baseUrl: modelProxy.url, placeholder },
-      onEvent: () => {
-        credsFileSeen ||= existsSync(join(sandbox.dir, 'home', '.gemini', 'oauth_creds.json'));
-      },
-    });
+    const result = await runAgent(
+      runOptions({
+        repo,
+        runDir: join(parent, 'run'),
+        task: { title: 'Ping', instruction: 'Say pong.', comments: [], source: { kind: 'local' } },
+        auth: { kind: 'oauth', creds: seeded, account: 'operator@example.com' },
+        mode: 'headless',
+        env: google.env(),
+        log,
+        sandbox,
+        modelEndpoint: { kind: 'code-assist', baseUrl: modelProxy.url, placeholder },
+        onEvent: () => {
+          credsFileSeen ||= existsSync(join(sandbox.dir, 'home', '.gemini', 'oauth_creds.json'));
+        },
+      }),
+    );
     expect(result.status, log.lines.join('\n')).toBe('finished');
     expect(result.transcript.finalAnswer).toContain('pong through the proxy');
     expect(credsFileSeen).toBe(false);

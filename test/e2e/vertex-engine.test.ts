@@ -16,8 +16,9 @@ import { startModelProxy } from '../../src/proxy/model-proxy.js';
 import { runAgent } from '../../src/run/engine.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 import { FakeVertex } from '../harness/fake-vertex.js';
-import { GEMINI_BIN, TEST_GIT_IDENTITY } from '../harness/gemini-launcher.js';
+import { GEMINI_BIN } from '../harness/gemini-launcher.js';
 import { createWorkRepo } from '../harness/repo.js';
+import { runOptions } from '../harness/run-options.js';
 
 const REAL_TOKEN = 'ya29.real-test-' + 'r'.repeat(24);
 const KEY_MARKER = 'PRIVATE KEY-----FAKE-SERVICE-ACCOUNT-KEY';
@@ -133,35 +134,30 @@ describe.skipIf(!root)('Vertex AI behind the model proxy (as root)', () => {
       cleanups.push(() => Promise.resolve(clearInterval(watch)));
       let credsInHome = false;
 
-      const result = await runAgent({
-        worktree: repo.dir,
-        task: { title: 'Ping', instruction: 'Say pong.', comments: [], source: { kind: 'local' } },
-        auth: { kind: 'vertex-ai', project: 'my-proj', location: 'us-central1' },
-        geminiPath: GEMINI_BIN,
-        model: 'gemini-2.5-flash',
-        approvalMode: 'yolo',
-        mode,
-        timeoutMs: 60_000,
-        runDir: join(parent, 'run'),
-        sourceEnv: {
-          ...repo.env,
-          GOOGLE_APPLICATION_CREDENTIALS: credsFile,
-          GOOGLE_GHA_CREDS_PATH: credsFile,
-          CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE: credsFile,
-          GOOGLE_CLOUD_PROJECT: 'my-proj',
-          GOOGLE_CLOUD_LOCATION: 'us-central1',
-        },
-        gitIdentity: TEST_GIT_IDENTITY,
-        log,
-        heartbeatMs: 0,
-        sandbox,
-        modelEndpoint: { kind: 'vertex', baseUrl: modelProxy.url, placeholder, metadataHost },
-        onEvent: () => {
-          credsInHome ||= existsSync(
-            join(sandbox.dir, 'home', '.config', 'gcloud', 'application_default_credentials.json'),
-          );
-        },
-      });
+      const result = await runAgent(
+        runOptions({
+          repo,
+          runDir: join(parent, 'run'),
+          task: { title: 'Ping', instruction: 'Say pong.', comments: [], source: { kind: 'local' } },
+          auth: { kind: 'vertex-ai', project: 'my-proj', location: 'us-central1' },
+          mode,
+          env: {
+            GOOGLE_APPLICATION_CREDENTIALS: credsFile,
+            GOOGLE_GHA_CREDS_PATH: credsFile,
+            CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE: credsFile,
+            GOOGLE_CLOUD_PROJECT: 'my-proj',
+            GOOGLE_CLOUD_LOCATION: 'us-central1',
+          },
+          log,
+          sandbox,
+          modelEndpoint: { kind: 'vertex', baseUrl: modelProxy.url, placeholder, metadataHost },
+          onEvent: () => {
+            credsInHome ||= existsSync(
+              join(sandbox.dir, 'home', '.config', 'gcloud', 'application_default_credentials.json'),
+            );
+          },
+        }),
+      );
       clearInterval(watch);
       expect(result.status, log.lines.join('\n')).toBe('finished');
       expect(result.transcript.finalAnswer).toContain('pong through vertex');
@@ -236,28 +232,24 @@ describe('Vertex AI behind the model proxy, isolation: none (any user)', () => {
     });
     cleanups.push(() => modelProxy.close());
     const log = createMemoryLogger();
-    const result = await runAgent({
-      worktree: repo.dir,
-      task: { title: 'Ping', instruction: 'Say pong.', comments: [], source: { kind: 'local' } },
-      auth: { kind: 'vertex-ai', project: 'my-proj', location: 'us-central1' },
-      geminiPath: GEMINI_BIN,
-      model: 'gemini-2.5-flash',
-      approvalMode: 'yolo',
-      mode: 'headless',
-      timeoutMs: 60_000,
-      runDir: join(parent, 'run'),
-      // A HOME without gcloud's ADC file (with one, the action lets gemini use it directly; see model-access).
-      sourceEnv: { ...repo.env, HOME: parent, GOOGLE_APPLICATION_CREDENTIALS: join(parent, 'creds.json') },
-      gitIdentity: TEST_GIT_IDENTITY,
-      log,
-      heartbeatMs: 0,
-      modelEndpoint: {
-        kind: 'vertex',
-        baseUrl: modelProxy.url,
-        placeholder,
-        metadataHost: new URL(modelProxy.url).host,
-      },
-    });
+    const result = await runAgent(
+      runOptions({
+        repo,
+        runDir: join(parent, 'run'),
+        task: { title: 'Ping', instruction: 'Say pong.', comments: [], source: { kind: 'local' } },
+        auth: { kind: 'vertex-ai', project: 'my-proj', location: 'us-central1' },
+        mode: 'headless',
+        // A HOME without gcloud's ADC file (with one, the action lets gemini use it directly; see model-access).
+        env: { HOME: parent, GOOGLE_APPLICATION_CREDENTIALS: join(parent, 'creds.json') },
+        log,
+        modelEndpoint: {
+          kind: 'vertex',
+          baseUrl: modelProxy.url,
+          placeholder,
+          metadataHost: new URL(modelProxy.url).host,
+        },
+      }),
+    );
     expect(result.status, log.lines.join('\n')).toBe('finished');
     expect(result.transcript.finalAnswer).toContain('pong, no sandbox');
     expect(

@@ -6,10 +6,11 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
 import { profileFor } from '../../src/gemini/cli-profile.js';
-import { ActionWorld, GEMINI_API_KEY, GITHUB_TOKEN } from './action-job.js';
+import type { ActionWorld } from './action-job.js';
+import { assertNoSecrets, useActionWorld } from './action-world.js';
 
 export interface CheckedBinary {
   version: '0.42.0' | '0.61.0';
@@ -56,52 +57,9 @@ export async function commentFollowUp(
   });
 }
 
-/** The log without the runner's `::add-mask::` commands (they are how secrets get masked, never shown). */
-export function visible(log: string): string {
-  return log
-    .split('\n')
-    .filter((l) => !l.startsWith('::add-mask::'))
-    .join('\n');
-}
-
-export function assertNoSecrets(world: ActionWorld, texts: string[]): void {
-  const everything = [
-    ...texts.map(visible),
-    JSON.stringify(world.github.requests.map((r) => r.body)),
-    ...world.github.pulls().map((p) => `${p.title}\n${p.body}`),
-  ].join('\n');
-  for (const secret of [
-    GITHUB_TOKEN,
-    GEMINI_API_KEY,
-    Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64'),
-  ]) {
-    expect(everything).not.toContain(secret);
-  }
-}
-
-/** A fresh world (checked out) per test; after each: no unexpected GitHub call, no secret anywhere it wrote. */
-export function useActionWorld(): () => ActionWorld {
-  let world: ActionWorld | undefined;
-  beforeEach(async () => {
-    world = await ActionWorld.create();
-    await world.checkout();
-  });
-  afterEach(async () => {
-    if (!world) return;
-    world.github.assertNoUnexpected();
-    assertNoSecrets(world, world.published);
-    await world[Symbol.asyncDispose]();
-    world = undefined;
-  });
-  return () => {
-    if (!world) throw new Error('the action world is only there inside a test');
-    return world;
-  };
-}
-
 export function describeVersionedCases(bin: CheckedBinary): void {
   describe.each(['interactive', 'headless'] as const)(`the action on gemini ${bin.version} (%s)`, (mode) => {
-    const worldOf = useActionWorld();
+    const worldOf = useActionWorld({ noUnexpectedCalls: true });
     const inputs = bin.inputs;
 
     it('label → PR with scrubbed commits, summary comment and issue comment; re-run updates the same PR', async () => {

@@ -8,6 +8,7 @@ import {
   renderTracking,
   type TrackingView,
 } from '../../src/action/tracking-comment.js';
+import { withFakeTimers } from '../harness/fake-timers.js';
 import { TEST_REPO, useFakeGitHub } from '../harness/github-fixture.js';
 
 const fx = useFakeGitHub('ghs_tracking_token_0123456789abcdefghij');
@@ -93,25 +94,29 @@ describe('TrackingComment', () => {
   it('edits one comment, never two edits at once and at most once per interval, then finishes it', async () => {
     const issue = fx.gh.addIssue({ title: 't', user: 'alice' });
     const states: string[] = [];
-    const t = await TrackingComment.start({
-      client: fx.client,
-      repo: TEST_REPO,
-      number: issue,
-      author: undefined,
-      mode: 'headless',
-      runUrl: 'https://github.com/acme/demo/actions/runs/1',
-      log: createMemoryLogger(),
-      intervalMs: 300,
-      saveState: (v) => states.push(v),
+    // The 40 events 25 ms apart and the edit interval run on the fake clock (test/harness/fake-timers.ts).
+    const spent = await withFakeTimers(async () => {
+      const t = await TrackingComment.start({
+        client: fx.client,
+        repo: TEST_REPO,
+        number: issue,
+        author: undefined,
+        mode: 'headless',
+        runUrl: 'https://github.com/acme/demo/actions/runs/1',
+        log: createMemoryLogger(),
+        intervalMs: 300,
+        saveState: (v) => states.push(v),
+      });
+      expect(t).toBeDefined();
+      const started = Date.now();
+      for (let i = 0; i < 40; i++) {
+        t!.onEvent({ type: 'tool-started', name: 'read_file', kind: 'read', detail: `f${i}` });
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      const spent = Date.now() - started;
+      await t!.finish({ status: 'finished', prUrl: 'https://github.com/acme/demo/pull/9' });
+      return spent;
     });
-    expect(t).toBeDefined();
-    const started = Date.now();
-    for (let i = 0; i < 40; i++) {
-      t!.onEvent({ type: 'tool-started', name: 'read_file', kind: 'read', detail: `f${i}` });
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    const spent = Date.now() - started;
-    await t!.finish({ status: 'finished', prUrl: 'https://github.com/acme/demo/pull/9' });
     const edits = fx.gh.requests.filter((r) => r.method === 'PATCH' && r.path.includes('/issues/comments/'));
     // One edit per 300 ms window at most, plus the final one.
     expect(edits.length).toBeGreaterThanOrEqual(2);

@@ -11,52 +11,11 @@ import {
   TelemetryScanner,
   type TelemetryEvent,
 } from '../../src/gemini/telemetry.js';
-import { interactiveTurn, logRecord, metrics, quotaError, span } from '../bench/lib.js';
+import { interactiveTurn, logRecord, span } from '../bench/lib.js';
+import { sampledCuts, scanAll, smallFile } from '../harness/telemetry-splits.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const probe = (name: string): string => path.join(root, 'fixtures/synthetic/headless-probe', name);
-
-function scanAll(buf: Buffer, cuts: number[] = []): TelemetryEvent[] {
-  const s = new TelemetryScanner();
-  const out: TelemetryEvent[] = [];
-  let prev = 0;
-  for (const c of [...cuts, buf.length]) {
-    out.push(...s.push(buf.subarray(prev, c)));
-    prev = c;
-  }
-  return out;
-}
-
-/** A small file with everything tricky: braces/quotes/escapes in strings, multi-byte UTF-8, noise edges. */
-function smallFile(): Buffer {
-  const at = Date.UTC(2026, 11, 2, 12, 0, 0);
-  const parts = [
-    logRecord('gemini_cli.config', at, { model: 'gemini-2.5-flash', weird: '{"}\\"{{ ünï 😀' }),
-    logRecord('gemini_cli.user_prompt', at + 10, { prompt_length: 3, prompt_id: 'p1' }),
-    span(at + 11, 1),
-    logRecord('gemini_cli.api_response', at + 20, {
-      model: 'gemini-2.5-flash',
-      duration_ms: 30,
-      input_token_count: 100,
-      output_token_count: 7,
-      cached_content_token_count: 2,
-      total_token_count: 107,
-      role: 'main',
-    }),
-    logRecord('gemini_cli.tool_call', at + 30, {
-      function_name: 'read_file',
-      success: true,
-      duration_ms: 5,
-      note: '}}}"',
-    }),
-    metrics(at + 31, 1),
-    logRecord('gemini_cli.conversation_finished', at + 40, { approvalMode: 'yolo', turnCount: 2 }),
-    logRecord('gemini_cli.conversation_finished', at + 90, { approvalMode: 'yolo', turnCount: 3 }),
-    quotaError(at + 100),
-    logRecord('gemini_cli.flash_fallback', at + 110, {}),
-  ];
-  return Buffer.from(parts.join(''));
-}
 
 describe('TelemetryScanner', () => {
   it('reads the real headless capture: config, startup, prompt, responses, tool call', async () => {
@@ -100,7 +59,8 @@ describe('TelemetryScanner', () => {
     });
   });
 
-  it('gives the same events for a split at every byte boundary', () => {
+  // Every boundary, and every third one with the size cap: test/integration/telemetry-splits.test.ts.
+  it('gives the same events for a split at a sample of byte boundaries (every one that changes its state)', () => {
     const buf = smallFile();
     const whole = scanAll(buf);
     expect(whole.map((e) => e.kind)).toEqual([
@@ -114,24 +74,15 @@ describe('TelemetryScanner', () => {
     ]);
     const expected = JSON.stringify(whole);
     const bad: number[] = [];
-    for (let cut = 1; cut < buf.length; cut++) {
+    for (const cut of sampledCuts(buf)) {
       if (JSON.stringify(scanAll(buf, [cut])) !== expected) bad.push(cut);
     }
     expect(bad).toEqual([]);
   });
 
-  it('skips objects over the size cap the same way however the bytes are split', () => {
+  it('skips objects over the size cap the same way however the bytes are split (a sample of boundaries)', () => {
     const buf = smallFile();
-    const capped = (cuts: number[]): string => {
-      const s = new TelemetryScanner({ maxObjectBytes: 2600 });
-      let prev = 0;
-      const out: TelemetryEvent[] = [];
-      for (const c of [...cuts, buf.length]) {
-        out.push(...s.push(buf.subarray(prev, c)));
-        prev = c;
-      }
-      return JSON.stringify(out);
-    };
+    const capped = (cuts: number[]): string => JSON.stringify(scanAll(buf, cuts, 2600));
     const whole = capped([]);
     // The metric batch and the 429 record (with its error JSON) are over 2600 bytes.
     expect((JSON.parse(whole) as TelemetryEvent[]).map((e) => e.kind)).toEqual([
@@ -143,7 +94,7 @@ describe('TelemetryScanner', () => {
       'flash-fallback',
     ]);
     const bad: number[] = [];
-    for (let cut = 1; cut < buf.length; cut += 3) if (capped([cut]) !== whole) bad.push(cut);
+    for (const cut of sampledCuts(buf)) if (capped([cut]) !== whole) bad.push(cut);
     expect(bad).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGitHubClient, isBotUser } from '../../src/github/client.js';
 import { UserError } from '../../src/util/errors.js';
 import { createMemoryLogger } from '../../src/util/log.js';
+import { withFakeTimers } from '../harness/fake-timers.js';
 import { FakeGitHub } from '../harness/fake-github.js';
 
 const TOKEN = 'ghs_clientTestToken0000000000000000000';
@@ -79,17 +80,19 @@ describe('createGitHubClient', () => {
 
   it('does not space writes by default, and spaces them a second apart with spaceWrites: true', async () => {
     const n = gh.addIssue({ title: 'x' });
-    const time = async (client: ReturnType<typeof createGitHubClient>): Promise<number> => {
-      const t0 = Date.now();
-      // Labels are a plain write; comments would also wait on the 3 s notification spacing.
-      for (let i = 0; i < 3; i++)
-        await client.rest.issues.addLabels({ ...repo, issue_number: n, labels: [`l${i}`] });
-      return Date.now() - t0;
-    };
-    const unspaced = await time(createGitHubClient(TOKEN, gh.url));
-    const spaced = await time(createGitHubClient(TOKEN, gh.url, { spaceWrites: true }));
-    // Two gaps of a second at least; the same three writes without them are faster by about that much, whatever
-    // the load (a fixed ceiling on the unspaced time would fail on a busy machine, not on a wrong client).
+    // The spacing is the throttling plugin's timers: on the fake clock (test/harness/fake-timers.ts).
+    const time = (spaceWrites?: boolean): Promise<number> =>
+      withFakeTimers(async () => {
+        const client = createGitHubClient(TOKEN, gh.url, spaceWrites === undefined ? {} : { spaceWrites });
+        const t0 = Date.now();
+        // Labels are a plain write; comments would also wait on the 3 s notification spacing.
+        for (let i = 0; i < 3; i++)
+          await client.rest.issues.addLabels({ ...repo, issue_number: n, labels: [`l${i}`] });
+        return Date.now() - t0;
+      });
+    const unspaced = await time();
+    const spaced = await time(true);
+    // Two gaps of a second at least; the same three writes without them are faster by about that much.
     expect(spaced).toBeGreaterThanOrEqual(1900);
     expect(unspaced).toBeLessThan(spaced - 1000);
     expect(gh.requests.filter((r) => r.method === 'POST')).toHaveLength(6);

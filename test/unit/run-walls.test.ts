@@ -300,7 +300,7 @@ describe('screen texts', () => {
     const bundleDir = join(root, 'node_modules', '@google', 'gemini-cli', 'bundle');
     const bundle = readdirSync(bundleDir)
       .filter((f) => f.endsWith('.js'))
-      .map((f) => readFileSync(join(bundleDir, f), 'utf8'));
+      .map((f) => readFileSync(join(bundleDir, f)));
     for (const d of DIALOG_TEXTS) {
       if ('fixture' in d.proof) {
         const lines = readFileSync(join(root, d.proof.fixture), 'utf8').split('\n');
