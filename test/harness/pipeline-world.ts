@@ -47,6 +47,8 @@ const offlineGemini: Pick<PipelineDeps, 'checkGemini' | 'installGemini'> = {
 
 export class PipelineWorld implements AsyncDisposable {
   private runs = 0;
+  /** Everything the runs showed or left for people: log lines, job summaries, outputs and failures. */
+  readonly published: string[] = [];
   private constructor(readonly world: ActionWorld) {}
 
   static async create(): Promise<PipelineWorld> {
@@ -121,6 +123,12 @@ export class PipelineWorld implements AsyncDisposable {
       out.error = error as Error;
     }
     out.summary = summary;
+    this.published.push(
+      logger.lines.join('\n'),
+      summary,
+      JSON.stringify(out.result ?? {}),
+      out.error?.message ?? '',
+    );
     return out;
   }
 

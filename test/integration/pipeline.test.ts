@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failsStep } from '../../src/domain/status.js';
 import type { ActionResult } from '../../src/action/run-record.js';
 import { exec } from '../../src/util/exec.js';
+import { assertNoSecrets } from '../harness/action-world.js';
 import { PipelineWorld, type PipelineRun } from '../harness/pipeline-world.js';
 import { scrubbedGitEnv } from '../harness/repo.js';
 
@@ -18,6 +19,8 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   w.github.assertNoUnexpected();
+  // Nothing any run published — log, job summary, outputs, comments and pull requests — holds a secret.
+  assertNoSecrets(w.world, w.published);
   await w[Symbol.asyncDispose]();
 });
 
