@@ -45252,6 +45252,128 @@ async function copyFromHandle(f, dest, maxBytes) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/domain/status.ts
+/**
+ * Every way a run can end, in one table. Each list and switch about statuses (the step's failure, the summary's
+ * status line, the tracking comment's icon, the advice on the issue, what the next run's task says about an
+ * interrupted one, the session record's schema) derives from it, so a status added here without its words does not
+ * compile, and one that is not added here cannot be used.
+ */
+const noAdvice = () => '';
+const STATUS = {
+    finished: { origin: 'engine', fails: false, icon: '✅', words: 'finished', advice: noAdvice },
+    'no-changes': {
+        origin: 'action',
+        fails: false,
+        icon: '✅',
+        words: 'finished without changes',
+        advice: noAdvice,
+    },
+    'timed-out': {
+        origin: 'engine',
+        fails: true,
+        icon: '⏱️',
+        words: 'timed out',
+        interrupted: 'was stopped at its time limit',
+        modelCanCause: true,
+        advice: ({ hasPull, committed }) => hasPull
+            ? 'The agent did not finish within `timeout-minutes`. Its partial work is in the draft pull request; raise the timeout or narrow the task and re-run.'
+            : committed
+                ? 'The agent did not finish within `timeout-minutes`; what it committed is kept, as said above. Raise the timeout or narrow the task and re-run.'
+                : 'The agent did not finish within `timeout-minutes` and committed nothing; raise the timeout or narrow the task and re-run.',
+    },
+    crashed: {
+        origin: 'engine',
+        fails: true,
+        icon: '💥',
+        words: 'crashed',
+        interrupted: 'ended when the Gemini CLI crashed',
+        modelCanCause: true,
+        advice: () => 'The Gemini CLI stopped unexpectedly; the last screen lines are in the job log. Re-run, and report it if it repeats.',
+    },
+    'quota-exhausted': {
+        origin: 'engine',
+        fails: true,
+        icon: '🚫',
+        words: 'quota exhausted',
+        interrupted: 'ended when the model quota ran out',
+        modelCanCause: true,
+        advice: () => 'The Gemini quota of this account is used up. Wait for it to reset (see the message), use another model with the `model` input, or switch to an API key or Vertex AI; then re-run.',
+    },
+    'auth-failed': {
+        origin: 'engine',
+        fails: true,
+        icon: '🔒',
+        words: 'authentication failed',
+        advice: () => 'Gemini refused the credentials. Refresh them (`gemini-run login` on the runner host, or update the `gemini-oauth-creds` / `gemini-api-key` secret); consumer Google accounts are refused by the server since 2026-06, so use an API key or Vertex AI.',
+    },
+    'budget-exceeded': {
+        origin: 'engine',
+        fails: true,
+        icon: '💰',
+        words: 'token budget exceeded',
+        interrupted: 'was stopped at its token budget',
+        advice: ({ hasPull }) => hasPull
+            ? 'The run spent more tokens than `max-tokens` allows and was stopped. Its partial work is in the draft pull request; raise the budget or narrow the task and re-run.'
+            : 'The run spent more tokens than `max-tokens` allows and was stopped before it committed anything; raise the budget or narrow the task and re-run.',
+    },
+    'publish-failed': {
+        origin: 'action',
+        fails: true,
+        icon: '📦',
+        words: 'finished, but not published',
+        advice: () => "Nothing of the agent's work is lost: it is where the text above says. Once the cause is fixed, re-run: the run branch only moves forward, so the next run continues from it.",
+    },
+    refused: { origin: 'action', fails: false, icon: '⛔', words: 'refused', advice: noAdvice },
+    skipped: { origin: 'action', fails: false, icon: '⏭️', words: 'skipped', advice: noAdvice },
+    stopped: {
+        origin: 'post',
+        fails: true,
+        icon: '🛑',
+        words: 'stopped before it finished',
+        advice: () => 'The job was cancelled, or its main step stopped, before the run finished. What the agent did is not published; re-run the job to continue.',
+    },
+};
+const STATUSES = Object.keys(STATUS);
+function withOrigin(origins) {
+    return STATUSES.filter((s) => origins.includes(STATUS[s].origin));
+}
+const ENGINE_STATUSES = withOrigin(['engine']);
+function failsStep(status) {
+    return STATUS[status].fails;
+}
+/** A failing status of the engine's: "gemini ended <status>" is the step's failure (the action's say their own). */
+function isGeminiFailure(status) {
+    return STATUS[status].fails && STATUS[status].origin === 'engine';
+}
+function status_isInterrupted(status) {
+    return status !== undefined && Object.hasOwn(STATUS, status) && 'interrupted' in STATUS[status];
+}
+function status_interruptedWords(status) {
+    return STATUS[status].interrupted;
+}
+/** The status as a summary heading shows it: its icon and its words. */
+function status_statusLine(status) {
+    return `${STATUS[status].icon} ${STATUS[status].words}`;
+}
+/** The icon of a status written by an older or newer run (a tracking state read back): a generic one if unknown. */
+function statusIcon(status) {
+    return Object.hasOwn(STATUS, status) ? STATUS[status].icon : 'ℹ️';
+}
+const MODEL_DID_NOT_ANSWER = 'The model did not answer: every call failed (overloaded or rate-limited; the last error is quoted above). Nothing is wrong with the task or the setup: re-run later, or choose another model with the `model` input.';
+/**
+ * What a person should do next. `modelUnavailable`: every model call failed (walls.modelUnavailable), so for the
+ * statuses the model can cause, the model is named rather than the task or the setup.
+ */
+function adviceFor(status, o = {}) {
+    const c = { hasPull: o.hasPull ?? true, committed: o.committed ?? false };
+    const spec = STATUS[status];
+    if (o.modelUnavailable && spec.modelCanCause) {
+        return `${MODEL_DID_NOT_ANSWER}${c.hasPull ? ' What the agent committed before is in the draft pull request.' : ''}`;
+    }
+    return spec.advice(c);
+}
+
 ;// CONCATENATED MODULE: ./src/gemini/context-file.ts
 /**
  * The task travels in `GEMINI.local.md` in the worktree, never in argv (argv is visible in `ps` and copied
@@ -45264,21 +45386,13 @@ async function copyFromHandle(f, dest, maxBytes) {
 
 
 
+
 const CONTEXT_FILE_NAME = 'GEMINI.local.md';
 /** Workspace skills dir the CLI discovers natively (trusted workspace; `--skip-trust` makes it trusted). */
 const SKILLS_DIR = '.gemini/skills';
-/** How a run that stopped in the middle of its work ended, in the words the next run's task uses. */
-const INTERRUPTED = {
-    'timed-out': 'was stopped at its time limit',
-    'budget-exceeded': 'was stopped at its token budget',
-    crashed: 'ended when the Gemini CLI crashed',
-    'quota-exhausted': 'ended when the model quota ran out',
-};
-/** The previous run to tell the agent about: one that ended with a status of INTERRUPTED, else none. */
+/** The previous run to tell the agent about: one that stopped in the middle of its work, else none. */
 function previousRunOf(status) {
-    return status !== undefined && Object.hasOwn(INTERRUPTED, status)
-        ? { status: status }
-        : undefined;
+    return isInterrupted(status) ? { status } : undefined;
 }
 /** Pure: the context file's markdown. */
 function renderContextFile(task, conventions) {
@@ -45307,7 +45421,7 @@ function renderContextFile(task, conventions) {
         out.push('### Description', '', task.body.trim(), '');
     }
     if (task.previousRun) {
-        out.push('### Before this run', '', `The previous run on this pull request ${INTERRUPTED[task.previousRun.status]}, in the middle of its work. What it committed is on this branch, and it may not remember its last steps: look at \`git log\` and \`git status\` before you go on.`, '');
+        out.push('### Before this run', '', `The previous run on this pull request ${interruptedWords(task.previousRun.status)}, in the middle of its work. What it committed is on this branch, and it may not remember its last steps: look at \`git log\` and \`git status\` before you go on.`, '');
     }
     if (task.comments.length > 0) {
         out.push('### Discussion', '');
@@ -45663,8 +45777,16 @@ async function tmuxVersion(tmuxPath = 'tmux') {
     const r = await exec(tmuxPath, ['-V'], { allowAllExitCodes: true, timeoutMs: 10_000 }).catch(() => undefined);
     return r?.exitCode === 0 ? r.stdout.trim() : undefined;
 }
+const SOCKET_PREFIX = 'gemini-run-';
+/** The run's own socket: the id's safe characters behind our prefix, never the default server's name. */
 function socketName(id) {
-    return `gemini-run-${id.replace(/[^A-Za-z0-9_-]/g, '')}`;
+    return `${SOCKET_PREFIX}${id.replace(/[^A-Za-z0-9_-]/g, '')}`;
+}
+/** Whether a name (read back from a run dir) is one socketName makes: the only servers a cleanup may stop. */
+function isRunSocket(name) {
+    return (name.length > SOCKET_PREFIX.length &&
+        name.startsWith(SOCKET_PREFIX) &&
+        socketName(name.slice(SOCKET_PREFIX.length)) === name);
 }
 /** Environment of the tmux client and server themselves; the pane gets its own through `env -i`. */
 function tmuxEnv() {
@@ -45760,10 +45882,38 @@ async function tmuxServerAlive(socket, tmuxPath = 'tmux') {
 /** The seam: `TmuxDriver.create(...)`; tests may substitute any object implementing the interface. */
 const TmuxDriver = { create: createTmuxDriver };
 
+;// CONCATENATED MODULE: ./src/tmux/cleanup.ts
+/**
+ * Stops the tmux servers a run recorded (SOCKETS_FILE) when the run may have died half-way: the post step, a
+ * self-hosted runner's next job. Idempotent, and only our own sockets: never the default tmux server.
+ */
+
+
+
+
+
+async function stopRecordedServers(runDir, log, tmuxPath = 'tmux') {
+    const sockets = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(runDir, SOCKETS_FILE), 'utf8').catch(() => '');
+    for (const socket of sockets.split('\n').filter(isRunSocket)) {
+        const panes = await util_exec_exec(tmuxPath, ['-L', socket, 'list-panes', '-a', '-F', '#{pane_pid}'], {
+            allowAllExitCodes: true,
+        }).catch(() => undefined);
+        if (!panes || panes.exitCode !== 0)
+            continue;
+        for (const pid of panes.stdout
+            .split('\n')
+            .map(Number)
+            .filter((n) => n > 1)) {
+            // The pane's process group: gemini in a dialog survives its tmux server otherwise.
+            if (!killProcessGroup(pid, 'SIGKILL'))
+                signalProcess(pid, 'SIGKILL');
+        }
+        await util_exec_exec(tmuxPath, ['-L', socket, 'kill-server'], { allowAllExitCodes: true }).catch(() => undefined);
+        log.info(`Stopped tmux server ${socket}`);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/cleanup.ts
-
-
-
 
 
 
@@ -45772,26 +45922,8 @@ const TmuxDriver = { create: createTmuxDriver };
  * every part tolerates what is already gone. Only our own sockets are touched, never the default tmux server.
  */
 async function cleanupRun(o) {
-    const tmux = o.tmuxPath ?? 'tmux';
     if (o.runDir) {
-        const sockets = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(o.runDir, SOCKETS_FILE), 'utf8').catch(() => '');
-        for (const socket of sockets.split('\n').filter((s) => /^gemini-run-[A-Za-z0-9_-]+$/.test(s))) {
-            const panes = await util_exec_exec(tmux, ['-L', socket, 'list-panes', '-a', '-F', '#{pane_pid}'], {
-                allowAllExitCodes: true,
-            }).catch(() => undefined);
-            if (!panes || panes.exitCode !== 0)
-                continue;
-            for (const pid of panes.stdout
-                .split('\n')
-                .map(Number)
-                .filter((n) => n > 1)) {
-                // The pane's process group: gemini in a dialog survives its tmux server otherwise.
-                if (!killProcessGroup(pid, 'SIGKILL'))
-                    signalProcess(pid, 'SIGKILL');
-            }
-            await util_exec_exec(tmux, ['-L', socket, 'kill-server'], { allowAllExitCodes: true }).catch(() => undefined);
-            o.log.info(`Stopped tmux server ${socket}`);
-        }
+        await stopRecordedServers(o.runDir, o.log, o.tmuxPath);
         await (0,promises_namespaceObject.rm)(o.runDir, { recursive: true, force: true });
     }
     if (o.worktree)
@@ -51813,14 +51945,7 @@ function publishedText(text, ctx) {
 
 ;// CONCATENATED MODULE: ./src/run/report.ts
 
-const STATUS_LINE = {
-    finished: '✅ finished',
-    'timed-out': '⏱️ timed out',
-    crashed: '💥 crashed',
-    'quota-exhausted': '🚫 quota exhausted',
-    'auth-failed': '🔒 authentication failed',
-    'budget-exceeded': '💰 token budget exceeded',
-};
+
 /** Token shapes that must never be printed, whatever the model wrote. Exported for tests. */
 const SECRET_PATTERNS = (/* unused pure expression or super */ null && ([
     /AIza[0-9A-Za-z_-]{35}/g,
@@ -51867,7 +51992,7 @@ function isTask(x) {
 function renderSummary(result, options = {}) {
     const opts = isTask(options) ? { task: options } : options;
     const out = [];
-    out.push(`## ${opts.heading ?? 'Gemini run'}: ${STATUS_LINE[result.status]}`, '');
+    out.push(`## ${opts.heading ?? 'Gemini run'}: ${statusLine(result.status)}`, '');
     if (opts.task?.title)
         out.push(`**Task:** ${cell(redactSecrets(opts.task.title))}`, '');
     if (result.message && result.status !== 'finished')
@@ -52055,27 +52180,17 @@ function limits_capBody(text, limit = MAX_BODY_CHARS) {
 
 
 
+
 const TRACKING_MARKER = commentMarker('progress');
 const DEFAULT_TRACKING_INTERVAL_MS = 10_000;
 /** Tool calls listed in the comment; older ones are counted, not listed. */
 const MAX_LISTED_TOOLS = 15;
-const FINAL_ICON = {
-    finished: '✅',
-    'no-changes': '✅',
-    'timed-out': '⏱️',
-    crashed: '💥',
-    'quota-exhausted': '🚫',
-    'auth-failed': '🔒',
-    'budget-exceeded': '💰',
-    refused: '⛔',
-    stopped: '🛑',
-};
 /** Pure: the comment's markdown (without the marker). */
 function renderTracking(v, now) {
     const out = [];
     const elapsed = formatDuration(now - v.startedAt);
     if (v.final) {
-        out.push(`**gemini-run** ${FINAL_ICON[v.final.status] ?? 'ℹ️'} \`${v.final.status}\` after ${elapsed}`);
+        out.push(`**gemini-run** ${statusIcon(v.final.status)} \`${v.final.status}\` after ${elapsed}`);
         if (v.final.note)
             out.push('', v.final.note);
         if (v.final.prUrl)
@@ -52311,7 +52426,7 @@ async function finishAbandoned(client, stateText, now) {
         ...state.view,
         final: {
             status: 'stopped',
-            note: 'The job was cancelled, or its main step stopped, before the run finished. What the agent did is not published; re-run the job to continue.',
+            note: adviceFor('stopped'),
         },
     };
     await client.rest.issues.updateComment({
