@@ -14,6 +14,7 @@ const actionYml = z
       z.object({ default: z.string().optional(), required: z.boolean().optional() }),
     ),
     outputs: z.record(z.string(), z.object({ description: z.string() })),
+    description: z.string(),
   })
   .parse(parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')));
 
@@ -37,6 +38,10 @@ describe('action.yml contract', () => {
       .object({ devDependencies: z.record(z.string(), z.string()) })
       .parse(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')));
     expect(pkg.devDependencies['@google/gemini-cli']).toBe(DEFAULT_GEMINI_VERSION);
+  });
+
+  it('has a description the Marketplace accepts (under 125 characters)', () => {
+    expect(actionYml.description.length).toBeLessThan(125);
   });
 
   it('declares exactly the outputs the action sets', () => {
