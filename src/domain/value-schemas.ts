@@ -15,7 +15,7 @@ export const timeoutMinutesSchema = (label: string) =>
     .string()
     .transform(Number)
     .refine((n) => Number.isFinite(n) && n > 0 && n <= 6 * 60, {
-      message: `${label} must be a number of minutes between 0 and 360`,
+      message: `${label} must be a number of minutes above 0 and at most 360 (e.g. 30)`,
     });
 
 export const maxTokensSchema = (label: string) =>

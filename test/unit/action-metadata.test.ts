@@ -74,6 +74,12 @@ describe('parseInputs', () => {
     expect(message).not.toContain('\n');
   });
 
+  it('refuses timeout-minutes 0 with a message that does not say 0 is allowed', () => {
+    expect(() => parseInputs({ ...base, 'timeout-minutes': '0' })).toThrow(
+      /'timeout-minutes' must be a number of minutes above 0 and at most 360/,
+    );
+  });
+
   it('accepts booleans in any case', () => {
     expect(parseInputs({ ...base, draft: 'TRUE' }).draft).toBe(true);
   });

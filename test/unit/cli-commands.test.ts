@@ -109,8 +109,8 @@ describe('dispatch', () => {
     // Mode and timeout go through the schemas of the action's inputs, with the flag's name in the message.
     for (const [flag, value, message] of [
       ['--mode', 'batch', /^gemini-run run: --mode must be interactive or headless/m],
-      ['--timeout-minutes', '0', /--timeout-minutes must be a number of minutes between 0 and 360/],
-      ['--timeout-minutes', '361', /--timeout-minutes must be a number of minutes between 0 and 360/],
+      ['--timeout-minutes', '0', /--timeout-minutes must be a number of minutes above 0 and at most 360/],
+      ['--timeout-minutes', '361', /--timeout-minutes must be a number of minutes above 0 and at most 360/],
     ] as const) {
       const t2 = io();
       expect(await main(['run', '--prompt', 'x', flag, value], t2)).toBe(2);
