@@ -4,7 +4,7 @@
  * installed into the tool cache.
  */
 import { installGemini as installIntoCache, geminiVersion } from '../gemini/install.js';
-import { profileFor, type CliProfile } from '../gemini/cli-profile.js';
+import { DEFAULT_GEMINI_VERSION, profileFor, type CliProfile } from '../gemini/cli-profile.js';
 import { UserError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { ActionInputs } from './inputs.js';
@@ -32,6 +32,12 @@ export async function checkGemini(
     const version = await geminiVersion(path);
     if (!version)
       throw new UserError(`The gemini at ${path} does not run ('--version' failed): check 'gemini-path'.`);
+    // An explicit version that is not the binary's would run another gemini than asked, silently.
+    if (inputs.geminiVersion !== DEFAULT_GEMINI_VERSION && inputs.geminiVersion !== version) {
+      throw new UserError(
+        `'gemini-version' is ${inputs.geminiVersion} but the gemini at ${path} is ${version}: drop one of the two, or point 'gemini-path' at a gemini ${inputs.geminiVersion}.`,
+      );
+    }
     const profile = profileFor(version, { allowUnchecked });
     logProfile(profile, path, log);
     return { kind: 'path', binary: { path, profile } };

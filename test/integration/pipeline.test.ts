@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failsStep } from '../../src/domain/status.js';
 import type { ActionResult } from '../../src/action/run-record.js';
 import { exec } from '../../src/util/exec.js';
+import { GEMINI_JS } from '../harness/action-job.js';
 import { assertNoSecrets } from '../harness/action-world.js';
 import { PipelineWorld, type PipelineRun } from '../harness/pipeline-world.js';
 import { scrubbedGitEnv } from '../harness/repo.js';
@@ -61,6 +62,14 @@ describe('the pipeline ends before the agent', () => {
   it('fails a local mistake before any request to GitHub', async () => {
     const r = await w.run({ inputs: { 'gemini-path': '/nonexistent/gemini' } });
     expect(r.error?.message).toMatch(/The gemini at \/nonexistent\/gemini does not run.*check 'gemini-path'/);
+    expect(w.requestsOf(r)).toEqual([]);
+  });
+
+  it("refuses a 'gemini-version' the 'gemini-path' binary is not, before any request", async () => {
+    const r = await w.run({ inputs: { 'gemini-path': GEMINI_JS, 'gemini-version': '0.61.0' } });
+    expect(r.error?.message).toMatch(
+      /^'gemini-version' is 0\.61\.0 but the gemini at .* is 0\.42\.0: drop one/,
+    );
     expect(w.requestsOf(r)).toEqual([]);
   });
 
