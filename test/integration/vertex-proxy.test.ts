@@ -20,6 +20,7 @@ import { loopbackPeerUid, metadataAnswer, peerUidIn } from '../../src/proxy/meta
 import { startModelProxy } from '../../src/proxy/model-proxy.js';
 import { VertexTokenSource } from '../../src/proxy/vertex-token.js';
 import { createMemoryLogger } from '../../src/util/log.js';
+import { listenForTest } from '../harness/listen.js';
 
 const PLACEHOLDER = `gemini-run-${randomBytes(16).toString('hex')}`;
 const REAL = `ya29.real-${randomBytes(12).toString('hex')}`;
@@ -49,15 +50,7 @@ async function recorder(
       res.end(typeof a.body === 'string' ? a.body : JSON.stringify(a.body));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  onTestFinished(
-    () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+  return { url: await listenForTest(server), seen };
 }
 
 function get(

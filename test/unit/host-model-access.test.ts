@@ -3,11 +3,11 @@
  * next to src/) takes the agent's placeholder and presents the real credential to that kind's upstream.
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { AuthConfig } from '../../src/domain/types.js';
 import { startModelAccess } from '../../src/host/model-access.js';
 import { createMemoryLogger } from '../../src/util/log.js';
+import { listenForTest } from '../harness/listen.js';
 
 async function upstream(): Promise<{ url: string; seen: IncomingHttpHeaders[] }> {
   const seen: IncomingHttpHeaders[] = [];
@@ -19,15 +19,7 @@ async function upstream(): Promise<{ url: string; seen: IncomingHttpHeaders[] }>
       res.end('{"totalTokens":1}');
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  onTestFinished(
-    () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+  return { url: await listenForTest(server), seen };
 }
 
 function post(url: string, headers: Record<string, string>): Promise<number> {
