@@ -57,17 +57,24 @@ export function createGitHubClient(
   const maxWait = opts.maxRetryAfterSeconds ?? 120;
   const base = opts.retryAfterBaseValue ?? 1000;
 
+  // The wait is the plugin's: until `x-ratelimit-reset` (plus a second) for the primary limit, `retry-after` (or a
+  // minute) for the secondary one, as GitHub's rate-limit guide asks. Each wait, and each refusal to wait, is one line.
   const onLimit =
     (kind: string) =>
     (retryAfter: number, options: { method?: string; url?: string }, _o: unknown, retryCount: number) => {
       const what = `${options.method ?? 'GET'} ${options.url ?? ''}`;
+      const until = new Date(Date.now() + retryAfter * base).toISOString();
       if (retryCount < rateLimitRetries && retryAfter <= maxWait) {
         logger?.warning(
-          `GitHub ${kind} rate limit on ${what}; retrying in ${retryAfter}s (${retryCount + 1}/${rateLimitRetries}).`,
+          `GitHub ${kind} rate limit on ${what}: waiting ${retryAfter} s until ${until} (${retryCount + 1}/${rateLimitRetries}).`,
         );
         return true;
       }
-      logger?.warning(`GitHub ${kind} rate limit on ${what}; giving up.`);
+      logger?.warning(
+        retryAfter > maxWait
+          ? `GitHub ${kind} rate limit on ${what}: it lifts at ${until}, ${retryAfter} s from now, longer than gemini-run waits (${maxWait} s); giving up.`
+          : `GitHub ${kind} rate limit on ${what}: still limited after ${rateLimitRetries} wait(s); giving up.`,
+      );
       return false;
     };
 
@@ -81,7 +88,13 @@ export function createGitHubClient(
         warn: (m: string) => logger?.warning(m),
         error: (m: string) => logger?.error(m),
       },
-      retry: { retries: opts.retries ?? 3, retryAfterBaseValue: base },
+      // A 429 is a rate limit: the throttling plugin waits for its reset or retry-after. The retry plugin's own
+      // back-off (1 s, 4 s, 9 s) would ask again before the limit lifts.
+      retry: {
+        retries: opts.retries ?? 3,
+        retryAfterBaseValue: base,
+        doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451],
+      },
       throttle: {
         onRateLimit: onLimit('primary'),
         onSecondaryRateLimit: onLimit('secondary'),

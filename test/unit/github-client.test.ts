@@ -50,7 +50,9 @@ describe('createGitHubClient', () => {
     await client.rest.issues.createComment({ ...repo, issue_number: n, body: 'hello' });
     expect(gh.comments(n).map((c) => c.body)).toEqual(['hello']);
     expect(gh.requests.map((r) => r.status)).toEqual([403, 201]);
-    expect(logger.lines.join('\n')).toMatch(/secondary rate limit on POST .*retrying in 3s \(1\/2\)/);
+    expect(logger.lines.join('\n')).toMatch(
+      /secondary rate limit on POST .*: waiting 3 s until \S+ \(1\/2\)/,
+    );
   });
 
   it('stops after a bounded number of secondary-rate-limit retries', async () => {

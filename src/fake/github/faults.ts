@@ -1,7 +1,8 @@
 /** Faults a test queues with `failNext`: the next matching requests fail the way GitHub fails under load. */
 import { DOCS, type Reply } from './http.js';
 
-export type FaultKind = 'bad-gateway' | 'server-error' | 'secondary-rate-limit' | 'rate-limit';
+export type FaultKind =
+  'bad-gateway' | 'server-error' | 'secondary-rate-limit' | 'rate-limit' | 'rate-limit-429';
 
 export interface Fault {
   method: string | undefined;
@@ -38,9 +39,11 @@ export function takeFault(faults: Fault[], method: string, path: string): Reply 
           status: '403',
         },
       };
+    // A primary limit: GitHub answers 403 or 429 with x-ratelimit-remaining 0 and the reset time (epoch seconds).
     case 'rate-limit':
+    case 'rate-limit-429':
       return {
-        status: 403,
+        status: fault.kind === 'rate-limit' ? 403 : 429,
         headers: {
           'x-ratelimit-remaining': '0',
           'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + fault.retryAfter),
