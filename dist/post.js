@@ -30977,6 +30977,21 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /************************************************************************/
 var __webpack_exports__ = {};
 
+;// CONCATENATED MODULE: ./src/action/load-guard.ts
+/**
+ * Imported first by the action's entries, before anything that loads `@actions/github`: that package builds its
+ * `context` when it is loaded and parses GITHUB_EVENT_PATH then, so an empty or non-JSON event file threw a raw
+ * `SyntaxError` stack before the action's own code ran (main and post step alike). gemini-run never uses that
+ * context (context.ts reads the event itself, with a one-line error), so the variable is hidden while the modules
+ * load and given back by `restoreEventPath()` before the step starts.
+ */
+const eventPath = process.env.GITHUB_EVENT_PATH;
+delete process.env.GITHUB_EVENT_PATH;
+function restoreEventPath() {
+    if (eventPath !== undefined)
+        process.env.GITHUB_EVENT_PATH = eventPath;
+}
+
 ;// CONCATENATED MODULE: external "os"
 const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
@@ -51491,13 +51506,18 @@ function createGitHubClient(token, baseUrl, opts = {}) {
     const rateLimitRetries = opts.rateLimitRetries ?? 2;
     const maxWait = opts.maxRetryAfterSeconds ?? 120;
     const base = opts.retryAfterBaseValue ?? 1000;
+    // The wait is the plugin's: until `x-ratelimit-reset` (plus a second) for the primary limit, `retry-after` (or a
+    // minute) for the secondary one, as GitHub's rate-limit guide asks. Each wait, and each refusal to wait, is one line.
     const onLimit = (kind) => (retryAfter, options, _o, retryCount) => {
         const what = `${options.method ?? 'GET'} ${options.url ?? ''}`;
+        const until = new Date(Date.now() + retryAfter * base).toISOString();
         if (retryCount < rateLimitRetries && retryAfter <= maxWait) {
-            logger?.warning(`GitHub ${kind} rate limit on ${what}; retrying in ${retryAfter}s (${retryCount + 1}/${rateLimitRetries}).`);
+            logger?.warning(`GitHub ${kind} rate limit on ${what}: waiting ${retryAfter} s until ${until} (${retryCount + 1}/${rateLimitRetries}).`);
             return true;
         }
-        logger?.warning(`GitHub ${kind} rate limit on ${what}; giving up.`);
+        logger?.warning(retryAfter > maxWait
+            ? `GitHub ${kind} rate limit on ${what}: it lifts at ${until}, ${retryAfter} s from now, longer than gemini-run waits (${maxWait} s); giving up.`
+            : `GitHub ${kind} rate limit on ${what}: still limited after ${rateLimitRetries} wait(s); giving up.`);
         return false;
     };
     return getOctokit(token, {
@@ -51508,7 +51528,13 @@ function createGitHubClient(token, baseUrl, opts = {}) {
             warn: (m) => logger?.warning(m),
             error: (m) => logger?.error(m),
         },
-        retry: { retries: opts.retries ?? 3, retryAfterBaseValue: base },
+        // A 429 is a rate limit: the throttling plugin waits for its reset or retry-after. The retry plugin's own
+        // back-off (1 s, 4 s, 9 s) would ask again before the limit lifts.
+        retry: {
+            retries: opts.retries ?? 3,
+            retryAfterBaseValue: base,
+            doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451],
+        },
         throttle: {
             onRateLimit: onLimit('primary'),
             onSecondaryRateLimit: onLimit('secondary'),
@@ -52439,6 +52465,8 @@ async function finishAbandoned(client, stateText, now) {
 }
 
 ;// CONCATENATED MODULE: ./src/action/post.ts
+// First: the event file is hidden from @actions/github's load-time parse (load-guard.ts).
+
 
 
 
@@ -52510,5 +52538,6 @@ async function finishTracking() {
         coreLogger.warning(`Could not finish the tracking comment: ${errors_getErrorMessage(error)}`);
     }
 }
+restoreEventPath();
 void post();
 

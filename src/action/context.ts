@@ -4,16 +4,20 @@ import { z } from 'zod';
 import type { RepoRef } from '../github/client.js';
 import { UserError } from '../util/errors.js';
 
+/** A variable the runner always sets: missing or empty, it is named. */
+const isSet = (name: string) =>
+  z.string({ error: `${name} is not set` }).min(1, { message: `${name} is not set` });
+
 /** GitHub's standard variables, read once at the boundary. */
 const envSchema = z.object({
-  GITHUB_EVENT_NAME: z.string().min(1, { message: 'GITHUB_EVENT_NAME is not set' }),
-  GITHUB_EVENT_PATH: z.string().min(1, { message: 'GITHUB_EVENT_PATH is not set' }),
+  GITHUB_EVENT_NAME: isSet('GITHUB_EVENT_NAME'),
+  GITHUB_EVENT_PATH: isSet('GITHUB_EVENT_PATH'),
   GITHUB_REPOSITORY: z
-    .string()
+    .string({ error: 'GITHUB_REPOSITORY is not set' })
     .regex(/^[^/\s]+\/[^/\s]+$/, { message: "GITHUB_REPOSITORY must look like 'owner/repo'" }),
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   GITHUB_SERVER_URL: z.url().default('https://github.com'),
-  GITHUB_WORKSPACE: z.string().min(1, { message: 'GITHUB_WORKSPACE is not set' }),
+  GITHUB_WORKSPACE: isSet('GITHUB_WORKSPACE'),
   GITHUB_RUN_ID: z.string().default('0'),
   GITHUB_RUN_ATTEMPT: z.string().default('1'),
   GITHUB_ACTOR: z.string().default(''),

@@ -1,3 +1,5 @@
+// First: the event file is hidden from @actions/github's load-time parse (load-guard.ts).
+import { restoreEventPath } from './load-guard.js';
 import * as core from '@actions/core';
 import { parseSavedCredentials, type SavedCredentials } from '../git/credentials.js';
 import { parseWorkspaceState, restoreWorkspace } from './workspace-restore.js';
@@ -66,4 +68,5 @@ async function finishTracking(): Promise<void> {
   }
 }
 
+restoreEventPath();
 void post();
