@@ -2,10 +2,13 @@
  * The one fixture every action e2e file sets its world up with: `useActionWorld()` makes a simulated repository and
  * services (test/harness/action-job.ts) per test, or one per describe (`shared`), disposes of it, and after every
  * test checks that nothing the step published during it holds a secret: logs, outputs, job summary, telemetry,
- * artifacts, every body sent to GitHub, the pull requests. A leak fails the test that leaked.
+ * artifacts, every body sent to GitHub, the pull requests. A leak fails the test that leaked. And every request the
+ * step sent to the fake GitHub, with the fake's answer, must be one GitHub's REST description allows
+ * (test/harness/openapi-check.ts): the action's requests are valid and the fake answers in GitHub's shapes.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { ActionWorld, GEMINI_API_KEY, GITHUB_TOKEN } from './action-job.js';
+import { assertConformsToGitHub } from './openapi-check.js';
 
 export interface ActionWorldOptions {
   /** One world for every test of the describe (set up before all of them) instead of a fresh one per test. */
@@ -84,6 +87,7 @@ export function useActionWorld(o: ActionWorldOptions = {}): () => ActionWorld {
     try {
       if (o.noUnexpectedCalls) world.github.assertNoUnexpected();
       assertNoSecrets(world, world.published.slice(published), o.secrets?.() ?? [], requests);
+      assertConformsToGitHub(world.github.requests.slice(requests));
     } finally {
       published = world.published.length;
       requests = world.github.requests.length;

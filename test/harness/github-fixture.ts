@@ -1,10 +1,12 @@
 /**
  * One FakeGitHub per test with the real Octokit pointed at it, for the src/github tests. Registers its own
- * beforeEach/afterEach; every test ends by asserting the fake saw no endpoint it does not know.
+ * beforeEach/afterEach; every test ends by asserting the fake saw no endpoint it does not know and that every
+ * request and answer of its log is one GitHub's REST description allows (test/harness/openapi-check.ts).
  */
 import { afterEach, beforeEach } from 'vitest';
 import { createGitHubClient, type GitHubClient, type GitHubClientOptions } from '../../src/github/client.js';
 import { FakeGitHub } from '../../src/fake/github-api.js';
+import { assertConformsToGitHub } from './openapi-check.js';
 
 export const TEST_REPO = { owner: 'acme', repo: 'demo' };
 
@@ -33,8 +35,14 @@ export function useFakeGitHub(
   });
   afterEach(async () => {
     // The fake's own tests make unknown calls on purpose.
-    if (opts.assertNoUnexpected ?? true) fixture.gh.assertNoUnexpected();
-    await fixture.gh.stop();
+    try {
+      if (opts.assertNoUnexpected ?? true) {
+        fixture.gh.assertNoUnexpected();
+        assertConformsToGitHub(fixture.gh.requests);
+      }
+    } finally {
+      await fixture.gh.stop();
+    }
   });
   return fixture;
 }

@@ -13,6 +13,7 @@ import { localTranscriptStore } from '../../src/action/transcript-store.js';
 import { profileFor } from '../../src/gemini/cli-profile.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 import { ActionWorld, GEMINI_API_KEY, GEMINI_JS, OWNER, REPO } from './action-job.js';
+import { assertConformsToGitHub } from './openapi-check.js';
 import { stubEngine, type AgentPlay, type SeenRuns } from './stub-engine.js';
 
 export interface PipelineRun {
@@ -141,7 +142,12 @@ export class PipelineWorld implements AsyncDisposable {
     return readFile(join(this.world.workspace, path), 'utf8').catch(() => undefined);
   }
 
+  /** Disposes of the world; fails when any request of its runs, or the fake's answer, is not one GitHub allows. */
   async [Symbol.asyncDispose](): Promise<void> {
-    await this.world[Symbol.asyncDispose]();
+    try {
+      assertConformsToGitHub(this.github.requests);
+    } finally {
+      await this.world[Symbol.asyncDispose]();
+    }
   }
 }

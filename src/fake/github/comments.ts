@@ -1,7 +1,7 @@
 /** Issue (and PR conversation) comments: list, create, read, edit. */
 import { asRecord, checkBodyLength, fail, optString } from './http.js';
 import { commentAt, issueAt, paginate, REPO, route, type Ctx, type Route } from './route.js';
-import { apiRepoUrl, association, htmlRepoUrl, nodeId, userJson } from './shapes.js';
+import { apiRepoUrl, association, htmlRepoUrl, nodeId, reactionRollup, userJson } from './shapes.js';
 import type { GitHubState, StoredComment, StoredRepo } from './state.js';
 
 function commentJson(s: GitHubState, r: StoredRepo, c: StoredComment): Record<string, unknown> {
@@ -18,6 +18,7 @@ function commentJson(s: GitHubState, r: StoredRepo, c: StoredComment): Record<st
     created_at: c.createdAt,
     updated_at: c.updatedAt,
     author_association: association(r, c.user),
+    reactions: reactionRollup(`${apiRepoUrl(s, r)}/issues/comments/${c.id}/reactions`),
   };
 }
 

@@ -25,9 +25,9 @@ export function takeFault(faults: Fault[], method: string, path: string): Reply 
   const retry = { 'retry-after': String(fault.retryAfter) };
   switch (fault.kind) {
     case 'bad-gateway':
-      return { status: 502, body: { message: 'Server Error' } };
+      return { status: 502, body: { message: 'Server Error', documentation_url: DOCS, status: '502' } };
     case 'server-error':
-      return { status: 500, body: { message: 'Server Error' } };
+      return { status: 500, body: { message: 'Server Error', documentation_url: DOCS, status: '500' } };
     case 'secondary-rate-limit':
       return {
         status: 403,

@@ -1,7 +1,15 @@
 /** An issue (or the issue side of a PR): read and edit. */
 import { asRecord, checkBodyLength, optString } from './http.js';
 import { issueAt, REPO, route, type Route } from './route.js';
-import { apiRepoUrl, association, htmlRepoUrl, labelsJson, nodeId, userJson } from './shapes.js';
+import {
+  apiRepoUrl,
+  association,
+  htmlRepoUrl,
+  labelsJson,
+  nodeId,
+  reactionRollup,
+  userJson,
+} from './shapes.js';
 import type { GitHubState, StoredIssue, StoredRepo } from './state.js';
 
 function issueJson(s: GitHubState, r: StoredRepo, i: StoredIssue): Record<string, unknown> {
@@ -17,13 +25,18 @@ function issueJson(s: GitHubState, r: StoredRepo, i: StoredIssue): Record<string
     state: i.state,
     state_reason: null,
     locked: false,
-    labels: labelsJson(i.labels),
+    labels: labelsJson(s, r, i.labels),
+    labels_url: `${api}/labels{/name}`,
+    events_url: `${api}/events`,
+    assignee: null,
+    milestone: null,
     assignees: [],
     comments: r.comments.filter((c) => c.issue === i.number).length,
     created_at: i.createdAt,
     updated_at: i.updatedAt,
     closed_at: null,
     author_association: association(r, i.user),
+    reactions: reactionRollup(`${api}/reactions`),
     url: api,
     repository_url: apiRepoUrl(s, r),
     comments_url: `${api}/comments`,
@@ -33,6 +46,8 @@ function issueJson(s: GitHubState, r: StoredRepo, i: StoredIssue): Record<string
           pull_request: {
             url: `${apiRepoUrl(s, r)}/pulls/${i.number}`,
             html_url: `${htmlRepoUrl(s, r)}/pull/${i.number}`,
+            diff_url: `${htmlRepoUrl(s, r)}/pull/${i.number}.diff`,
+            patch_url: `${htmlRepoUrl(s, r)}/pull/${i.number}.patch`,
             merged_at: null,
           },
           draft: i.pull.draft,

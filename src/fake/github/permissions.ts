@@ -12,6 +12,13 @@ function legacyPermission(role: RepoRole): 'admin' | 'write' | 'read' | 'none' {
   return 'none';
 }
 
+/** The flags GitHub lists under a collaborator's `permissions`, each level implying those below it. */
+function permissionFlags(role: RepoRole): Record<string, boolean> {
+  const order: RepoRole[] = ['read', 'triage', 'write', 'maintain', 'admin'];
+  const at = order.indexOf(role);
+  return { pull: at >= 0, triage: at >= 1, push: at >= 2, maintain: at >= 3, admin: at >= 4 };
+}
+
 export const permissionRoutes: Route[] = [
   route('GET', `${REPO}/collaborators/:user/permission`, (c) => {
     const entry = c.repo.permissions.get((c.params.user ?? '').toLowerCase());
@@ -21,7 +28,11 @@ export const permissionRoutes: Route[] = [
       body: {
         permission: legacyPermission(entry.role),
         role_name: entry.roleName,
-        user: { ...userJson(c.state, entry.user), permissions: {} },
+        user: {
+          ...userJson(c.state, entry.user),
+          role_name: entry.roleName,
+          permissions: permissionFlags(entry.role),
+        },
       },
     };
   }),

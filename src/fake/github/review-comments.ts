@@ -17,10 +17,17 @@ function reviewCommentJson(s: GitHubState, r: StoredRepo, c: StoredReviewComment
     side: 'RIGHT',
     diff_hunk: '',
     commit_id: fakeSha(`review:${c.id}`),
+    original_commit_id: fakeSha(`review:${c.id}`),
+    pull_request_review_id: c.id,
     user: userJson(s, c.user),
     created_at: c.createdAt,
     updated_at: c.createdAt,
     author_association: association(r, c.user),
+    _links: {
+      self: { href: `${apiRepoUrl(s, r)}/pulls/comments/${c.id}` },
+      html: { href: `${htmlRepoUrl(s, r)}/pull/${c.pull}#discussion_r${c.id}` },
+      pull_request: { href: `${apiRepoUrl(s, r)}/pulls/${c.pull}` },
+    },
   };
 }
 

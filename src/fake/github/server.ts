@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { takeFault } from './faults.js';
-import { fail, HttpReply, type Reply } from './http.js';
+import { DOCS, fail, HttpReply, type Reply } from './http.js';
 import { dispatch } from './routes.js';
 import type { GitHubState, RecordedRequest } from './state.js';
 
@@ -45,9 +45,12 @@ export async function handleRequest(
     reply = fault ?? (await dispatch(s, method, url, record));
   } catch (e) {
     reply =
-      e instanceof HttpReply ? e.reply : { status: 500, body: { message: `FakeGitHub bug: ${String(e)}` } };
+      e instanceof HttpReply
+        ? e.reply
+        : { status: 500, body: { message: `FakeGitHub bug: ${String(e)}`, documentation_url: DOCS } };
   }
   record.status = reply.status;
+  record.response = reply.body;
   const payload = reply.body === undefined ? '' : JSON.stringify(reply.body);
   res.writeHead(reply.status, {
     'content-type': 'application/json; charset=utf-8',

@@ -19,6 +19,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   body: unknown;
   status: number;
+  /** The JSON body the fake answered (undefined for an empty one), to hold it to GitHub's REST description. */
+  response?: unknown;
   /** The Authorization header carried the configured token. */
   authorized: boolean;
   /** When the request arrived (ms since the epoch), to order it against other fakes' records. */
