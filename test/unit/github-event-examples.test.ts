@@ -1,0 +1,121 @@
+/**
+ * GitHub's own webhook payloads (@octokit/webhooks-examples, recorded from real deliveries) through the triggers:
+ * every example of every event the action handles passes its payload schema, and the actions that start a run do
+ * start one, read from the real fields. Only the text a trigger is matched on is set (the examples' comments do not
+ * start with our phrase); everything else is the payload as GitHub sent it.
+ */
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { interpretEvent, TRIGGERS, type TriggerSettings } from '../../src/github/trigger.js';
+
+type Payload = Record<string, unknown> & { action?: string };
+interface Definition {
+  name: string;
+  examples: Payload[];
+}
+
+const definitions = createRequire(import.meta.url)(
+  '@octokit/webhooks-examples/api.github.com/index.json',
+) as Definition[];
+
+function examplesOf(event: string, action?: string): Payload[] {
+  const examples = definitions.find((d) => d.name === event)?.examples ?? [];
+  return action === undefined ? examples : examples.filter((e) => e.action === action);
+}
+
+const settings: TriggerSettings = { triggerLabel: 'gemini-run', triggerPhrase: '/gemini' };
+const login = (u: unknown): string => (u as { login: string }).login;
+const field = (p: Payload, key: string): Record<string, unknown> => p[key] as Record<string, unknown>;
+
+describe('real webhook payloads (@octokit/webhooks-examples)', () => {
+  it.each(Object.keys(TRIGGERS))('every %s example passes the payload schema', (event) => {
+    const examples = examplesOf(event);
+    expect(examples.length).toBeGreaterThan(0);
+    for (const payload of examples) {
+      // A payload the schema refused throws a UserError; a decision (run or skip) is what a real one gets. The
+      // prompt input is set because a dispatch without one refuses to run, whatever its payload.
+      expect(['run', 'skip']).toContain(interpretEvent(event, payload, { ...settings, prompt: 'x' }).kind);
+    }
+  });
+
+  it('issues.labeled: a run on the labelled issue, by the labeller', () => {
+    const examples = examplesOf('issues', 'labeled');
+    expect(examples.length).toBeGreaterThan(0);
+    for (const p of examples) {
+      const label = (field(p, 'label') as { name: string }).name;
+      const t = interpretEvent('issues', p, { ...settings, triggerLabel: label });
+      expect(t).toMatchObject({
+        kind: 'run',
+        via: 'label',
+        actor: login(p.sender),
+        number: field(p, 'issue').number,
+      });
+    }
+  });
+
+  it('issues.assigned: a run when the trigger assignee is assigned', () => {
+    const examples = examplesOf('issues', 'assigned');
+    expect(examples.length).toBeGreaterThan(0);
+    for (const p of examples) {
+      const t = interpretEvent('issues', p, { ...settings, triggerAssignee: login(p.assignee) });
+      expect(t).toMatchObject({ kind: 'run', via: 'assign', number: field(p, 'issue').number });
+    }
+  });
+
+  it('issue_comment.created: a run on the issue, the comment being the instruction', () => {
+    const examples = examplesOf('issue_comment', 'created');
+    expect(examples.length).toBeGreaterThan(0);
+    for (const p of examples) {
+      const comment: Record<string, unknown> = { ...field(p, 'comment'), body: '/gemini add a notes file' };
+      const t = interpretEvent('issue_comment', { ...p, comment }, settings);
+      expect(t).toMatchObject({
+        kind: 'run',
+        via: 'comment',
+        actor: login(comment.user),
+        number: field(p, 'issue').number,
+        commentId: comment.id,
+        instruction: 'add a notes file',
+      });
+    }
+  });
+
+  it('pull_request_review_comment.created: a run on the PR, anchored where the comment sits', () => {
+    const examples = examplesOf('pull_request_review_comment', 'created');
+    expect(examples.length).toBeGreaterThan(0);
+    for (const p of examples) {
+      const comment: Record<string, unknown> = { ...field(p, 'comment'), body: '/gemini use fewer emoji' };
+      const t = interpretEvent('pull_request_review_comment', { ...p, comment }, settings);
+      expect(t).toMatchObject({
+        kind: 'run',
+        via: 'review-comment',
+        isPullRequest: true,
+        number: field(p, 'pull_request').number,
+        reviewCommentId: comment.id,
+        anchor: { path: comment.path },
+      });
+    }
+  });
+
+  it('pull_request_review.submitted: a run on the PR from the review body; no body, no run', () => {
+    const examples = examplesOf('pull_request_review', 'submitted');
+    expect(examples.length).toBeGreaterThan(0);
+    for (const p of examples) {
+      expect(interpretEvent('pull_request_review', p, settings).kind).toBe('skip');
+      const review = { ...field(p, 'review'), body: '/gemini address the review' };
+      const t = interpretEvent('pull_request_review', { ...p, review }, settings);
+      expect(t).toMatchObject({
+        kind: 'run',
+        via: 'review',
+        isPullRequest: true,
+        number: field(p, 'pull_request').number,
+      });
+    }
+  });
+
+  it('workflow_dispatch: a run with the dispatch prompt', () => {
+    for (const p of examplesOf('workflow_dispatch')) {
+      const t = interpretEvent('workflow_dispatch', p, { ...settings, prompt: 'tidy the README' });
+      expect(t).toMatchObject({ kind: 'run', via: 'dispatch', instruction: 'tidy the README' });
+    }
+  });
+});
