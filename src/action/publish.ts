@@ -26,6 +26,8 @@ export interface PublishProblem {
 export interface PublishOutcome {
   /** The branch that holds the commits on the remote (the run branch, or the one they went to instead). */
   pushedTo?: string;
+  /** The commit `pushedTo` points at when it is not the vault's head (commits re-created through the API). */
+  headSha?: string;
   /** The commits went to another branch than the run's, and why. */
   diverted?: { branch: string; why: 'rewrote' | 'moved' };
   pull?: PullInfo;

@@ -6,6 +6,7 @@
 import { chmod, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OUTPUT_NAMES } from '../../src/action/outputs.js';
 import { failsStep } from '../../src/domain/status.js';
 import type { ActionResult } from '../../src/action/run-record.js';
 import { exec } from '../../src/util/exec.js';
@@ -35,6 +36,10 @@ function ended(r: PipelineRun): ActionResult {
     failsStep(result.outputs.status),
   );
   if (!result.outputs['pr-url']) expect(result.outputs['pr-number']).toBe('');
+  // Every output in every end state, and `conclusion` exactly the step's result.
+  for (const name of OUTPUT_NAMES) expect(typeof result.outputs[name], name).toBe('string');
+  expect(result.outputs.conclusion).toBe(result.failure ? 'failure' : 'success');
+  if (!result.outputs['pr-url']) expect(result.outputs['pull-request-operation']).toBe('none');
   return result;
 }
 
@@ -106,11 +111,26 @@ describe('the agent ran', () => {
         commits: { 'Add NOTES.md': { 'NOTES.md': 'a note\n' } },
         leftovers: { 'TODO.md': 'x\n' },
         tokens: 1234,
+        answer: 'Added the note, @bob. <img src=x onerror=alert(1)>',
       },
     });
     const { outputs, failure } = ended(r);
     expect(failure).toBeUndefined();
-    expect(outputs).toMatchObject({ status: 'finished', 'commit-count': '2', 'total-tokens': '1234' });
+    expect(outputs).toMatchObject({
+      status: 'finished',
+      'commit-count': '2',
+      'total-tokens': '1234',
+      'pull-request-operation': 'created',
+      conclusion: 'success',
+      // Sanitised as the pull request's text is: nobody pinged, no markup that loads anything.
+      'final-message': 'Added the note, <code>@bob</code>. \\<img src=x onerror=alert(1)>',
+    });
+    expect(JSON.parse(outputs.usage)).toMatchObject({ totalTokens: 1234, turns: 0, toolCalls: 0 });
+    const tip = await exec('git', ['rev-parse', 'refs/heads/gemini-run/issue-1'], {
+      cwd: w.world.repo.originDir,
+      env: scrubbedGitEnv(),
+    });
+    expect(outputs['head-sha']).toBe(tip.stdout.trim());
     const [pull] = w.github.pulls();
     expect(pull).toMatchObject({ head: 'gemini-run/issue-1', base: 'main', draft: false });
     expect(outputs['pr-number']).toBe(String(pull!.number));
@@ -127,7 +147,11 @@ describe('the agent ran', () => {
   it('finished while another run had opened the pull request: it updates that one and says so', async () => {
     const other = w.github.addPull({ title: 'Earlier run', head: 'gemini-run/issue-1', base: 'main' });
     const r = await w.run({ play: { commits: { 'Add it': { 'n.md': 'n\n' } } } });
-    expect(ended(r).outputs).toMatchObject({ status: 'finished', 'pr-number': String(other) });
+    expect(ended(r).outputs).toMatchObject({
+      status: 'finished',
+      'pr-number': String(other),
+      'pull-request-operation': 'updated',
+    });
     expect(commentsOn(1).join('\n')).toContain(`gemini-run updated #${other}.`);
     expect(w.github.pulls()).toHaveLength(1);
   });
