@@ -48,7 +48,7 @@ export const OUTPUT_NAMES: readonly (keyof ActionOutputs)[] = [
 ];
 
 /** A step output is kept in the runner's file and copied into later steps' expressions: 64 KB is plenty. */
-export const FINAL_MESSAGE_BYTES = 64 * 1024;
+const FINAL_MESSAGE_BYTES = 64 * 1024;
 
 /** `text` cut to at most `max` UTF-8 bytes, never inside a character, with a note when cut. Pure. */
 export function capUtf8(text: string, max = FINAL_MESSAGE_BYTES): string {
