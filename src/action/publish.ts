@@ -10,6 +10,7 @@ import { scrubCommits } from '../git/scrub.js';
 import { Git } from '../git/git.js';
 import { PushRejectedError, pushBranch } from '../git/push.js';
 import type { GitHubClient } from '../github/client.js';
+import { applyPullControls, type PullControls } from '../github/pull-controls.js';
 import { createOrUpdatePull, type PullInfo, type PullSpec } from '../github/pulls.js';
 import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
@@ -60,6 +61,8 @@ export interface PublishInput {
   artifactName: string;
   /** The pull request to open when the run branch has none; built only when needed. */
   pullSpec: () => Omit<PullSpec, 'head' | 'base'>;
+  /** Labels, assignees and reviewers added to the pull request, opened or updated. */
+  controls?: PullControls;
   log: Logger;
 }
 
@@ -174,8 +177,15 @@ async function pushAndOpen(o: PublishInput): Promise<PublishOutcome> {
     outcome.problem = divertProblem(plan.branch, target, why, outcome.compareUrl);
     return outcome;
   }
+  return openPull(o, outcome);
+}
+
+/** The pull request for the pushed run branch: the one the run continues, or one opened (or updated) now. */
+async function openPull(o: PublishInput, outcome: PublishOutcome): Promise<PublishOutcome> {
+  const { plan, log } = o;
   if (plan.existingPull) {
     outcome.pull = plan.existingPull;
+    if (o.controls) await applyPullControls(o.client, o.repo, outcome.pull.number, o.controls, log);
     return outcome;
   }
   try {
@@ -192,6 +202,7 @@ async function pushAndOpen(o: PublishInput): Promise<PublishOutcome> {
     });
     outcome.pull = pull;
     outcome.opened = created;
+    if (o.controls) await applyPullControls(o.client, o.repo, pull.number, o.controls, log);
   } catch (error) {
     const url = compareUrl(o.serverUrl, o.repo, plan.base, plan.branch);
     outcome.compareUrl = url;

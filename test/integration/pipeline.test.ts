@@ -156,6 +156,43 @@ describe('the agent ran', () => {
     expect(w.github.pulls()).toHaveLength(1);
   });
 
+  it('labels, assignees and reviewers: applied on create, added again on update, a refused one only warned of', async () => {
+    w.github.addTeam('core');
+    const controls = {
+      labels: 'gemini, needs review',
+      assignees: 'alice\neve',
+      reviewers: 'alice, eve',
+      'team-reviewers': 'acme/core\nghosts',
+    };
+    const r = await w.run({ play: { commits: { One: { 'one.md': '1\n' } } }, inputs: controls });
+    expect(ended(r).outputs).toMatchObject({ status: 'finished', 'pull-request-operation': 'created' });
+    const pr = w.github.pulls()[0]!.number;
+    expect(w.github.pulls()[0]!.labels).toEqual(['gemini', 'needs review']);
+    // eve has no access: GitHub drops her as an assignee and refuses her as a reviewer; the step still succeeds.
+    expect(w.github.pullControls(pr)).toEqual({
+      assignees: ['alice'],
+      reviewers: ['alice'],
+      teams: ['core'],
+    });
+    const log = r.log.join('\n');
+    expect(log).toMatch(/GitHub did not assign #\d+ to eve/);
+    expect(log).toMatch(/refused to request a review of #\d+ from eve: 422 Reviews may only be requested/);
+    expect(log).toMatch(/refused to request a review of #\d+ from team ghosts: 422/);
+
+    // A person's own label stays; the next run adds the workflow's again and removes nothing.
+    w.github.labelIssue(pr, 'human');
+    await w.world.checkout();
+    const again = await w.run({
+      play: { commits: { Two: { 'two.md': '2\n' } } },
+      inputs: { ...controls, labels: 'later' },
+    });
+    expect(ended(again).outputs).toMatchObject({
+      'pull-request-operation': 'updated',
+      'pr-number': String(pr),
+    });
+    expect(w.github.pulls()[0]!.labels).toEqual(['gemini', 'needs review', 'human', 'later']);
+  });
+
   it('finished without commits: no-changes, the answer on the issue, no pull request', async () => {
     const r = await w.run({ play: { answer: 'Nothing needed changing: the note exists.' } });
     expect(ended(r).outputs.status).toBe('no-changes');

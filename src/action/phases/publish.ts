@@ -88,6 +88,12 @@ export async function publish(r: AtPublish): Promise<Published> {
       ),
       draft: r.inputs.draft || result.status !== 'finished',
     }),
+    controls: {
+      labels: r.inputs.labels,
+      assignees: r.inputs.assignees,
+      reviewers: r.inputs.reviewers,
+      teamReviewers: r.inputs.teamReviewers,
+    },
     log: r.log,
   });
   return { ...base, status: statusOf(result, published), published };

@@ -4,7 +4,7 @@ import { issueAt, REPO, route, type Route } from './route.js';
 import { apiRepoUrl, association, htmlRepoUrl, labelsJson, nodeId, userJson } from './shapes.js';
 import type { GitHubState, StoredIssue, StoredRepo } from './state.js';
 
-function issueJson(s: GitHubState, r: StoredRepo, i: StoredIssue): Record<string, unknown> {
+export function issueJson(s: GitHubState, r: StoredRepo, i: StoredIssue): Record<string, unknown> {
   const api = `${apiRepoUrl(s, r)}/issues/${i.number}`;
   const kind = i.pull ? 'pull' : 'issues';
   return {
