@@ -62,6 +62,15 @@ const names = (name: string, pattern: RegExp, what: string, map: (s: string) => 
     ctx.addIssue({ code: 'custom', message: `'${name}' has ${JSON.stringify(bad)}, which is not ${what}` });
     return z.NEVER;
   });
+/** `Name <email>`, as git and create-pull-request write it; empty: the pushing token's identity. */
+const person = (name: string) =>
+  z.string().transform((s, ctx) => {
+    if (s === '') return undefined;
+    const m = /^([^<>\r\n]*[^<>\s])\s*<([^<>\s@]+@[^<>\s@]+)>$/.exec(s);
+    if (m?.[1] && m[2]) return { name: m[1], email: m[2] };
+    ctx.addIssue({ code: 'custom', message: `'${name}' must be in the form 'Name <email@example.com>'` });
+    return z.NEVER;
+  });
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(\[bot\])?$/;
 
 /**
@@ -114,6 +123,9 @@ const INPUT_SHAPE = {
   'scrub-attribution': input('true', bool('scrub-attribution')),
   'upload-transcript': input('true', bool('upload-transcript')),
   'track-progress': input('true', bool('track-progress')),
+  'commit-author': input('', person('commit-author')),
+  committer: input('', person('committer')),
+  'rewrite-author': input('false', bool('rewrite-author')),
   isolation: input('user', z.enum(ISOLATION_MODES, { message: "'isolation' must be 'user' or 'none'" })),
   settings: input(
     '',

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { createBundle } from '../git/bundle.js';
 import { filesChanged, listCommits, type CommitInfo } from '../git/commits.js';
-import { scrubCommits } from '../git/scrub.js';
+import { scrubCommits, type IdentityChange } from '../git/scrub.js';
 import { Git } from '../git/git.js';
 import { PushRejectedError, pushBranch } from '../git/push.js';
 import type { GitHubClient } from '../github/client.js';
@@ -76,14 +76,20 @@ export async function settleCommits(o: {
   baseSha: string;
   known: readonly string[];
   scrub: ((msg: string) => string) | undefined;
+  /** The author and committer a run's commit gets (the leftover commit, all of them under `rewrite-author`). */
+  identity?: (sha: string) => IdentityChange | undefined;
   log: Logger;
 }): Promise<{ head: string; commits: CommitInfo[]; filesChanged: string[] }> {
   const { repo, baseSha, log } = o;
-  const scrub = o.scrub;
-  if (scrub) {
+  if (o.scrub || o.identity) {
+    const scrub = o.scrub ?? ((m: string) => m);
+    const identity = o.identity;
     await log
       .group('Scrubbing attribution from commits', async () => {
-        const { rewritten } = await scrubCommits(repo, baseSha, scrub, { keep: o.known });
+        const { rewritten } = await scrubCommits(repo, baseSha, scrub, {
+          keep: o.known,
+          ...(identity ? { identity } : {}),
+        });
         log.info(`${rewritten} commit message(s) rewritten`);
       })
       .catch((e: unknown) =>

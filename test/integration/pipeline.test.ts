@@ -286,6 +286,60 @@ describe('the agent ran', () => {
   });
 });
 
+describe("the commits' identity (issue 27)", () => {
+  const APP = 'gemini-run-app[bot]';
+  const who = async (world: PipelineWorld, branch: string) => {
+    const r = await exec(
+      'git',
+      ['--git-dir', world.world.repo.originDir, 'log', '--format=%s|%an <%ae>|%cn <%ce>', `main..${branch}`],
+      { env: scrubbedGitEnv() },
+    );
+    return r.stdout.trim().split('\n');
+  };
+
+  it("an App token: the leftover commit is the App bot's, the agent's own keeps its author", async () => {
+    await using app = await PipelineWorld.create({ tokenUser: { login: APP, type: 'Bot' } });
+    const r = await app.run({
+      play: { commits: { Mine: { 'm.md': 'm\n' } }, leftovers: { 'left.md': 'l\n' } },
+    });
+    expect(ended(r).outputs.status).toBe('finished');
+    const id = /"databaseId":(\d+)/.exec(JSON.stringify(await viewerOf(app)))?.[1];
+    const bot = `${APP} <${id}+${APP}@users.noreply.github.com>`;
+    const [leftover, mine] = await who(app, 'gemini-run/issue-1');
+    expect(leftover).toBe(`Leftover changes of the agent|${bot}|${bot}`);
+    expect(mine).toMatch(/^Mine\|agent <agent@example\.com>\|/);
+    // The agent was given the App's identity for the commits it makes without naming its own.
+    expect(r.seen[0]?.gitIdentity).toEqual({ name: APP, email: `${id}+${APP}@users.noreply.github.com` });
+    app.github.assertNoUnexpected();
+  });
+
+  it("commit-author and committer name them; rewrite-author gives the agent's own commits that identity too", async () => {
+    const r = await w.run({
+      play: { commits: { Mine: { 'm.md': 'm\n' } }, leftovers: { 'left.md': 'l\n' } },
+      inputs: {
+        'commit-author': 'Release Bot <release@example.com>',
+        committer: 'Ci Person <ci@example.com>',
+        'rewrite-author': 'true',
+      },
+    });
+    expect(ended(r).outputs.status).toBe('finished');
+    expect(await who(w, 'gemini-run/issue-1')).toEqual([
+      'Leftover changes of the agent|Release Bot <release@example.com>|Ci Person <ci@example.com>',
+      'Mine|Release Bot <release@example.com>|Ci Person <ci@example.com>',
+    ]);
+  });
+});
+
+/** What the fake answers GraphQL's viewer with (its user id differs per world). */
+async function viewerOf(world: PipelineWorld): Promise<unknown> {
+  const res = await fetch(`${world.github.url}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `token ${world.world.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'query { viewer { login databaseId } }' }),
+  });
+  return res.json();
+}
+
 describe('a follow-up on the pull request', () => {
   it('continues the session the summary comment records, and starts fresh when there is none', async () => {
     const first = await w.run({ play: { commits: { First: { 'f.md': 'f\n' } }, transcript: RESUMABLE } });

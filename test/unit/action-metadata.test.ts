@@ -159,3 +159,23 @@ describe('the pull request controls (issue 27)', () => {
     expect(() => parseInputs({ ...base, 'team-reviewers': 'a team' })).toThrow(/not a team slug/);
   });
 });
+
+describe('commit-author and committer (issue 27)', () => {
+  const base = { ...INPUT_DEFAULTS, 'gemini-api-key': 'k' };
+
+  it("parses 'Name <email>' and leaves them unset when empty", () => {
+    const inputs = parseInputs({ ...base, 'commit-author': 'Release Bot <release@example.com>' });
+    expect(inputs.commitAuthor).toEqual({ name: 'Release Bot', email: 'release@example.com' });
+    expect(inputs.committer).toBeUndefined();
+    expect(inputs.rewriteAuthor).toBe(false);
+  });
+
+  it.each(['release@example.com', 'Bot <not-an-email>', 'Bot <a@b.c> trailing', 'A <b> <c@d.e>'])(
+    'refuses %j in one line',
+    (value) => {
+      expect(() => parseInputs({ ...base, committer: value })).toThrow(
+        /^Invalid input: 'committer' must be in the form 'Name <email@example\.com>'\.$/,
+      );
+    },
+  );
+});
