@@ -44,6 +44,36 @@ const list = (name: string, separator: RegExp) =>
   });
 
 /**
+ * A comma- or newline-separated list of names, each matching `pattern` (told as `what`), duplicates dropped.
+ * `map` normalises an entry first (a team given as `org/slug` is its slug).
+ */
+const names = (name: string, pattern: RegExp, what: string, map: (s: string) => string = (s) => s) =>
+  z.string().transform((s, ctx) => {
+    const items = [
+      ...new Set(
+        s
+          .split(/[,\r\n]/)
+          .map((x) => map(x.trim()))
+          .filter(Boolean),
+      ),
+    ];
+    const bad = items.find((x) => !pattern.test(x));
+    if (bad === undefined) return items;
+    ctx.addIssue({ code: 'custom', message: `'${name}' has ${JSON.stringify(bad)}, which is not ${what}` });
+    return z.NEVER;
+  });
+/** `Name <email>`, as git and create-pull-request write it; empty: the pushing token's identity. */
+const person = (name: string) =>
+  z.string().transform((s, ctx) => {
+    if (s === '') return undefined;
+    const m = /^([^<>\r\n]*[^<>\s])\s*<([^<>\s@]+@[^<>\s@]+)>$/.exec(s);
+    if (m?.[1] && m[2]) return { name: m[1], email: m[2] };
+    ctx.addIssue({ code: 'custom', message: `'${name}' must be in the form 'Name <email@example.com>'` });
+    return z.NEVER;
+  });
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(\[bot\])?$/;
+
+/**
  * Every input of action.yml, declared once: name, default and parser. The parsed settings type, the list of
  * names and the defaults all derive from it; test/unit/action-metadata.test.ts checks it against action.yml.
  */
@@ -93,6 +123,9 @@ const INPUT_SHAPE = {
   'scrub-attribution': input('true', bool('scrub-attribution')),
   'upload-transcript': input('true', bool('upload-transcript')),
   'track-progress': input('true', bool('track-progress')),
+  'commit-author': input('', person('commit-author')),
+  committer: input('', person('committer')),
+  'rewrite-author': input('false', bool('rewrite-author')),
   isolation: input('user', z.enum(ISOLATION_MODES, { message: "'isolation' must be 'user' or 'none'" })),
   settings: input(
     '',
@@ -109,6 +142,14 @@ const INPUT_SHAPE = {
   'allowed-tools': input('', list('allowed-tools', /,/)),
   'exclude-tools': input('', list('exclude-tools', /,/)),
   extensions: input('', list('extensions', /\r?\n/)),
+  // GitHub's label names are at most 50 characters; any printable text otherwise.
+  labels: input('', names('labels', /^\P{Cc}{1,50}$/u, 'a label name (1 to 50 characters)')),
+  assignees: input('', names('assignees', LOGIN, 'a GitHub login')),
+  reviewers: input('', names('reviewers', LOGIN, 'a GitHub login')),
+  'team-reviewers': input(
+    '',
+    names('team-reviewers', /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a team slug', (t) => t.replace(/^[^/]*\//, '')),
+  ),
 };
 
 type Shape = typeof INPUT_SHAPE;

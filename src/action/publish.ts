@@ -6,10 +6,11 @@
 import { join } from 'node:path';
 import { createBundle } from '../git/bundle.js';
 import { filesChanged, listCommits, type CommitInfo } from '../git/commits.js';
-import { scrubCommits } from '../git/scrub.js';
+import { scrubCommits, type IdentityChange } from '../git/scrub.js';
 import { Git } from '../git/git.js';
 import { PushRejectedError, pushBranch } from '../git/push.js';
 import type { GitHubClient } from '../github/client.js';
+import { applyPullControls, type PullControls } from '../github/pull-controls.js';
 import { createOrUpdatePull, type PullInfo, type PullSpec } from '../github/pulls.js';
 import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
@@ -26,6 +27,8 @@ export interface PublishProblem {
 export interface PublishOutcome {
   /** The branch that holds the commits on the remote (the run branch, or the one they went to instead). */
   pushedTo?: string;
+  /** The commit `pushedTo` points at when it is not the vault's head (commits re-created through the API). */
+  headSha?: string;
   /** The commits went to another branch than the run's, and why. */
   diverted?: { branch: string; why: 'rewrote' | 'moved' };
   pull?: PullInfo;
@@ -58,6 +61,8 @@ export interface PublishInput {
   artifactName: string;
   /** The pull request to open when the run branch has none; built only when needed. */
   pullSpec: () => Omit<PullSpec, 'head' | 'base'>;
+  /** Labels, assignees and reviewers added to the pull request, opened or updated. */
+  controls?: PullControls;
   log: Logger;
 }
 
@@ -71,14 +76,20 @@ export async function settleCommits(o: {
   baseSha: string;
   known: readonly string[];
   scrub: ((msg: string) => string) | undefined;
+  /** The author and committer a run's commit gets (the leftover commit, all of them under `rewrite-author`). */
+  identity?: (sha: string) => IdentityChange | undefined;
   log: Logger;
 }): Promise<{ head: string; commits: CommitInfo[]; filesChanged: string[] }> {
   const { repo, baseSha, log } = o;
-  const scrub = o.scrub;
-  if (scrub) {
+  if (o.scrub || o.identity) {
+    const scrub = o.scrub ?? ((m: string) => m);
+    const identity = o.identity;
     await log
       .group('Scrubbing attribution from commits', async () => {
-        const { rewritten } = await scrubCommits(repo, baseSha, scrub, { keep: o.known });
+        const { rewritten } = await scrubCommits(repo, baseSha, scrub, {
+          keep: o.known,
+          ...(identity ? { identity } : {}),
+        });
         log.info(`${rewritten} commit message(s) rewritten`);
       })
       .catch((e: unknown) =>
@@ -172,8 +183,15 @@ async function pushAndOpen(o: PublishInput): Promise<PublishOutcome> {
     outcome.problem = divertProblem(plan.branch, target, why, outcome.compareUrl);
     return outcome;
   }
+  return openPull(o, outcome);
+}
+
+/** The pull request for the pushed run branch: the one the run continues, or one opened (or updated) now. */
+async function openPull(o: PublishInput, outcome: PublishOutcome): Promise<PublishOutcome> {
+  const { plan, log } = o;
   if (plan.existingPull) {
     outcome.pull = plan.existingPull;
+    if (o.controls) await applyPullControls(o.client, o.repo, outcome.pull.number, o.controls, log);
     return outcome;
   }
   try {
@@ -190,6 +208,7 @@ async function pushAndOpen(o: PublishInput): Promise<PublishOutcome> {
     });
     outcome.pull = pull;
     outcome.opened = created;
+    if (o.controls) await applyPullControls(o.client, o.repo, pull.number, o.controls, log);
   } catch (error) {
     const url = compareUrl(o.serverUrl, o.repo, plan.base, plan.branch);
     outcome.compareUrl = url;

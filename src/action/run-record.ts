@@ -7,6 +7,7 @@ import type { AuthConfig, Task } from '../domain/types.js';
 import type { CliProfile } from '../gemini/cli-profile.js';
 import type { SavedCredentials } from '../git/credentials.js';
 import type { GitHubClient, RepoRef } from '../github/client.js';
+import type { CommitIdentity } from '../github/identity.js';
 import type { RunTrigger } from '../github/trigger.js';
 import type { Privilege } from '../isolation/privilege.js';
 import type { OAuthTokenSource } from '../proxy/oauth-token.js';
@@ -134,6 +135,8 @@ export interface Prepared {
 /** execute: how the agent's run ended; everything it opened is closed again. */
 export interface Executed {
   result: RunResult;
+  /** Who the commits the action makes are by (the pushing token's identity, or the inputs'). */
+  identity: CommitIdentity;
 }
 
 /** publish: the commits settled (scrubbed) and where they went. */

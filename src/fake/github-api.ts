@@ -21,6 +21,9 @@
  *   characters)";
  * - with `forbidPullCreation`, creating a PR answers GitHub's 403 "GitHub Actions is not permitted to create or
  *   approve pull requests." (the repository setting that is off by default in new organisations);
+ * - `POST /issues/{n}/assignees` silently drops a login without access to the repository; `POST
+ *   /pulls/{n}/requested_reviewers` refuses the whole request (422 "Reviews may only be requested from
+ *   collaborators…") when one login or team is not a collaborator, and asks nobody then;
  * - GraphQL `viewer { login }` names the token's identity (`GET /user` is 403 for an installation token);
  * - a comment a maintainer hid (`minimizeComment`) looks the same over REST; only GraphQL `nodes(ids:)` with
  *   `isMinimized`/`minimizedReason` on IssueComment or PullRequestReviewComment says so, and an id that resolves
@@ -35,6 +38,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exec } from '../util/exec.js';
 import type { FaultKind } from './github/faults.js';
+import { addTeam, controlsOf } from './github/pull-controls.js';
 import { handleRequest } from './github/server.js';
 import {
   GitHubState,
@@ -332,6 +336,26 @@ export class FakeGitHub implements AsyncDisposable {
         ? { user, role, roleName: role }
         : { user, role: role.base, roleName: role.custom };
     repo.permissions.set(user.login.toLowerCase(), entry);
+  }
+
+  /** A team of the repository's owner with access to it (only such a team can be asked to review). */
+  addTeam(slug: string, repoName?: string): void {
+    addTeam(this.state.repoOf(repoName), slug);
+  }
+
+  /** Who is assigned to issue or pull request `number`, and whose review it requests (users, team slugs). */
+  pullControls(
+    number: number,
+    repoName?: string,
+  ): { assignees: string[]; reviewers: string[]; teams: string[] } {
+    const issue = this.state.repoOf(repoName).issues.get(number);
+    if (!issue) throw new Error(`FakeGitHub: no issue or pull request #${number}`);
+    const c = controlsOf(issue);
+    return {
+      assignees: c.assignees.map((u) => u.login),
+      reviewers: c.reviewers.map((u) => u.login),
+      teams: [...c.teams],
+    };
   }
 
   /** Serves the workflow-artifact endpoints from `backend` (without one they are unknown routes). */

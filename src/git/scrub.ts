@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { GitIdentity } from './commits.js';
 import { Git } from './git.js';
 
 /**
@@ -28,7 +29,7 @@ export async function scrubCommits(
   worktree: string,
   base: string,
   scrub: (msg: string) => string,
-  opts: { keep?: readonly string[] } = {},
+  opts: { keep?: readonly string[]; identity?: (sha: string) => IdentityChange | undefined } = {},
 ): Promise<{ head: string; rewritten: number }> {
   const git = Git.forUntrusted(worktree);
   const oldHead = await git.headSha();
@@ -59,8 +60,11 @@ export async function scrubCommits(
     if (result.changed) {
       message = Buffer.from(result.message ?? (await fallbackMessage(git, sha, commit.parents[0])), 'utf8');
     }
-    if (!parentsChanged && !result.changed) continue;
-    const body = renderRawCommit(commit, parents, message);
+    const who = opts.identity?.(sha);
+    const headers = who ? withIdentity(commit.headers, who) : commit.headers;
+    const whoChanged = headers.some((h, i) => h.text !== commit.headers[i]?.text);
+    if (!parentsChanged && !result.changed && !whoChanged) continue;
+    const body = renderRawCommit({ ...commit, headers }, parents, message);
     const newSha = hashObject(format, 'commit', body);
     replaced.set(sha, newSha);
     written.push({ sha: newSha, body });
@@ -74,6 +78,30 @@ export async function scrubCommits(
   if (headRef) await git.run(['update-ref', '-m', reason, headRef, newHead, oldHead]);
   else await git.run(['update-ref', '--no-deref', '-m', reason, 'HEAD', newHead, oldHead]);
   return { head: newHead, rewritten: written.length };
+}
+
+/** A new author and/or committer for a commit (name and e-mail; the dates stay as they were). */
+export interface IdentityChange {
+  author?: GitIdentity;
+  committer?: GitIdentity;
+}
+
+/**
+ * The headers with `author`/`committer` naming `who`, each keeping its date. A name or address git could not
+ * write back unambiguously (a `<`, `>` or line break) is refused rather than written.
+ */
+function withIdentity(headers: RawCommit['headers'], who: IdentityChange): RawCommit['headers'] {
+  return headers.map((h) => {
+    const to = h.key === 'author' ? who.author : h.key === 'committer' ? who.committer : undefined;
+    if (!to) return h;
+    if (/[<>\n\0]/.test(to.name + to.email))
+      throw new Error(`not a git identity: ${JSON.stringify(to.name)}`);
+    const date = /> (\d+ [+-]\d{4})$/.exec(h.text)?.[1];
+    if (!date) return h;
+    // Header text is latin1 (see RawCommit): a UTF-8 name goes in as its bytes.
+    const ident = Buffer.from(`${to.name} <${to.email}>`, 'utf8').toString('latin1');
+    return { key: h.key, text: `${h.key} ${ident} ${date}` };
+  });
 }
 
 export interface RawCommit {

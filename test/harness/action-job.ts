@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FakeGemini, type Script } from '../../src/fake/gemini-api.js';
-import { FakeGitHub, branchesFromGit } from '../../src/fake/github-api.js';
+import { FakeGitHub, branchesFromGit, type FakeUser } from '../../src/fake/github-api.js';
 import { exec } from '../../src/util/exec.js';
 import { node24Path } from './node24.js';
 import { createWorkRepo, scrubbedGitEnv, type WorkRepo } from './repo.js';
@@ -140,12 +140,13 @@ export class ActionWorld implements AsyncDisposable {
     this.tmp = tmp;
   }
 
-  static async create(o: { token?: string } = {}): Promise<ActionWorld> {
+  static async create(o: { token?: string; tokenUser?: FakeUser } = {}): Promise<ActionWorld> {
     const token = o.token ?? GITHUB_TOKEN;
     const repo = await createWorkRepo({ name: REPO });
     await repo.git(['push', '--quiet', 'origin', 'main']);
     const github = new FakeGitHub({
       token,
+      ...(o.tokenUser ? { tokenUser: o.tokenUser } : {}),
       resolveBranch: branchesFromGit({ [`${OWNER}/${REPO}`]: repo.originDir }),
     });
     await github.start();

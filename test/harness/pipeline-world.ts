@@ -11,6 +11,7 @@ import { runAction } from '../../src/action/run-action.js';
 import type { ActionResult, PipelineDeps } from '../../src/action/run-record.js';
 import { localTranscriptStore } from '../../src/action/transcript-store.js';
 import { profileFor } from '../../src/gemini/cli-profile.js';
+import type { FakeUser } from '../../src/fake/github-api.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 import { ActionWorld, GEMINI_API_KEY, GEMINI_JS, OWNER, REPO } from './action-job.js';
 import { assertConformsToGitHub } from './openapi-check.js';
@@ -52,8 +53,8 @@ export class PipelineWorld implements AsyncDisposable {
   readonly published: string[] = [];
   private constructor(readonly world: ActionWorld) {}
 
-  static async create(): Promise<PipelineWorld> {
-    const world = await ActionWorld.create();
+  static async create(o: { tokenUser?: FakeUser } = {}): Promise<PipelineWorld> {
+    const world = await ActionWorld.create(o);
     await world.checkout();
     return new PipelineWorld(world);
   }

@@ -6,6 +6,7 @@
 import { chmod, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OUTPUT_NAMES } from '../../src/action/outputs.js';
 import { failsStep } from '../../src/domain/status.js';
 import type { ActionResult } from '../../src/action/run-record.js';
 import { exec } from '../../src/util/exec.js';
@@ -35,6 +36,10 @@ function ended(r: PipelineRun): ActionResult {
     failsStep(result.outputs.status),
   );
   if (!result.outputs['pr-url']) expect(result.outputs['pr-number']).toBe('');
+  // Every output in every end state, and `conclusion` exactly the step's result.
+  for (const name of OUTPUT_NAMES) expect(typeof result.outputs[name], name).toBe('string');
+  expect(result.outputs.conclusion).toBe(result.failure ? 'failure' : 'success');
+  if (!result.outputs['pr-url']) expect(result.outputs['pull-request-operation']).toBe('none');
   return result;
 }
 
@@ -106,11 +111,26 @@ describe('the agent ran', () => {
         commits: { 'Add NOTES.md': { 'NOTES.md': 'a note\n' } },
         leftovers: { 'TODO.md': 'x\n' },
         tokens: 1234,
+        answer: 'Added the note, @bob. <img src=x onerror=alert(1)>',
       },
     });
     const { outputs, failure } = ended(r);
     expect(failure).toBeUndefined();
-    expect(outputs).toMatchObject({ status: 'finished', 'commit-count': '2', 'total-tokens': '1234' });
+    expect(outputs).toMatchObject({
+      status: 'finished',
+      'commit-count': '2',
+      'total-tokens': '1234',
+      'pull-request-operation': 'created',
+      conclusion: 'success',
+      // Sanitised as the pull request's text is: nobody pinged, no markup that loads anything.
+      'final-message': 'Added the note, <code>@bob</code>. \\<img src=x onerror=alert(1)>',
+    });
+    expect(JSON.parse(outputs.usage)).toMatchObject({ totalTokens: 1234, turns: 0, toolCalls: 0 });
+    const tip = await exec('git', ['rev-parse', 'refs/heads/gemini-run/issue-1'], {
+      cwd: w.world.repo.originDir,
+      env: scrubbedGitEnv(),
+    });
+    expect(outputs['head-sha']).toBe(tip.stdout.trim());
     const [pull] = w.github.pulls();
     expect(pull).toMatchObject({ head: 'gemini-run/issue-1', base: 'main', draft: false });
     expect(outputs['pr-number']).toBe(String(pull!.number));
@@ -127,9 +147,50 @@ describe('the agent ran', () => {
   it('finished while another run had opened the pull request: it updates that one and says so', async () => {
     const other = w.github.addPull({ title: 'Earlier run', head: 'gemini-run/issue-1', base: 'main' });
     const r = await w.run({ play: { commits: { 'Add it': { 'n.md': 'n\n' } } } });
-    expect(ended(r).outputs).toMatchObject({ status: 'finished', 'pr-number': String(other) });
+    expect(ended(r).outputs).toMatchObject({
+      status: 'finished',
+      'pr-number': String(other),
+      'pull-request-operation': 'updated',
+    });
     expect(commentsOn(1).join('\n')).toContain(`gemini-run updated #${other}.`);
     expect(w.github.pulls()).toHaveLength(1);
+  });
+
+  it('labels, assignees and reviewers: applied on create, added again on update, a refused one only warned of', async () => {
+    w.github.addTeam('core');
+    const controls = {
+      labels: 'gemini, needs review',
+      assignees: 'alice\neve',
+      reviewers: 'alice, eve',
+      'team-reviewers': 'acme/core\nghosts',
+    };
+    const r = await w.run({ play: { commits: { One: { 'one.md': '1\n' } } }, inputs: controls });
+    expect(ended(r).outputs).toMatchObject({ status: 'finished', 'pull-request-operation': 'created' });
+    const pr = w.github.pulls()[0]!.number;
+    expect(w.github.pulls()[0]!.labels).toEqual(['gemini', 'needs review']);
+    // eve has no access: GitHub drops her as an assignee and refuses her as a reviewer; the step still succeeds.
+    expect(w.github.pullControls(pr)).toEqual({
+      assignees: ['alice'],
+      reviewers: ['alice'],
+      teams: ['core'],
+    });
+    const log = r.log.join('\n');
+    expect(log).toMatch(/GitHub did not assign #\d+ to eve/);
+    expect(log).toMatch(/refused to request a review of #\d+ from eve: 422 Reviews may only be requested/);
+    expect(log).toMatch(/refused to request a review of #\d+ from team ghosts: 422/);
+
+    // A person's own label stays; the next run adds the workflow's again and removes nothing.
+    w.github.labelIssue(pr, 'human');
+    await w.world.checkout();
+    const again = await w.run({
+      play: { commits: { Two: { 'two.md': '2\n' } } },
+      inputs: { ...controls, labels: 'later' },
+    });
+    expect(ended(again).outputs).toMatchObject({
+      'pull-request-operation': 'updated',
+      'pr-number': String(pr),
+    });
+    expect(w.github.pulls()[0]!.labels).toEqual(['gemini', 'needs review', 'human', 'later']);
   });
 
   it('finished without commits: no-changes, the answer on the issue, no pull request', async () => {
@@ -224,6 +285,60 @@ describe('the agent ran', () => {
     expect(failure).toMatch(/rewrote the history of gemini-run\/issue-1/);
   });
 });
+
+describe("the commits' identity (issue 27)", () => {
+  const APP = 'gemini-run-app[bot]';
+  const who = async (world: PipelineWorld, branch: string) => {
+    const r = await exec(
+      'git',
+      ['--git-dir', world.world.repo.originDir, 'log', '--format=%s|%an <%ae>|%cn <%ce>', `main..${branch}`],
+      { env: scrubbedGitEnv() },
+    );
+    return r.stdout.trim().split('\n');
+  };
+
+  it("an App token: the leftover commit is the App bot's, the agent's own keeps its author", async () => {
+    await using app = await PipelineWorld.create({ tokenUser: { login: APP, type: 'Bot' } });
+    const r = await app.run({
+      play: { commits: { Mine: { 'm.md': 'm\n' } }, leftovers: { 'left.md': 'l\n' } },
+    });
+    expect(ended(r).outputs.status).toBe('finished');
+    const id = /"databaseId":(\d+)/.exec(JSON.stringify(await viewerOf(app)))?.[1];
+    const bot = `${APP} <${id}+${APP}@users.noreply.github.com>`;
+    const [leftover, mine] = await who(app, 'gemini-run/issue-1');
+    expect(leftover).toBe(`Leftover changes of the agent|${bot}|${bot}`);
+    expect(mine).toMatch(/^Mine\|agent <agent@example\.com>\|/);
+    // The agent was given the App's identity for the commits it makes without naming its own.
+    expect(r.seen[0]?.gitIdentity).toEqual({ name: APP, email: `${id}+${APP}@users.noreply.github.com` });
+    app.github.assertNoUnexpected();
+  });
+
+  it("commit-author and committer name them; rewrite-author gives the agent's own commits that identity too", async () => {
+    const r = await w.run({
+      play: { commits: { Mine: { 'm.md': 'm\n' } }, leftovers: { 'left.md': 'l\n' } },
+      inputs: {
+        'commit-author': 'Release Bot <release@example.com>',
+        committer: 'Ci Person <ci@example.com>',
+        'rewrite-author': 'true',
+      },
+    });
+    expect(ended(r).outputs.status).toBe('finished');
+    expect(await who(w, 'gemini-run/issue-1')).toEqual([
+      'Leftover changes of the agent|Release Bot <release@example.com>|Ci Person <ci@example.com>',
+      'Mine|Release Bot <release@example.com>|Ci Person <ci@example.com>',
+    ]);
+  });
+});
+
+/** What the fake answers GraphQL's viewer with (its user id differs per world). */
+async function viewerOf(world: PipelineWorld): Promise<unknown> {
+  const res = await fetch(`${world.github.url}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `token ${world.world.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'query { viewer { login databaseId } }' }),
+  });
+  return res.json();
+}
 
 describe('a follow-up on the pull request', () => {
   it('continues the session the summary comment records, and starts fresh when there is none', async () => {

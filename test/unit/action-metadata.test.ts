@@ -130,3 +130,52 @@ describe('the inputs of issue 13', () => {
     }
   });
 });
+
+describe('the pull request controls (issue 27)', () => {
+  const base = { ...INPUT_DEFAULTS, 'gemini-api-key': 'k' };
+
+  it('splits on commas and newlines, trims, drops empties and duplicates; a team may name its org', () => {
+    const inputs = parseInputs({
+      ...base,
+      labels: 'bug, needs review\n\nbug',
+      assignees: 'alice\r\nbob,',
+      reviewers: 'dependabot[bot], carol',
+      'team-reviewers': 'acme/core\nweb',
+    });
+    expect(inputs.labels).toEqual(['bug', 'needs review']);
+    expect(inputs.assignees).toEqual(['alice', 'bob']);
+    expect(inputs.reviewers).toEqual(['dependabot[bot]', 'carol']);
+    expect(inputs.teamReviewers).toEqual(['core', 'web']);
+    expect(parseInputs(base).labels).toEqual([]);
+  });
+
+  it('refuses what is not a login, a slug or a label, in one line naming it', () => {
+    expect(() => parseInputs({ ...base, reviewers: 'alice, @bob' })).toThrow(
+      /^Invalid input: 'reviewers' has "@bob", which is not a GitHub login\.$/,
+    );
+    expect(() => parseInputs({ ...base, labels: 'x'.repeat(51) })).toThrow(
+      /'labels' has "x+", which is not a label name/,
+    );
+    expect(() => parseInputs({ ...base, 'team-reviewers': 'a team' })).toThrow(/not a team slug/);
+  });
+});
+
+describe('commit-author and committer (issue 27)', () => {
+  const base = { ...INPUT_DEFAULTS, 'gemini-api-key': 'k' };
+
+  it("parses 'Name <email>' and leaves them unset when empty", () => {
+    const inputs = parseInputs({ ...base, 'commit-author': 'Release Bot <release@example.com>' });
+    expect(inputs.commitAuthor).toEqual({ name: 'Release Bot', email: 'release@example.com' });
+    expect(inputs.committer).toBeUndefined();
+    expect(inputs.rewriteAuthor).toBe(false);
+  });
+
+  it.each(['release@example.com', 'Bot <not-an-email>', 'Bot <a@b.c> trailing', 'A <b> <c@d.e>'])(
+    'refuses %j in one line',
+    (value) => {
+      expect(() => parseInputs({ ...base, committer: value })).toThrow(
+        /^Invalid input: 'committer' must be in the form 'Name <email@example\.com>'\.$/,
+      );
+    },
+  );
+});

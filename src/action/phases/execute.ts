@@ -10,14 +10,11 @@ import type { RunResult } from '../../run/types.js';
 import { openSandbox, type AgentSandbox } from '../../isolation/sandbox.js';
 import { UserError, getErrorMessage, oneLine } from '../../util/errors.js';
 import { neutralize } from '../../util/untrusted-text.js';
+import type { CommitIdentity } from '../../github/identity.js';
+import { resolveCommitIdentity } from '../commit-identity.js';
 import { crashedResult } from '../crashed-result.js';
 import { execute as runAgentInside, type ExecuteDeps, type ExecuteOptions } from '../../host/execute.js';
 import type { AtExecute, Executed } from '../run-record.js';
-
-const AGENT_IDENTITY = {
-  name: 'github-actions[bot]',
-  email: '41898282+github-actions[bot]@users.noreply.github.com',
-};
 
 async function openAgentSandbox(r: AtExecute): Promise<AgentSandbox | undefined> {
   if (!r.privilege) return undefined;
@@ -67,7 +64,7 @@ function crashSafe(r: AtExecute, startedAt: Date): ExecuteDeps['runAgent'] {
   };
 }
 
-function engineOptions(r: AtExecute): ExecuteOptions['engine'] {
+function engineOptions(r: AtExecute, identity: CommitIdentity): ExecuteOptions['engine'] {
   const { inputs, tracking, redactor } = r;
   return {
     worktree: r.ctx.workspace,
@@ -79,7 +76,8 @@ function engineOptions(r: AtExecute): ExecuteOptions['engine'] {
     mode: inputs.mode,
     timeoutMs: inputs.timeoutMinutes * 60_000,
     runDir: r.runDir,
-    gitIdentity: AGENT_IDENTITY,
+    // The agent's commits default to the author the action commits as; the agent may give its own.
+    gitIdentity: identity.author,
     ...(r.resume ? { resume: r.resume } : {}),
     vault: r.workspace.vault,
     userSettings: r.userSettings,
@@ -99,6 +97,7 @@ function engineOptions(r: AtExecute): ExecuteOptions['engine'] {
 
 export async function execute(r: AtExecute): Promise<Executed> {
   const startedAt = new Date();
+  const identity = await resolveCommitIdentity(r);
   let sandbox: AgentSandbox | undefined;
   try {
     sandbox = await openAgentSandbox(r);
@@ -111,14 +110,14 @@ export async function execute(r: AtExecute): Promise<Executed> {
         env: r.io.env,
         log: r.log,
         mask: (s) => r.mask(s),
-        engine: engineOptions(r),
+        engine: engineOptions(r, identity),
       },
       { runAgent: crashSafe(r, startedAt) },
     );
-    return { result };
+    return { result, identity };
   } catch (error) {
     // The sandbox or the model proxy could not be opened: the run ends `crashed` before the agent started.
-    return { result: await crashed(r, error, startedAt) };
+    return { result: await crashed(r, error, startedAt), identity };
   } finally {
     // Nothing of the agent runs after this; what it left is read only from the action's own copies (runDir).
     if (sandbox) {

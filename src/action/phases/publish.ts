@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scrubAttribution } from '../../gemini/attribution.js';
 import { listRemoteRefs } from '../../git/push.js';
+import type { IdentityChange } from '../../git/scrub.js';
 import { renderSummary } from '../../run/report.js';
 import type { ActionStatus, RunResult } from '../../run/types.js';
 import { getErrorMessage } from '../../util/errors.js';
@@ -28,6 +29,16 @@ async function knownCommits(r: AtPublish): Promise<string[]> {
   return [...new Set([...r.workspace.knownTips, ...remoteTips.values()])];
 }
 
+/**
+ * Who each of the run's commits is by: the commit the action made of the agent's leftovers is the action's
+ * (author and committer); the agent's own keep the author they have unless `rewrite-author`.
+ */
+function identityOf(r: AtPublish): (sha: string) => IdentityChange | undefined {
+  const { author, committer } = r.identity;
+  const leftover = r.result.leftoverCommitted ? r.result.headSha : undefined;
+  return (sha) => (r.inputs.rewriteAuthor || sha === leftover ? { author, committer } : undefined);
+}
+
 async function settled(r: AtPublish, known: string[]): Promise<RunResult> {
   if (r.result.commits.length === 0) return r.result;
   const { head, commits, filesChanged } = await settleCommits({
@@ -35,6 +46,7 @@ async function settled(r: AtPublish, known: string[]): Promise<RunResult> {
     baseSha: r.workspace.baseSha,
     known,
     scrub: r.inputs.scrubAttribution ? scrubAttribution : undefined,
+    identity: identityOf(r),
     log: r.log,
   });
   return { ...r.result, headSha: head, commits, filesChanged };
@@ -88,6 +100,12 @@ export async function publish(r: AtPublish): Promise<Published> {
       ),
       draft: r.inputs.draft || result.status !== 'finished',
     }),
+    controls: {
+      labels: r.inputs.labels,
+      assignees: r.inputs.assignees,
+      reviewers: r.inputs.reviewers,
+      teamReviewers: r.inputs.teamReviewers,
+    },
     log: r.log,
   });
   return { ...base, status: statusOf(result, published), published };

@@ -13,7 +13,7 @@ import { AGENT_FILE_LIMITS, copyAgentFile, ownFile } from '../../util/agent-file
 import { getErrorMessage } from '../../util/errors.js';
 import type { Logger } from '../../util/log.js';
 import { issueComment, stepFailure } from '../issue-report.js';
-import type { ActionOutputs } from '../outputs.js';
+import { capUtf8, conclusionOf, usageJson, type ActionOutputs } from '../outputs.js';
 import { sessionMarker, withEarlierRuns } from '../pr-text.js';
 import type { Redactor } from '../redact.js';
 import { SUMMARY_MARKER } from '../resume.js';
@@ -31,6 +31,11 @@ function emptyOutputs(status: ActionStatus): ActionOutputs {
     'summary-path': '',
     models: '',
     'total-tokens': '',
+    'pull-request-operation': 'none',
+    'head-sha': '',
+    'final-message': '',
+    conclusion: conclusionOf(status),
+    usage: usageJson(undefined, 0),
   };
 }
 
@@ -55,6 +60,11 @@ function outputsOf(r: AtReport): ActionOutputs {
     'total-tokens': String(result.usage.totalTokens),
     branch: pull?.headRef ?? published?.pushedTo ?? '',
     ...(pull ? { 'pr-number': String(pull.number), 'pr-url': pull.htmlUrl } : {}),
+    'pull-request-operation': pull ? (published.opened ? 'created' : 'updated') : 'none',
+    'head-sha': published?.pushedTo ? (published.headSha ?? result.headSha) : '',
+    // The agent's text, published as the PR text is (secrets, attribution, markup rules).
+    'final-message': capUtf8(r.publish(result.transcript.finalAnswer)),
+    usage: usageJson(result.usage, result.durationMs),
   };
 }
 
@@ -141,6 +151,7 @@ export async function reportRun(r: AtReport): Promise<ActionResult> {
   await saveArtifact(r, files.all);
 
   const failure = stepFailure(report);
+  outputs.conclusion = failure ? 'failure' : 'success';
   return { outputs, ...(failure ? { failure: r.redactor.redact(failure) } : {}) };
 }
 

@@ -13,6 +13,12 @@ export function graphql(s: GitHubState, record: RecordedRequest): Reply {
   if (/^\s*(query\s*\w*\s*)?\{\s*viewer\s*\{\s*login\s*\}\s*\}\s*$/.test(query)) {
     return { status: 200, body: { data: { viewer: { login: s.tokenUser.login } } } };
   }
+  if (/^\s*(query\s*\w*\s*)?\{\s*viewer\s*\{\s*login\s+databaseId\s*\}\s*\}\s*$/.test(query)) {
+    return {
+      status: 200,
+      body: { data: { viewer: { login: s.tokenUser.login, databaseId: s.tokenUser.id } } },
+    };
+  }
   if (/\bnodes\s*\(\s*ids\s*:/.test(query) && /\bisMinimized\b/.test(query)) {
     return minimizedNodes(s, query, vars.ids);
   }

@@ -12,7 +12,7 @@ import {
 } from './shapes.js';
 import type { GitHubState, StoredIssue, StoredRepo } from './state.js';
 
-function issueJson(s: GitHubState, r: StoredRepo, i: StoredIssue): Record<string, unknown> {
+export function issueJson(s: GitHubState, r: StoredRepo, i: StoredIssue): Record<string, unknown> {
   const api = `${apiRepoUrl(s, r)}/issues/${i.number}`;
   const kind = i.pull ? 'pull' : 'issues';
   return {

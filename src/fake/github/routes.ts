@@ -6,6 +6,7 @@ import { fail, type Reply } from './http.js';
 import { issueRoutes } from './issues.js';
 import { labelRoutes } from './labels.js';
 import { permissionRoutes } from './permissions.js';
+import { pullControlRoutes } from './pull-controls.js';
 import { pullRoutes } from './pulls.js';
 import { reactionRoutes } from './reactions.js';
 import { repoRoutes } from './repos.js';
@@ -21,6 +22,7 @@ const ROUTES: readonly Route[] = [
   ...reactionRoutes,
   ...labelRoutes,
   ...pullRoutes,
+  ...pullControlRoutes,
   ...reviewCommentRoutes,
   ...permissionRoutes,
   ...artifactRoutes,
