@@ -5,6 +5,8 @@ import { maxTokensSchema, runModeSchema, timeoutMinutesSchema } from '../domain/
 import { DEFAULT_GEMINI_VERSION } from '../gemini/cli-profile.js';
 import { parseSettingsInput, parseToolList } from '../gemini/user-settings.js';
 import type { IsolationMode } from '../isolation/sandbox.js';
+import type { NetworkMode } from '../host/egress.js';
+import { parseAllowedHosts } from '../proxy/egress-hosts.js';
 import { UserError } from '../util/errors.js';
 
 /**
@@ -25,6 +27,7 @@ function input<T extends z.ZodType<unknown, string>>(
 
 const text = z.string();
 const ISOLATION_MODES: [IsolationMode, ...IsolationMode[]] = ['user', 'none'];
+const NETWORK_MODES: [NetworkMode, ...NetworkMode[]] = ['restricted', 'none', 'open'];
 
 const bool = (name: string) =>
   z
@@ -109,6 +112,21 @@ const INPUT_SHAPE = {
   'allowed-tools': input('', list('allowed-tools', /,/)),
   'exclude-tools': input('', list('exclude-tools', /,/)),
   extensions: input('', list('extensions', /\r?\n/)),
+  network: input(
+    'restricted',
+    z.enum(NETWORK_MODES, { message: "'network' must be 'restricted', 'none' or 'open'" }),
+  ),
+  'allowed-hosts': input(
+    '',
+    z.string().transform((s, ctx) => {
+      try {
+        return parseAllowedHosts(s);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message });
+        return z.NEVER;
+      }
+    }),
+  ),
 };
 
 type Shape = typeof INPUT_SHAPE;

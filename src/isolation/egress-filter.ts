@@ -13,11 +13,12 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { UserError } from '../util/errors.js';
 import { exec } from '../util/exec.js';
+import type { Logger } from '../util/log.js';
 import type { SwitchingPrivilege } from './agent-user.js';
 
-export const CHAIN_PREFIX = 'GEMINI-RUN-';
+const CHAIN_PREFIX = 'GEMINI-RUN-';
 
-export const filterStateSchema = z.object({
+const filterStateSchema = z.object({
   chain: z.string().regex(/^GEMINI-RUN-[A-Za-z0-9-]{1,17}$/),
   uid: z.number().int().positive(),
   ports: z.array(z.number().int().min(1).max(65535)),
@@ -123,9 +124,24 @@ async function removeFamily(family: Family, s: FilterState): Promise<void> {
 }
 
 /** Removes a run's rules (main step's end, post step). Never throws; idempotent. */
-export async function removeEgressFilter(s: FilterState): Promise<void> {
+async function removeEgressFilter(s: FilterState): Promise<void> {
   await removeFamily('iptables', s);
   if (s.ipv6) await removeFamily('ip6tables', s);
+}
+
+/** Post step: the rules a main step that died left. Never throws. */
+export async function removeEgressFilterFromState(raw: string, log: Logger): Promise<void> {
+  let state: FilterState;
+  try {
+    state = filterStateSchema.parse(JSON.parse(raw));
+  } catch {
+    log.warning(
+      "The saved packet filter state is unreadable; the agent's rules (chains GEMINI-RUN-*) may remain.",
+    );
+    return;
+  }
+  await removeEgressFilter(state);
+  log.info(`Removed the agent's packet filter (${state.chain}).`);
 }
 
 /** The IPv6 stack is off (no interface has an address family for it): nothing to filter there. */
@@ -184,6 +200,15 @@ export async function installEgressFilter(o: {
     },
     remove: () => (removed ??= removeEgressFilter(state)),
   };
+}
+
+/** The refusal when this host cannot filter the agent's user at all (preflight). */
+export const NO_FILTER_MESSAGE =
+  "'network: restricted' (the default) and 'network: none' need iptables and the right to use it (root, passwordless sudo, or the rule 'gemini-run setup' describes; NET_ADMIN in a container), which this host lacks: provide it, or set 'network: open'.";
+
+/** Whether iptables can be read with this privilege (what installing needs); for preflight. */
+export async function canInstallFilter(privilege: SwitchingPrivilege): Promise<boolean> {
+  return (await run('iptables', privilege, ['-S', 'OUTPUT'])).exitCode === 0;
 }
 
 function cannotFilter(family: Family, stderr: string): UserError {

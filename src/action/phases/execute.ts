@@ -112,6 +112,8 @@ export async function execute(r: AtExecute): Promise<Executed> {
         log: r.log,
         mask: (s) => r.mask(s),
         engine: engineOptions(r),
+        network: { mode: r.inputs.network, allowedHosts: r.inputs.allowedHosts },
+        onFilter: (state) => r.io.saveState('egress', state ? JSON.stringify(state) : ''),
       },
       { runAgent: crashSafe(r, startedAt) },
     );
