@@ -15,6 +15,7 @@ import { openEgress, type Egress } from '../../src/host/egress.js';
 import { openSandbox, type AgentSandbox } from '../../src/isolation/sandbox.js';
 import { exec } from '../../src/util/exec.js';
 import { createMemoryLogger } from '../../src/util/log.js';
+import { ACTION_NODE, ROOT } from '../harness/action-job.js';
 
 const asRoot = process.getuid?.() === 0;
 
@@ -187,5 +188,60 @@ describe.skipIf(!asRoot)('egress (as root: iptables on the agent uid)', () => {
     // b is still fenced after a's rules went.
     expect((await asAgent(b, curl(`http://127.0.0.2:${outsidePort}/`))).stdout).not.toContain('OUTSIDE');
     expect((await asAgent(a, curl(`http://127.0.0.2:${outsidePort}/`))).stdout).toBe('OUTSIDE-REACHED');
+  });
+});
+
+describe.skipIf(!asRoot)('egress: the post step after a main step that died', () => {
+  it("removes the dead run's chain (and only it) from the saved state", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gemini-run-egress-post-'));
+    const agent = await openSandbox({
+      parentDir: dir,
+      worktree: dir,
+      reach: [process.execPath],
+      log: createMemoryLogger(),
+      privilege: 'root',
+    });
+    let saved = '';
+    // A second run's filter, which the post step must leave alone.
+    const other = await openSandbox({
+      parentDir: dir,
+      worktree: dir,
+      reach: [process.execPath],
+      log: createMemoryLogger(),
+      privilege: 'root',
+    });
+    const log = createMemoryLogger();
+    const dead = await openEgress({
+      policy: { mode: 'none', allowedHosts: [] },
+      sandbox: agent,
+      modelPort: 9,
+      log,
+      onFilter: (s) => (saved = s ? JSON.stringify(s) : ''),
+    });
+    const alive = await openEgress({
+      policy: { mode: 'none', allowedHosts: [] },
+      sandbox: other,
+      modelPort: 9,
+      log,
+    });
+    try {
+      const chain = (JSON.parse(saved) as { chain: string }).chain;
+      expect(await iptablesListing()).toContain(chain);
+      const post = await exec(ACTION_NODE, [join(ROOT, 'dist', 'post.js')], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, STATE_egress: saved },
+        allowAllExitCodes: true,
+      });
+      expect(post.exitCode, post.stderr).toBe(0);
+      expect(post.stdout).toContain(`Removed the agent's packet filter (${chain}).`);
+      const after = await iptablesListing();
+      expect(after).not.toContain(chain);
+      expect(after).toContain(`GEMINI-RUN-${other.user.uid}-`);
+    } finally {
+      await dead.close();
+      await alive.close();
+      await agent.close();
+      await other.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
