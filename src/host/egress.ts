@@ -44,6 +44,8 @@ export async function openEgress(o: {
   /** The model proxy's loopback port, if the run has one. */
   modelPort?: number;
   log: Logger;
+  /** Called with the total of refused requests after each refusal (the tracking comment's live count). */
+  onBlocked?: (total: number) => void;
   /** Called with the installed filter's state (for a post step), and with undefined once it is removed. */
   onFilter?: (state: FilterState | undefined) => void;
 }): Promise<Egress> {
@@ -53,6 +55,7 @@ export async function openEgress(o: {
   if (!sandbox) throw new UserError(NEEDS_ISOLATION_MESSAGE);
   const modelHostPort = o.modelPort ? [`127.0.0.1:${o.modelPort}`] : [];
   let proxy: ForwardProxy | undefined;
+  let refusedSoFar = 0;
   let filter: EgressFilter | undefined;
   try {
     if (mode === 'restricted') {
@@ -60,7 +63,10 @@ export async function openEgress(o: {
         allowed: [...DEFAULT_ALLOWED_HOSTS, ...o.policy.allowedHosts],
         alwaysAllowed: modelHostPort,
         ...(o.policy.resolve ? { resolve: o.policy.resolve } : {}),
-        onBlocked: (b) => o.log.info(`network: refused ${b.host}:${b.port} (not an allowed host)`),
+        onBlocked: (b) => {
+          o.log.info(`network: refused ${b.host}:${b.port} (not an allowed host)`);
+          o.onBlocked?.(++refusedSoFar);
+        },
       });
     }
     const ports = [o.modelPort, proxy?.port].filter((p): p is number => p !== undefined);

@@ -38,6 +38,8 @@ export interface ExecuteOptions {
   engine: EngineOptions;
   /** What the agent may reach (src/host/egress.ts); default `open`. */
   network?: NetworkPolicy;
+  /** The total of the agent's requests the network policy refused, after each refusal. */
+  onBlocked?: (total: number) => void;
   /** The packet filter's state once installed (for a post step to remove it), undefined once removed. */
   onFilter?: (state: FilterState | undefined) => void;
 }
@@ -77,6 +79,7 @@ export async function execute(o: ExecuteOptions, deps: Partial<ExecuteDeps> = {}
       ...(live.endpoint ? { modelPort: Number(new URL(live.endpoint.baseUrl).port) } : {}),
       log: o.log,
       ...(o.onFilter ? { onFilter: o.onFilter } : {}),
+      ...(o.onBlocked ? { onBlocked: o.onBlocked } : {}),
     });
     stack.defer(async () => void (await egress.close()));
     const result = await run({

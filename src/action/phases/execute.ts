@@ -114,6 +114,7 @@ export async function execute(r: AtExecute): Promise<Executed> {
         engine: engineOptions(r),
         network: { mode: r.inputs.network, allowedHosts: r.inputs.allowedHosts },
         onFilter: (state) => r.io.saveState('egress', state ? JSON.stringify(state) : ''),
+        onBlocked: (total) => r.tracking?.setBlocked(total),
       },
       { runAgent: crashSafe(r, startedAt) },
     );
