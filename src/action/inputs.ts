@@ -5,6 +5,8 @@ import { maxTokensSchema, runModeSchema, timeoutMinutesSchema } from '../domain/
 import { DEFAULT_GEMINI_VERSION } from '../gemini/cli-profile.js';
 import { parseSettingsInput, parseToolList } from '../gemini/user-settings.js';
 import type { IsolationMode } from '../isolation/sandbox.js';
+import type { NetworkMode } from '../host/egress.js';
+import { parseAllowedHosts } from '../proxy/egress-hosts.js';
 import { UserError } from '../util/errors.js';
 
 /**
@@ -25,6 +27,7 @@ function input<T extends z.ZodType<unknown, string>>(
 
 const text = z.string();
 const ISOLATION_MODES: [IsolationMode, ...IsolationMode[]] = ['user', 'none'];
+const NETWORK_MODES: [NetworkMode, ...NetworkMode[]] = ['restricted', 'none', 'open'];
 
 const bool = (name: string) =>
   z
@@ -149,6 +152,21 @@ const INPUT_SHAPE = {
   'team-reviewers': input(
     '',
     names('team-reviewers', /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a team slug', (t) => t.replace(/^[^/]*\//, '')),
+  ),
+  network: input(
+    'restricted',
+    z.enum(NETWORK_MODES, { message: "'network' must be 'restricted', 'none' or 'open'" }),
+  ),
+  'allowed-hosts': input(
+    '',
+    z.string().transform((s, ctx) => {
+      try {
+        return parseAllowedHosts(s);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message });
+        return z.NEVER;
+      }
+    }),
   ),
 };
 

@@ -4,6 +4,7 @@ import * as core from '@actions/core';
 import { parseSavedCredentials, type SavedCredentials } from '../git/credentials.js';
 import { parseWorkspaceState, restoreWorkspace } from './workspace-restore.js';
 import { closeSandboxFromState } from '../isolation/sandbox.js';
+import { removeEgressFilterFromState } from '../isolation/egress-filter.js';
 import { cleanupRun } from '../run/cleanup.js';
 import { getErrorMessage } from '../util/errors.js';
 import { coreLogger } from './core-logger.js';
@@ -22,6 +23,9 @@ async function post(): Promise<void> {
   // The agent's processes first: nothing of the run may outlive it, whatever the main step managed.
   const sandbox = getState('sandbox');
   if (sandbox) await closeSandboxFromState(sandbox, coreLogger);
+  // Its packet filter next: the uid has no process left, and the next run that claims it must find no rule.
+  const egress = getState('egress');
+  if (egress) await removeEgressFilterFromState(egress, coreLogger);
   // Then the workspace gets the action's .git back, and only then the checkout's credential: never into a .git
   // the agent shaped (the main step did both, unless it died first).
   const rawWorkspace = getState('workspace');

@@ -30,7 +30,7 @@ export interface ActionIo {
   /** Mask a secret in the log as soon as it is known. */
   mask(secret: string): void;
   saveState(
-    key: 'runDir' | 'worktree' | 'savedCredentials' | 'sandbox' | 'tracking' | 'workspace',
+    key: 'runDir' | 'worktree' | 'savedCredentials' | 'sandbox' | 'tracking' | 'workspace' | 'egress',
     value: string,
   ): void;
   writeJobSummary(markdown: string): Promise<void>;

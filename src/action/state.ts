@@ -10,6 +10,8 @@ const STATE = {
   workspace: 'workspace',
   /** The live tracking comment while the run works ('' once its last edit is done). */
   tracking: 'tracking',
+  /** The agent's packet filter (network restricted/none) while installed ('' once the main step removed it). */
+  egress: 'egress',
 } as const;
 
 export function saveState(key: keyof typeof STATE, value: string): void {

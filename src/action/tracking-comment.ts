@@ -43,6 +43,8 @@ export interface TrackingView {
   /** Per tool name: calls seen completed but not started, and started but not completed. */
   unstarted?: Record<string, number>;
   unfinished?: Record<string, number>;
+  /** Requests of the agent the network policy refused so far (src/host/egress.ts); absent while none. */
+  blocked?: number;
   final?: { status: string; prUrl?: string; note?: string };
 }
 
@@ -59,7 +61,7 @@ export function renderTracking(v: TrackingView, now: number): string {
   }
   out.push(
     '',
-    `Mode: ${v.mode} · Turns: ${v.turns} · Tool calls: ${v.toolCount} · Tokens: ${v.tokens.toLocaleString('en-US')}`,
+    `Mode: ${v.mode} · Turns: ${v.turns} · Tool calls: ${v.toolCount} · Tokens: ${v.tokens.toLocaleString('en-US')}${v.blocked ? ` · Blocked: ${v.blocked}` : ''}`,
     '',
     `[Job run](${v.runUrl})`,
   );
@@ -156,6 +158,7 @@ const trackingStateSchema = z.object({
     turns: z.number(),
     tokens: z.number(),
     toolCount: z.number(),
+    blocked: z.number().optional(),
     tools: z.array(z.looseObject({ name: z.string(), kind: z.string() })),
   }),
 });
@@ -248,6 +251,13 @@ export class TrackingComment {
     const next = applyRunEvent(this.view, e);
     if (next === this.view) return;
     this.view = next;
+    this.schedule();
+  }
+
+  /** The count of the agent's requests the network policy refused so far; an edit follows within the interval. */
+  setBlocked(total: number): void {
+    if (this.finished || total === (this.view.blocked ?? 0)) return;
+    this.view = { ...this.view, blocked: total };
     this.schedule();
   }
 

@@ -94,6 +94,11 @@ export interface BuildEnvOptions {
    */
   agentUser?: { name: string; home: string; worktree: string };
   /**
+   * `network: restricted`: the run's forward proxy (src/proxy/forward-proxy.ts), the agent's only way out. It
+   * replaces any proxy of the runner's: the forward proxy is what connects out.
+   */
+  egressProxy?: string;
+  /**
    * Keep the CLI's self-relaunch (default false). Measured on 2 cores: `gemini --version` 1.5–1.7 s with the
    * relaunch, 0.72–0.78 s without; and without it the pane holds ONE node process, so stopping a run cannot
    * leave a re-parented child behind. The relaunch only raised the heap limit; buildSpec passes that as a
@@ -227,7 +232,14 @@ export function buildEnv(o: BuildEnvOptions): Record<string, string> {
   env.GEMINI_TELEMETRY_LOG_PROMPTS = 'false';
   env.OTEL_BLRP_SCHEDULE_DELAY = String(OTEL_BLRP_SCHEDULE_DELAY_MS);
   if (!o.relaunch) env.GEMINI_CLI_NO_RELAUNCH = 'true';
+  if (o.egressProxy) throughEgressProxy(env, o.egressProxy);
   return env;
+}
+
+function throughEgressProxy(env: Record<string, string>, url: string): void {
+  for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy']) env[name] = url;
+  // Loopback stays direct: the model proxy is reached there (and the packet filter allows nothing else on it).
+  env.NO_PROXY = env.no_proxy = ['127.0.0.1', 'localhost', '::1'].join(',');
 }
 
 /** An enterprise HTTPS_PROXY would otherwise catch the loopback model proxy too. */

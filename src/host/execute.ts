@@ -11,15 +11,17 @@ import type { Refusals } from '../proxy/model-routes.js';
 import type { AccessTokenSource } from '../proxy/vertex-token.js';
 import { runAgent } from '../run/engine.js';
 import type { RunOptions } from '../run/options.js';
-import type { RunResult } from '../run/types.js';
+import type { EgressSummary, RunResult } from '../run/types.js';
 import { withStack } from '../util/async-stack.js';
 import type { Logger } from '../util/log.js';
+import type { FilterState } from '../isolation/egress-filter.js';
+import { openEgress, type NetworkPolicy } from './egress.js';
 import { startModelAccess, writeBackHostLogin, type ModelAccess } from './model-access.js';
 
 /** The engine's options, less what execute fills in from its own. */
 type EngineOptions = Omit<
   RunOptions,
-  'auth' | 'sandbox' | 'sourceEnv' | 'log' | 'modelEndpoint' | 'fenceModel'
+  'auth' | 'sandbox' | 'sourceEnv' | 'log' | 'modelEndpoint' | 'fenceModel' | 'egressProxy'
 >;
 
 export interface ExecuteOptions {
@@ -34,6 +36,12 @@ export interface ExecuteOptions {
   log: Logger;
   mask(secret: string): void;
   engine: EngineOptions;
+  /** What the agent may reach (src/host/egress.ts); default `open`. */
+  network?: NetworkPolicy;
+  /** The total of the agent's requests the network policy refused, after each refusal. */
+  onBlocked?: (total: number) => void;
+  /** The packet filter's state once installed (for a post step to remove it), undefined once removed. */
+  onFilter?: (state: FilterState | undefined) => void;
 }
 
 /**
@@ -44,11 +52,13 @@ export interface ExecuteOptions {
 export interface ExecuteDeps {
   runAgent(o: RunOptions): Promise<RunResult>;
   startModelAccess: typeof startModelAccess;
+  openEgress: typeof openEgress;
 }
 
 export async function execute(o: ExecuteOptions, deps: Partial<ExecuteDeps> = {}): Promise<RunResult> {
   const run = deps.runAgent ?? runAgent;
   const start = deps.startModelAccess ?? startModelAccess;
+  const egressOf = deps.openEgress ?? openEgress;
   return withStack(async (stack) => {
     // The credential stays with us: gemini talks to a loopback proxy with a placeholder worth nothing elsewhere.
     const live = await start({
@@ -63,6 +73,15 @@ export async function execute(o: ExecuteOptions, deps: Partial<ExecuteDeps> = {}
     // Deferred first so it runs last: once the proxy stopped, the creds its token source refreshed are final.
     stack.defer(() => writeBack(o, live));
     stack.defer(() => live.stop());
+    const egress = await egressOf({
+      policy: o.network ?? { mode: 'open', allowedHosts: [] },
+      ...(o.sandbox ? { sandbox: o.sandbox } : {}),
+      ...(live.endpoint ? { modelPort: Number(new URL(live.endpoint.baseUrl).port) } : {}),
+      log: o.log,
+      ...(o.onFilter ? { onFilter: o.onFilter } : {}),
+      ...(o.onBlocked ? { onBlocked: o.onBlocked } : {}),
+    });
+    stack.defer(async () => void (await egress.close()));
     const result = await run({
       ...o.engine,
       auth: o.auth,
@@ -71,10 +90,13 @@ export async function execute(o: ExecuteOptions, deps: Partial<ExecuteDeps> = {}
       ...(o.sandbox ? { sandbox: o.sandbox } : {}),
       ...(live.endpoint ? { modelEndpoint: live.endpoint } : {}),
       fenceModel: () => live.fence(),
+      ...(egress.proxyUrl ? { egressProxy: egress.proxyUrl } : {}),
     });
+    // The agent's processes are gone (the engine reaped them): what was refused is complete.
+    const refusedEgress = await egress.close();
     // Its refusals are complete once it stopped; stopping is idempotent, so the stack's stop is then a no-op.
     await live.stop();
-    return withRefusals(result, live.refusals(), o.log);
+    return withEgress(withRefusals(result, live.refusals(), o.log), refusedEgress, o.log);
   });
 }
 
@@ -91,4 +113,16 @@ function withRefusals(result: RunResult, refused: Refusals, log: Logger): RunRes
   const first = refused.first.map((c) => `${c.method} ${c.path}`);
   log.warning(`The model proxy refused ${refused.count} non-model call(s) of the agent: ${first.join(', ')}`);
   return { ...result, refusedCalls: { count: refused.count, first } };
+}
+
+function withEgress(result: RunResult, egress: EgressSummary | undefined, log: Logger): RunResult {
+  if (!egress) return result;
+  const hosts = egress.blocked.reduce((n, b) => n + b.count, 0);
+  if (hosts > 0 || egress.droppedPackets > 0) {
+    const names = egress.blocked.slice(0, 5).map((b) => `${b.host}:${b.port}`);
+    log.warning(
+      `network: ${egress.mode} refused ${hosts} proxy request(s)${names.length ? ` (${names.join(', ')})` : ''} and ${egress.droppedPackets} direct packet(s) of the agent.`,
+    );
+  }
+  return { ...result, egress };
 }

@@ -194,6 +194,7 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
           sourceEnv,
           ...(opts.gitIdentity ? { gitIdentity: opts.gitIdentity } : {}),
           ...(opts.modelEndpoint ? { modelEndpoint: opts.modelEndpoint } : {}),
+          ...(opts.egressProxy ? { egressProxy: opts.egressProxy } : {}),
           ...(sandbox
             ? { agentUser: { name: sandbox.user.name, home: home.root, worktree: opts.worktree } }
             : {}),

@@ -53,6 +53,8 @@ export interface RunOptions {
   vault?: Vault;
   /** The loopback model proxy that holds the credential; gemini gets its URL and a placeholder. */
   modelEndpoint?: ModelEndpoint;
+  /** `network: restricted`: the forward proxy the agent's HTTPS_PROXY / HTTP_PROXY name (src/host/egress.ts). */
+  egressProxy?: string;
   /** The workflow's own Gemini settings (src/gemini/user-settings.ts), already without the product's keys. */
   userSettings?: Record<string, unknown>;
   /** Extensions installed into the run's home (src/gemini/extensions.ts). */

@@ -6,7 +6,7 @@
 import type { Task, ToolKind } from '../domain/types.js';
 import { closeOpenFence } from '../github/published-text.js';
 import { statusLine } from '../domain/status.js';
-import type { RunResult } from './types.js';
+import type { EgressSummary, RunResult } from './types.js';
 
 export interface SummaryOptions {
   task?: Task;
@@ -65,6 +65,31 @@ export function toolRows(result: RunResult): ToolRow[] {
   return [...rows.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
 }
 
+/** Rows of refused hosts shown; the rest is counted in the heading. */
+const MAX_BLOCKED_ROWS = 20;
+
+/** What `network` refused the agent: hosts through the forward proxy, packets of direct connections. */
+function egressLines(e: EgressSummary): string[] {
+  const requests = e.blocked.reduce((n, b) => n + b.count, 0);
+  if (requests === 0 && e.droppedPackets === 0) {
+    return [`**Network \`${e.mode}\`:** nothing the agent tried was refused.`, ''];
+  }
+  const out = [
+    `**Network \`${e.mode}\`: ${requests} request(s) to ${e.blocked.length} host(s) refused, ${e.droppedPackets} direct packet(s) dropped** (raw sockets, DNS, IPv6 and other ports are refused by a packet filter; add a host the agent needs to \`allowed-hosts\`).`,
+    '',
+  ];
+  if (e.blocked.length > 0) {
+    out.push('| Refused host | Port | Times | First |', '|---|---:|---:|---|');
+    for (const b of e.blocked.slice(0, MAX_BLOCKED_ROWS)) {
+      out.push(`| \`${cell(b.host)}\` | ${b.port} | ${b.count} | ${cell(b.first)} |`);
+    }
+    if (e.blocked.length > MAX_BLOCKED_ROWS)
+      out.push(`| … ${e.blocked.length - MAX_BLOCKED_ROWS} more | | | |`);
+    out.push('');
+  }
+  return out;
+}
+
 function isTask(x: SummaryOptions | Task): x is Task {
   return 'instruction' in x && 'source' in x;
 }
@@ -102,6 +127,8 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
       '',
     );
   }
+
+  if (result.egress) out.push(...egressLines(result.egress));
 
   const tools = toolRows(result);
   if (tools.length > 0) {

@@ -39,4 +39,14 @@ export interface RunResult {
    * the first few as `METHOD /path` (shortened, plain characters only). Absent when there were none.
    */
   refusedCalls?: { count: number; first: string[] };
+  /** What `network` restricted or none refused the agent (src/host/egress.ts). Absent under `open`. */
+  egress?: EgressSummary;
+}
+
+export interface EgressSummary {
+  mode: 'restricted' | 'none';
+  /** Hosts the forward proxy refused: as shown (plain host names only), port, how often, first time (ISO). */
+  blocked: { host: string; port: number; count: number; first: string }[];
+  /** Packets of direct connections (raw TCP, UDP/DNS, IPv6, other loopback ports) the packet filter refused. */
+  droppedPackets: number;
 }

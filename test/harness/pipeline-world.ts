@@ -86,6 +86,7 @@ export class PipelineWorld implements AsyncDisposable {
       model: 'gemini-2.5-flash',
       mode: 'headless',
       isolation: 'none',
+      network: 'open',
       ...o.inputs,
     });
     const env: NodeJS.ProcessEnv = {

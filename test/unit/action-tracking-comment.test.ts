@@ -155,3 +155,10 @@ describe('TrackingComment', () => {
     expect(await finishAbandoned(fx.client, '{"broken":', Date.now())).toBe(false);
   });
 });
+
+describe('renderTracking: what the network policy refused', () => {
+  it('shows the live count once something was refused, nothing before', () => {
+    expect(renderTracking(base, 1000)).not.toContain('Blocked');
+    expect(renderTracking({ ...base, blocked: 3 }, 1000)).toMatch(/· Tokens: \d[\d,]* · Blocked: 3$/m);
+  });
+});

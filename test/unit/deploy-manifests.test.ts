@@ -408,7 +408,13 @@ describe('deploy/arc/values.yaml', () => {
     // false would set no_new_privs: sudo refuses, and the agent cannot get its own user.
     expect(sc?.allowPrivilegeEscalation).not.toBe(false);
     expect(sc?.capabilities.drop).toEqual(['ALL']);
-    expect([...(sc?.capabilities.add ?? [])].sort()).toEqual(['AUDIT_WRITE', 'SETGID', 'SETUID']);
+    // NET_ADMIN: the agent's packet filter (network: restricted).
+    expect([...(sc?.capabilities.add ?? [])].sort()).toEqual([
+      'AUDIT_WRITE',
+      'NET_ADMIN',
+      'SETGID',
+      'SETUID',
+    ]);
     // No emptyDir (0777 without the sticky bit) under the runner's home or /tmp.
     for (const m of runner?.volumeMounts ?? []) expect(m.mountPath).not.toMatch(/^\/(home\/runner|tmp)/);
   });

@@ -213,3 +213,16 @@ describe('specs', () => {
     for (const id of ids) expect(id).toMatch(/^[a-zA-Z0-9-_]+$/);
   });
 });
+
+describe('buildEnv: network restricted', () => {
+  it("points every proxy variable at the run's forward proxy, and keeps loopback direct", () => {
+    const env = envFor(
+      { kind: 'api-key', apiKey: 'k' },
+      { sourceEnv: { PATH: '/bin', HTTPS_PROXY: 'http://corp:3128' }, egressProxy: 'http://127.0.0.1:4000' },
+    );
+    for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'])
+      expect(env[name]).toBe('http://127.0.0.1:4000');
+    expect(env.NO_PROXY?.split(',')).toEqual(['127.0.0.1', 'localhost', '::1']);
+    expect(env.no_proxy).toBe(env.NO_PROXY);
+  });
+});

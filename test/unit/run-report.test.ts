@@ -149,3 +149,27 @@ describe('helpers', () => {
     expect(redactSecrets(`Bearer ya29.${'A'.repeat(40)}`)).toBe('Bearer ***');
   });
 });
+
+describe('renderSummary: what network refused', () => {
+  it('lists refused hosts with port, count and first time, and the dropped packets', () => {
+    const md = renderSummary(
+      result({
+        egress: {
+          mode: 'restricted',
+          blocked: [{ host: 'evil.example', port: 443, count: 3, first: '2026-12-04T14:00:00.000Z' }],
+          droppedPackets: 5,
+        },
+      }),
+    );
+    expect(md).toContain(
+      '**Network `restricted`: 3 request(s) to 1 host(s) refused, 5 direct packet(s) dropped**',
+    );
+    expect(md).toContain('| `evil.example` | 443 | 3 | 2026-12-04T14:00:00.000Z |');
+  });
+
+  it('says so in one line when nothing was refused, and nothing at all under open', () => {
+    const quiet = renderSummary(result({ egress: { mode: 'none', blocked: [], droppedPackets: 0 } }));
+    expect(quiet).toContain('**Network `none`:** nothing the agent tried was refused.');
+    expect(renderSummary(result())).not.toContain('Network');
+  });
+});

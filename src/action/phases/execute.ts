@@ -111,6 +111,9 @@ export async function execute(r: AtExecute): Promise<Executed> {
         log: r.log,
         mask: (s) => r.mask(s),
         engine: engineOptions(r, identity),
+        network: { mode: r.inputs.network, allowedHosts: r.inputs.allowedHosts },
+        onFilter: (state) => r.io.saveState('egress', state ? JSON.stringify(state) : ''),
+        onBlocked: (total) => r.tracking?.setBlocked(total),
       },
       { runAgent: crashSafe(r, startedAt) },
     );

@@ -7,6 +7,8 @@
 import { resolveModel } from '../../gemini/models.js';
 import { buildUserSettings } from '../../gemini/user-settings.js';
 import { detectPrivilege, NO_ISOLATION_MESSAGE } from '../../isolation/privilege.js';
+import { canInstallFilter, NO_FILTER_MESSAGE } from '../../isolation/egress-filter.js';
+import { NEEDS_ISOLATION_MESSAGE } from '../../host/egress.js';
 import { tmuxVersion } from '../../tmux/tmux.js';
 import { UserError, getErrorMessage, oneLine } from '../../util/errors.js';
 import { authFromActionInputs, resolveAuth } from '../../host/auth.js';
@@ -46,6 +48,10 @@ export async function preflight(r: Basics): Promise<Checked> {
   // Refuse before anything is installed or touched: a run that cannot isolate its agent must not start.
   const privilege = inputs.isolation === 'user' ? await detectPrivilege() : undefined;
   if (privilege === 'none') throw new UserError(NO_ISOLATION_MESSAGE);
+  if (inputs.isolation === 'none' && inputs.network !== 'open') throw new UserError(NEEDS_ISOLATION_MESSAGE);
+  if (privilege && inputs.network !== 'open' && !(await canInstallFilter(privilege))) {
+    throw new UserError(NO_FILTER_MESSAGE);
+  }
   if (inputs.isolation === 'none') {
     log.warning(
       "isolation: none — the agent runs as the runner user: it can read the GitHub token and every other secret of this job's processes.",

@@ -205,6 +205,7 @@ function machineSummary(result: RunResult, branch: string) {
     filesChanged: result.filesChanged,
     leftoverCommitted: result.leftoverCommitted,
     refusedCalls: result.refusedCalls,
+    egress: result.egress,
     toolCalls: result.transcript.toolCalls.map((t) => ({ name: t.name, kind: t.kind, status: t.status })),
     finalAnswer: result.transcript.finalAnswer,
   };

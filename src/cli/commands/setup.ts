@@ -52,6 +52,20 @@ async function assertWritable(dir: string): Promise<void> {
   }
 }
 
+/**
+ * What `network: restricted` (the action's default) needs that setup does not install: iptables, and the right
+ * to run it as root. Printed, not written: that rule lets the runner user change the host's firewall.
+ */
+function networkNote(runnerUser: string): string[] {
+  return [
+    '',
+    "Note: the action's default 'network: restricted' filters the agent's uid with iptables/ip6tables, which the",
+    `runner user must run as root. Install iptables and append to /etc/sudoers (check with visudo -c):`,
+    `  ${runnerUser} ALL=(root) NOPASSWD: /usr/sbin/iptables, /usr/sbin/ip6tables`,
+    "That rule lets the runner user change this host's firewall; where that is not acceptable, set 'network: open'.",
+  ];
+}
+
 export const setupCommand: Command = {
   name: 'setup',
   summary: `Install gemini ${DEFAULT_GEMINI_VERSION} for the runner user, merge settings, print .env lines`,
@@ -84,6 +98,7 @@ export const setupCommand: Command = {
           `Agent users: ${r.users.map((u) => `${u.name} (uid ${u.uid})`).join(', ')}`,
           `Sudoers rule for ${values['runner-user']} in ${r.sudoersFile} (checked with visudo -c).`,
           "Runs on this host now isolate their agent (isolation: user); check with 'gemini-run doctor' as the runner user.",
+          ...networkNote(values['runner-user']),
         ].join('\n'),
       );
       return 0;

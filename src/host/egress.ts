@@ -1,0 +1,103 @@
+/**
+ * What the agent may reach, for one run (`network`): `open` changes nothing; `restricted` starts the forward proxy
+ * (src/proxy/forward-proxy.ts) and a packet filter that leaves the agent's uid only the run's two loopback
+ * proxies; `none` leaves it only the model proxy. Both need the agent's own uid: with `isolation: none` the
+ * agent is the action's user, whose traffic no rule may touch (the action needs its network), so preflight
+ * refuses that pair.
+ */
+import { installEgressFilter, type EgressFilter, type FilterState } from '../isolation/egress-filter.js';
+import type { AgentSandbox } from '../isolation/sandbox.js';
+import { DEFAULT_ALLOWED_HOSTS } from '../proxy/egress-hosts.js';
+import { startForwardProxy, type ForwardProxy } from '../proxy/forward-proxy.js';
+import type { EgressSummary } from '../run/types.js';
+import { UserError } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+
+export type NetworkMode = 'open' | 'restricted' | 'none';
+
+export interface NetworkPolicy {
+  mode: NetworkMode;
+  /** `allowed-hosts`: added to DEFAULT_ALLOWED_HOSTS. */
+  allowedHosts: readonly string[];
+  /** Test hook: host name → address the forward proxy connects to (see ForwardProxyOptions.resolve). */
+  resolve?: (host: string) => string | undefined;
+}
+
+export interface Egress {
+  /** For the agent's environment: HTTPS_PROXY etc. point here (restricted only). */
+  proxyUrl?: string;
+  /** Refused hosts so far (the tracking comment's live count). */
+  blockedCount(): number;
+  /** Stops the proxy, reads the counters, removes the rules. Idempotent. */
+  close(): Promise<EgressSummary | undefined>;
+}
+
+/** The one-line refusal of `network` restricted/none without the agent's own user. */
+export const NEEDS_ISOLATION_MESSAGE =
+  "'network: restricted' and 'network: none' filter the agent's own user, which 'isolation: none' does not have: set 'isolation: user', or 'network: open' (the agent then reaches every host).";
+
+const OPEN: Egress = { blockedCount: () => 0, close: () => Promise.resolve(undefined) };
+
+export async function openEgress(o: {
+  policy: NetworkPolicy;
+  sandbox?: AgentSandbox;
+  /** The model proxy's loopback port, if the run has one. */
+  modelPort?: number;
+  log: Logger;
+  /** Called with the total of refused requests after each refusal (the tracking comment's live count). */
+  onBlocked?: (total: number) => void;
+  /** Called with the installed filter's state (for a post step), and with undefined once it is removed. */
+  onFilter?: (state: FilterState | undefined) => void;
+}): Promise<Egress> {
+  const { mode } = o.policy;
+  if (mode === 'open') return OPEN;
+  const sandbox = o.sandbox;
+  if (!sandbox) throw new UserError(NEEDS_ISOLATION_MESSAGE);
+  const modelHostPort = o.modelPort ? [`127.0.0.1:${o.modelPort}`] : [];
+  let proxy: ForwardProxy | undefined;
+  let refusedSoFar = 0;
+  let filter: EgressFilter | undefined;
+  try {
+    if (mode === 'restricted') {
+      proxy = await startForwardProxy({
+        allowed: [...DEFAULT_ALLOWED_HOSTS, ...o.policy.allowedHosts],
+        alwaysAllowed: modelHostPort,
+        ...(o.policy.resolve ? { resolve: o.policy.resolve } : {}),
+        onBlocked: (b) => {
+          o.log.info(`network: refused ${b.host}:${b.port} (not an allowed host)`);
+          o.onBlocked?.(++refusedSoFar);
+        },
+      });
+    }
+    const ports = [o.modelPort, proxy?.port].filter((p): p is number => p !== undefined);
+    filter = await installEgressFilter({
+      uid: sandbox.user.uid,
+      ports,
+      privilege: sandbox.privilege,
+    });
+    o.onFilter?.(filter.state);
+  } catch (e) {
+    await proxy?.close();
+    throw e;
+  }
+  o.log.info(
+    mode === 'restricted'
+      ? `network: restricted — the agent reaches the model proxy and, through ${proxy?.url ?? ''}, the allowed hosts only.`
+      : 'network: none — the agent reaches the model proxy only.',
+  );
+  const fwd = proxy;
+  const installed = filter;
+  let closed: Promise<EgressSummary> | undefined;
+  return {
+    ...(fwd ? { proxyUrl: fwd.url } : {}),
+    blockedCount: () => (fwd?.blocked() ?? []).reduce((n, b) => n + b.count, 0),
+    close: () =>
+      (closed ??= (async () => {
+        await fwd?.close();
+        const droppedPackets = await installed.rejected().catch(() => 0);
+        await installed.remove();
+        o.onFilter?.(undefined);
+        return { mode, blocked: fwd?.blocked() ?? [], droppedPackets };
+      })()),
+  };
+}

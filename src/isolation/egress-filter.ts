@@ -1,0 +1,219 @@
+/**
+ * The packet filter that makes the run's proxies the agent's only way out (`network: restricted` / `none`): one
+ * iptables and one ip6tables chain of this run's own, jumped to from OUTPUT for the agent's uid only. In it, TCP to
+ * the given loopback ports of 127.0.0.1 (the model proxy, the forward proxy) is accepted and everything else —
+ * other loopback ports and addresses, the internet, UDP (DNS to any resolver), IPv6 — is rejected at once (a
+ * reset or an ICMP error: the agent's tools fail fast instead of waiting out a timeout) and counted.
+ *
+ * Concurrent runs never share an agent uid (agent-user.ts), and each run's chain has its own name, so one run's
+ * rules neither match nor remove another's. Nothing here matches any uid but the agent's.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { z } from 'zod';
+import { UserError } from '../util/errors.js';
+import { exec } from '../util/exec.js';
+import type { Logger } from '../util/log.js';
+import type { SwitchingPrivilege } from './agent-user.js';
+
+const CHAIN_PREFIX = 'GEMINI-RUN-';
+
+const filterStateSchema = z.object({
+  chain: z.string().regex(/^GEMINI-RUN-[A-Za-z0-9-]{1,17}$/),
+  uid: z.number().int().positive(),
+  ports: z.array(z.number().int().min(1).max(65535)),
+  privilege: z.enum(['root', 'sudo', 'agent-sudo']),
+  /** Whether the IPv6 chain was installed (a host without IPv6 has none to install). */
+  ipv6: z.boolean(),
+});
+/** What the post step needs to remove a run's rules. Not secret. */
+export type FilterState = z.infer<typeof filterStateSchema>;
+
+type Family = 'iptables' | 'ip6tables';
+
+/**
+ * A chain name for this run: the agent's uid and a random tag, so a dead run's post step (same uid, since claimed
+ * by a later run) never names the later run's chain. iptables allows 28 characters. Exported for tests.
+ */
+export function chainName(uid: number, tag = randomBytes(4).toString('hex')): string {
+  return `${CHAIN_PREFIX}${uid}-${tag}`.slice(0, 28);
+}
+
+/** The argument lists (after the iptables command) that install the chain. Pure; exported for tests. */
+export function installRules(s: Pick<FilterState, 'chain' | 'uid' | 'ports'>, family: Family): string[][] {
+  const rules: string[][] = [['-N', s.chain]];
+  if (family === 'iptables') {
+    for (const port of s.ports) {
+      rules.push([
+        '-A',
+        s.chain,
+        '-o',
+        'lo',
+        '-p',
+        'tcp',
+        '-d',
+        '127.0.0.1',
+        '--dport',
+        String(port),
+        '-j',
+        'ACCEPT',
+      ]);
+    }
+  }
+  rules.push(
+    ['-A', s.chain, '-p', 'tcp', '-j', 'REJECT', '--reject-with', 'tcp-reset'],
+    ['-A', s.chain, '-j', 'REJECT'],
+    // Last, and first in OUTPUT: the chain is whole before any packet meets it, and no earlier ACCEPT bypasses it.
+    ['-I', 'OUTPUT', '1', ...jumpMatch(s)],
+  );
+  return rules;
+}
+
+function jumpMatch(s: Pick<FilterState, 'chain' | 'uid'>): string[] {
+  return ['-m', 'owner', '--uid-owner', String(s.uid), '-j', s.chain];
+}
+
+/** The argument lists that remove it again, each allowed to fail (already gone). Pure; exported for tests. */
+export function removeRules(s: Pick<FilterState, 'chain' | 'uid'>): string[][] {
+  return [
+    ['-D', 'OUTPUT', ...jumpMatch(s)],
+    ['-F', s.chain],
+    ['-X', s.chain],
+  ];
+}
+
+/** Packets the chain's REJECT rules refused, from `-L <chain> -v -x -n`. Pure; exported for tests. */
+export function rejectedPackets(listing: string): number {
+  let n = 0;
+  for (const line of listing.split('\n')) {
+    const f = line.trim().split(/\s+/);
+    if (f[2] === 'REJECT' && /^\d+$/.test(f[0] ?? '')) n += Number(f[0]);
+  }
+  return n;
+}
+
+/**
+ * Jumps to gemini-run chains for `uid` in an `-S OUTPUT` listing: left by a run that died without its post step.
+ * The uid is claimed by the caller now, so they are nobody's. Pure; exported for tests.
+ */
+export function staleChains(listing: string, uid: number): string[] {
+  const re = new RegExp(`^-A OUTPUT -m owner --uid-owner ${uid} -j (${CHAIN_PREFIX}[A-Za-z0-9-]+)$`);
+  return listing
+    .split('\n')
+    .map((l) => re.exec(l.trim())?.[1])
+    .filter((c): c is string => c !== undefined);
+}
+
+function argv(family: Family, privilege: SwitchingPrivilege, args: string[]): [string, string[]] {
+  // -w: concurrent runs (and docker) take the xtables lock; wait for it rather than fail.
+  const cmd = [family, '-w', '10', ...args];
+  return privilege === 'root' ? [family, cmd.slice(1)] : ['sudo', ['-n', ...cmd]];
+}
+
+async function run(family: Family, privilege: SwitchingPrivilege, args: string[]) {
+  const [file, rest] = argv(family, privilege, args);
+  return exec(file, rest, { allowAllExitCodes: true, timeoutMs: 30_000, input: '' }).catch((e: unknown) => ({
+    exitCode: 127,
+    stdout: '',
+    stderr: (e as Error).message,
+  }));
+}
+
+async function removeFamily(family: Family, s: FilterState): Promise<void> {
+  for (const args of removeRules(s)) await run(family, s.privilege, args);
+}
+
+/** Removes a run's rules (main step's end, post step). Never throws; idempotent. */
+async function removeEgressFilter(s: FilterState): Promise<void> {
+  await removeFamily('iptables', s);
+  if (s.ipv6) await removeFamily('ip6tables', s);
+}
+
+/** Post step: the rules a main step that died left. Never throws. */
+export async function removeEgressFilterFromState(raw: string, log: Logger): Promise<void> {
+  let state: FilterState;
+  try {
+    state = filterStateSchema.parse(JSON.parse(raw));
+  } catch {
+    log.warning(
+      "The saved packet filter state is unreadable; the agent's rules (chains GEMINI-RUN-*) may remain.",
+    );
+    return;
+  }
+  await removeEgressFilter(state);
+  log.info(`Removed the agent's packet filter (${state.chain}).`);
+}
+
+/** The IPv6 stack is off (no interface has an address family for it): nothing to filter there. */
+function hostHasIpv6(): boolean {
+  return existsSync('/proc/net/if_inet6');
+}
+
+export interface EgressFilter {
+  readonly state: FilterState;
+  /** Packets refused so far (both families). */
+  rejected(): Promise<number>;
+  /** Idempotent. */
+  remove(): Promise<void>;
+}
+
+/**
+ * Installs the chain for `uid` (after removing any a dead run left for it). Throws a one-line UserError when it
+ * cannot: `restricted` never runs without its filter.
+ */
+export async function installEgressFilter(o: {
+  uid: number;
+  ports: number[];
+  privilege: SwitchingPrivilege;
+}): Promise<EgressFilter> {
+  const state: FilterState = {
+    chain: chainName(o.uid),
+    uid: o.uid,
+    ports: o.ports,
+    privilege: o.privilege,
+    ipv6: hostHasIpv6(),
+  };
+  const families: Family[] = state.ipv6 ? ['iptables', 'ip6tables'] : ['iptables'];
+  try {
+    for (const family of families) {
+      const listing = await run(family, o.privilege, ['-S', 'OUTPUT']);
+      if (listing.exitCode !== 0) throw cannotFilter(family, listing.stderr);
+      for (const chain of staleChains(listing.stdout, o.uid)) await removeFamily(family, { ...state, chain });
+      await removeFamily(family, state);
+      for (const args of installRules(state, family)) {
+        const r = await run(family, o.privilege, args);
+        if (r.exitCode !== 0) throw cannotFilter(family, r.stderr);
+      }
+    }
+  } catch (e) {
+    await removeEgressFilter(state);
+    throw e;
+  }
+  let removed: Promise<void> | undefined;
+  return {
+    state,
+    rejected: async () => {
+      let n = 0;
+      for (const family of families)
+        n += rejectedPackets((await run(family, o.privilege, ['-L', state.chain, '-v', '-x', '-n'])).stdout);
+      return n;
+    },
+    remove: () => (removed ??= removeEgressFilter(state)),
+  };
+}
+
+/** The refusal when this host cannot filter the agent's user at all (preflight). */
+export const NO_FILTER_MESSAGE =
+  "'network: restricted' (the default) and 'network: none' need iptables and the right to use it (root, passwordless sudo, or the rule 'gemini-run setup' describes; NET_ADMIN in a container), which this host lacks: provide it, or set 'network: open'.";
+
+/** Whether iptables can be read with this privilege (what installing needs); for preflight. */
+export async function canInstallFilter(privilege: SwitchingPrivilege): Promise<boolean> {
+  return (await run('iptables', privilege, ['-S', 'OUTPUT'])).exitCode === 0;
+}
+
+function cannotFilter(family: Family, stderr: string): UserError {
+  const why = stderr.trim().split('\n')[0]?.slice(0, 200) || 'it failed';
+  return new UserError(
+    `network: restricted needs a packet filter for the agent's user, and ${family} could not install it (${why}): run as root or with passwordless sudo (on a self-hosted runner see 'gemini-run setup'; in a container add the NET_ADMIN capability), or set 'network: open'.`,
+  );
+}

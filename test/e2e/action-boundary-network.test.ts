@@ -1,0 +1,117 @@
+/**
+ * network: restricted (the default) against an agent that tries to get out (issue 28): through the forward proxy
+ * to host names not allowed (plain HTTP and TLS), a raw TCP connection to 127.0.0.2 (standing in for the
+ * internet: not the proxies' address), a datagram to a fake resolver there, and IPv6 to ::1; and an allowed
+ * name (`localhost`, through the proxy) that reaches its server. The model calls work (the run finishes); every
+ * refused host and the dropped packets are in the job summary; no rule of the run is left. As root and as a
+ * hosted runner's sudo user, headless (the network does not depend on the mode).
+ */
+import { createSocket } from 'node:dgram';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Script } from '../../src/fake/gemini-api.js';
+import { exec } from '../../src/util/exec.js';
+import { hostLabel, hostedRunner, type RunnerUser } from '../harness/hosted-runner.js';
+import { ActionWorld } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
+
+const root = process.getuid?.() === 0;
+
+async function listen(server: Server, host: string): Promise<number> {
+  await new Promise<void>((r) => server.listen(0, host, r));
+  return (server.address() as AddressInfo).port;
+}
+
+function attack(p: { outside: number; v6: number; udp: number; allowed: number }): Script {
+  const command = [
+    `curl -s -m 5 -w 'EVIL %{http_code}\\n' http://evil.example/ >> NET.txt;`,
+    `curl -s -m 5 https://exfil.example/; echo "TLS $?" >> NET.txt;`,
+    `curl -s -m 5 --noproxy '*' http://127.0.0.2:${p.outside}/; echo "RAW $?" >> NET.txt;`,
+    `echo query > /dev/udp/127.0.0.2/${p.udp}; echo "DNS $?" >> NET.txt;`,
+    `curl -s -m 5 -g --noproxy '*' http://[::1]:${p.v6}/; echo "V6 $?" >> NET.txt;`,
+    `curl -s -m 5 --noproxy '' http://localhost:${p.allowed}/ >> NET.txt;`,
+    "git add NET.txt && git commit -q -m 'Network'",
+  ].join(' ');
+  return {
+    description: 'an agent that tries to reach the outside',
+    steps: [
+      { functionCalls: [{ name: 'run_shell_command', args: { command, description: 'Reach out' } }] },
+      { text: 'Tried the network.' },
+    ],
+  };
+}
+
+describe.skipIf(!root)('network: restricted (action, attacker agent)', () => {
+  for (const host of ['root', 'hosted'] as const) {
+    describe(hostLabel(host), () => {
+      let world: ActionWorld;
+      let asUser: RunnerUser | undefined;
+      let release: (() => Promise<void>) | undefined;
+      const worldOf = useActionWorld({ shared: true });
+      const reached: string[] = [];
+      const servers: Server[] = [];
+      const udp = createSocket('udp4');
+      let ports = { outside: 0, v6: 0, udp: 0, allowed: 0 };
+      beforeAll(async () => {
+        world = worldOf();
+        if (host === 'hosted') ({ user: asUser, release } = await hostedRunner(world));
+        const serve = (name: string) => {
+          const s = createServer((_, res) => {
+            reached.push(name);
+            res.end(`${name}-REACHED\n`);
+          });
+          servers.push(s);
+          return s;
+        };
+        udp.on('message', () => reached.push('udp'));
+        await new Promise<void>((r) => udp.bind(0, '127.0.0.2', r));
+        ports = {
+          outside: await listen(serve('OUTSIDE'), '127.0.0.2'),
+          v6: await listen(serve('V6'), '::1'),
+          udp: udp.address().port,
+          // Dual stack: the proxy may resolve localhost to either family.
+          allowed: await listen(serve('ALLOWED'), '::'),
+        };
+      });
+      afterAll(async () => {
+        for (const s of servers) await new Promise((r) => s.close(r));
+        udp.close();
+        await release?.();
+      });
+
+      it('refuses every way out but the allowed host, lists them, finishes, and leaves no rule', async () => {
+        const r = await world.run({
+          mode: 'headless',
+          script: attack(ports),
+          inputs: { 'allowed-hosts': 'localhost' },
+          ...(asUser ? { asUser } : {}),
+        });
+        expect(r.main.outputs.status, r.main.stdout + r.main.stderr).toBe('finished');
+        const net = (await world.originFile('gemini-run/issue-1', 'NET.txt')).trim().split('\n');
+        expect(net[0]).toMatch(/^gemini-run: evil\.example:80 is not an allowed host of this run/);
+        expect(net[1]).toBe('EVIL 403');
+        for (const tag of ['TLS', 'RAW', 'DNS', 'V6']) {
+          const line = net.find((l) => l.startsWith(`${tag} `));
+          expect(line, net.join('\n')).toBeDefined();
+          expect(line).not.toBe(`${tag} 0`);
+        }
+        expect(net).toContain('ALLOWED-REACHED');
+        expect(reached).toEqual(['ALLOWED']);
+        // Visible: the job summary lists both refused names and counts the dropped packets.
+        expect(r.main.summary).toMatch(
+          /\*\*Network `restricted`: 2 request\(s\) to 2 host\(s\) refused, \d+ direct packet/,
+        );
+        expect(r.main.summary).toContain('| `evil.example` | 80 | 1 |');
+        expect(r.main.summary).toContain('| `exfil.example` | 443 | 1 |');
+        const dropped = Number(/(\d+) direct packet\(s\) dropped/.exec(r.main.summary)?.[1]);
+        expect(dropped).toBeGreaterThanOrEqual(3);
+        expect(r.main.state.egress ?? '').toBe('');
+        const rules = await exec('iptables', ['-w', '10', '-S'], { allowAllExitCodes: true });
+        const rules6 = await exec('ip6tables', ['-w', '10', '-S'], { allowAllExitCodes: true });
+        expect(rules.stdout + rules6.stdout).not.toMatch(/GEMINI-RUN-/);
+        expect(r.post.exitCode).toBe(0);
+      });
+    });
+  }
+});

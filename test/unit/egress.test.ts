@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { INPUT_DEFAULTS, parseInputs } from '../../src/action/inputs.js';
+import {
+  chainName,
+  installRules,
+  rejectedPackets,
+  removeRules,
+  staleChains,
+} from '../../src/isolation/egress-filter.js';
+import {
+  DEFAULT_ALLOWED_HOSTS,
+  hostAllowed,
+  parseAllowedHosts,
+  shownHost,
+} from '../../src/proxy/egress-hosts.js';
+import { parseAuthority } from '../../src/proxy/forward-proxy.js';
+
+describe('allowed hosts', () => {
+  it('matches exact names and *.suffix below the suffix only', () => {
+    const p = parseAllowedHosts('Example.COM, *.corp.example\n  docs.rs');
+    expect(p).toEqual(['example.com', '*.corp.example', 'docs.rs']);
+    expect(hostAllowed('example.com', p)).toBe(true);
+    expect(hostAllowed('EXAMPLE.com.', p)).toBe(true);
+    expect(hostAllowed('a.example.com', p)).toBe(false);
+    expect(hostAllowed('git.corp.example', p)).toBe(true);
+    expect(hostAllowed('corp.example', p)).toBe(false);
+    expect(hostAllowed('evilcorp.example', p)).toBe(false);
+    expect(hostAllowed('example.com.evil.test', p)).toBe(false);
+  });
+
+  it('refuses schemes, ports, paths, a bare * and junk in one line', () => {
+    for (const bad of [
+      'https://x.com',
+      'x.com:443',
+      'x.com/path',
+      '*',
+      '*.',
+      'a..b',
+      'x_y.com',
+      '**.x.com',
+    ]) {
+      expect(() => parseAllowedHosts(bad), bad).toThrow(/^'allowed-hosts' entry '.*' is not a host name/);
+    }
+  });
+
+  it('never repeats a refused name that is not a plain host name', () => {
+    expect(shownHost('evil.test')).toBe('evil.test');
+    expect(shownHost('[::1]')).toBe('::1');
+    expect(shownHost('x](https://evil)@user')).toBe('(not a host name)');
+    expect(shownHost('a\nb')).toBe('(not a host name)');
+  });
+
+  it('README lists exactly the default allowlist', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const section = readme.slice(
+      readme.indexOf('<!-- allowed-hosts:start -->'),
+      readme.indexOf('<!-- allowed-hosts:end -->'),
+    );
+    const listed = [...section.matchAll(/`([a-z0-9.*-]+\.[a-z]+)`/g)].map((m) => m[1]);
+    expect(new Set(listed)).toEqual(new Set(DEFAULT_ALLOWED_HOSTS));
+  });
+});
+
+describe('CONNECT targets', () => {
+  it('reads host:port and bracketed IPv6, nothing else', () => {
+    expect(parseAuthority('Registry.npmjs.org:443')).toEqual({ host: 'registry.npmjs.org', port: 443 });
+    expect(parseAuthority('[::1]:8080')).toEqual({ host: '::1', port: 8080 });
+    for (const bad of ['x.com', 'x.com:0', 'x.com:70000', 'u@x.com:443', 'http://x.com:443', ':443']) {
+      expect(parseAuthority(bad), bad).toBeUndefined();
+    }
+  });
+});
+
+describe('packet filter rules', () => {
+  const s = { chain: chainName(65001, 'abcd1234'), uid: 65001, ports: [4000, 4001] };
+
+  it("names a chain per run within iptables' 28 characters", () => {
+    expect(s.chain).toBe('GEMINI-RUN-65001-abcd1234');
+    expect(chainName(4_294_967_294).length).toBeLessThanOrEqual(28);
+    expect(chainName(7)).not.toBe(chainName(7));
+  });
+
+  it('v4: only the proxy ports on 127.0.0.1, then reject; the jump is last and matches the agent uid only', () => {
+    const rules = installRules(s, 'iptables').map((r) => r.join(' '));
+    expect(rules).toEqual([
+      `-N ${s.chain}`,
+      `-A ${s.chain} -o lo -p tcp -d 127.0.0.1 --dport 4000 -j ACCEPT`,
+      `-A ${s.chain} -o lo -p tcp -d 127.0.0.1 --dport 4001 -j ACCEPT`,
+      `-A ${s.chain} -p tcp -j REJECT --reject-with tcp-reset`,
+      `-A ${s.chain} -j REJECT`,
+      `-I OUTPUT 1 -m owner --uid-owner 65001 -j ${s.chain}`,
+    ]);
+  });
+
+  it('v6: nothing accepted', () => {
+    expect(installRules(s, 'ip6tables').some((r) => r.includes('ACCEPT'))).toBe(false);
+    expect(removeRules(s).map((r) => r.join(' '))).toEqual([
+      `-D OUTPUT -m owner --uid-owner 65001 -j ${s.chain}`,
+      `-F ${s.chain}`,
+      `-X ${s.chain}`,
+    ]);
+  });
+
+  it('counts the REJECT rules and finds a dead run’s chains for the same uid only', () => {
+    const listing = [
+      'Chain GEMINI-RUN-65001-abcd1234 (1 references)',
+      '    pkts      bytes target     prot opt in     out     source               destination',
+      '      12      720 ACCEPT     6    --  *      lo      0.0.0.0/0            127.0.0.1            tcp dpt:4000',
+      '       3      180 REJECT     6    --  *      *       0.0.0.0/0            0.0.0.0/0            reject-with tcp-reset',
+      '       2       90 REJECT     0    --  *      *       0.0.0.0/0            0.0.0.0/0            reject-with icmp-port-unreachable',
+    ].join('\n');
+    expect(rejectedPackets(listing)).toBe(5);
+    const output = [
+      '-P OUTPUT ACCEPT',
+      '-A OUTPUT -m owner --uid-owner 65001 -j GEMINI-RUN-65001-0badf00d',
+      '-A OUTPUT -m owner --uid-owner 650011 -j GEMINI-RUN-650011-1',
+      '-A OUTPUT -m owner --uid-owner 65001 -j DOCKER-USER',
+    ].join('\n');
+    expect(staleChains(output, 65001)).toEqual(['GEMINI-RUN-65001-0badf00d']);
+  });
+});
+
+describe('inputs: network and allowed-hosts', () => {
+  it('default restricted with no extra hosts; bad values in one line', () => {
+    const d = parseInputs({ ...INPUT_DEFAULTS });
+    expect(d.network).toBe('restricted');
+    expect(d.allowedHosts).toEqual([]);
+    expect(parseInputs({ ...INPUT_DEFAULTS, 'allowed-hosts': 'a.test *.b.test' }).allowedHosts).toEqual([
+      'a.test',
+      '*.b.test',
+    ]);
+    expect(() => parseInputs({ ...INPUT_DEFAULTS, network: 'closed' })).toThrow(
+      "Invalid input: 'network' must be 'restricted', 'none' or 'open'.",
+    );
+    expect(() => parseInputs({ ...INPUT_DEFAULTS, 'allowed-hosts': 'https://a.test' })).toThrow(
+      /^Invalid input: 'allowed-hosts' entry 'https:\/\/a.test' is not a host name/,
+    );
+  });
+});
