@@ -115,6 +115,29 @@ export function renderTable(header: string[], rows: string[][]): string {
 }
 
 /**
+ * Pure: text as lines of at most `width` characters, broken at spaces; a word longer than a line (a path, a
+ * URL) is cut where the line ends, so no line is ever wider.
+ */
+export function wrapText(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (let word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length <= width) {
+      line += ` ${word}`;
+      continue;
+    }
+    if (line) lines.push(line);
+    while (word.length > width) {
+      lines.push(word.slice(0, width));
+      word = word.slice(width);
+    }
+    line = word;
+  }
+  if (line || lines.length === 0) lines.push(line);
+  return lines;
+}
+
+/**
  * Reads lines from a stream one at a time across several prompts (login asks again after a wrong code).
  * `next()` resolves to undefined at end of input.
  */

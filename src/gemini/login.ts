@@ -256,6 +256,7 @@ export async function loginWithCode(o: LoginOptions): Promise<LoginResult> {
   }
   await mergeSettings(home.settingsPath, OWNED_SETTINGS('oauth'));
 
+  const startedAt = Date.now();
   const runDir = await fs.mkdtemp(join(tmpdir(), 'gemini-run-login-'));
   const tmpDir = join(runDir, 'tmp');
   await fs.mkdir(tmpDir, { mode: 0o700 });
@@ -282,11 +283,57 @@ export async function loginWithCode(o: LoginOptions): Promise<LoginResult> {
     return result;
   } finally {
     await driver?.stop();
+    await forgetLoginProject(home.geminiDir, runDir, startedAt);
     await fs.rm(runDir, { recursive: true, force: true });
     if (await pathExists(backup)) {
       if (ok) await fs.rm(backup, { force: true });
       else await fs.rename(backup, credsFile);
     }
+  }
+}
+
+/** The CLI's per-project folders in a home, each marked with the project it belongs to. */
+const PROJECT_DIRS = ['tmp', 'history'];
+const PROJECT_ROOT_FILE = '.project_root';
+const PROJECTS_FILE = 'projects.json';
+
+/**
+ * Removes what the CLI kept in the operator's home about the login's throw-away working directory: its
+ * project folders (named after it, `tmp/gemini-run-login-*`, found by their `.project_root` marker), its entry
+ * in projects.json, and the registry's temp files a stopped CLI left half-written (`projects.json.*.tmp`, only
+ * those made since the login started: another gemini of this user may be writing its own). Runs on every
+ * exit of the login, a cancelled one too; best effort, as a leftover is clutter, not harm.
+ */
+async function forgetLoginProject(geminiDir: string, runDir: string, since: number): Promise<void> {
+  const owners = new Set([runDir, await fs.realpath(runDir).catch(() => runDir)]);
+  for (const base of PROJECT_DIRS) {
+    const dir = join(geminiDir, base);
+    for (const entry of await fs.readdir(dir).catch(() => [])) {
+      const marker = await fs.readFile(join(dir, entry, PROJECT_ROOT_FILE), 'utf8').catch(() => undefined);
+      if (marker !== undefined && owners.has(marker.trim())) {
+        await fs.rm(join(dir, entry), { recursive: true, force: true });
+      }
+    }
+  }
+  const registry = join(geminiDir, PROJECTS_FILE);
+  try {
+    const data = JSON.parse(await fs.readFile(registry, 'utf8')) as { projects?: Record<string, unknown> };
+    const projects = data.projects ?? {};
+    const ours = Object.keys(projects).filter((k) => owners.has(k));
+    if (ours.length > 0) {
+      for (const k of ours) delete projects[k];
+      const tmp = `${registry}.gemini-run-${process.pid}.tmp`;
+      await fs.writeFile(tmp, JSON.stringify(data, null, 2), { mode: 0o600 });
+      await fs.rename(tmp, registry);
+    }
+  } catch {
+    // No registry, or one we cannot read: nothing of ours to take out.
+  }
+  for (const entry of await fs.readdir(geminiDir).catch(() => [])) {
+    if (!/^projects\.json\..+\.tmp$/.test(entry)) continue;
+    const file = join(geminiDir, entry);
+    const st = await fs.stat(file).catch(() => undefined);
+    if (st && st.mtimeMs >= since - 1000) await fs.rm(file, { force: true });
   }
 }
 

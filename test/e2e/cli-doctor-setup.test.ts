@@ -4,8 +4,8 @@
  * GEMINI_RUN_TEST_NETWORK=1).
  */
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { arch, homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -81,9 +81,11 @@ describe('gemini-run doctor', () => {
 
     const table = await cli(['doctor', '--gemini', GEMINI]);
     expect(table.code).toBe(1);
-    expect(table.stdout).toMatch(/^STATUS +CHECK +DETAIL +FIX$/m);
-    expect(table.stdout).toMatch(/^FAIL +settings: auto-update .* run 'gemini-run setup'/m);
+    expect(table.stdout).toMatch(/^STATUS +CHECK +DETAIL$/m);
+    expect(table.stdout).toMatch(/^FAIL +settings: auto-update +on /m);
+    expect(table.stdout).toMatch(/^ +fix: run 'gemini-run setup'/m);
     expect(table.stdout).toContain('check(s) failed.');
+    for (const line of table.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
   });
 
   it('accepts the real gemini 0.61.0 and names its profile', async () => {
@@ -143,6 +145,33 @@ describe('gemini-run setup', () => {
     expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
     expect(doctor.code).toBe(0);
     expect(byName(report.checks, 'gemini')?.detail).toContain('(GEMINI_RUN_GEMINI_PATH)');
+  });
+
+  it("the README's one-host flow: setup >> ~/actions-runner/.env, then doctor passes in a fresh HOME", async () => {
+    // What an earlier setup installed at the default place (a fresh HOME has no $RUNNER_TOOL_CACHE): no npm here.
+    const dir = join(home, '.cache', 'gemini-run', 'tool-cache', 'gemini-cli', '0.42.0', arch());
+    await mkdir(join(dir, 'node_modules', '@google'), { recursive: true });
+    await symlink(dirname(dirname(GEMINI)), join(dir, 'node_modules', '@google', 'gemini-cli'));
+    await writeFile(`${dir}.complete`, '');
+    const runner = join(home, 'actions-runner');
+    await mkdir(runner);
+    const r = await cli(['setup']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('sudo gemini-run setup --agent-users 4 --runner-user');
+    await writeFile(join(runner, '.env'), r.stdout);
+    const doctor = await cli(['doctor']);
+    expect(doctor.code, doctor.stdout).toBe(0);
+    expect(doctor.stdout).toMatch(new RegExp(`^OK +runner .env +${runner}/.env`, 'm'));
+    expect(doctor.stdout).toMatch(/^OK +gemini +0\.42\.0 at /m);
+    for (const line of doctor.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
+  });
+
+  it('says a --gemini that is not there does not exist', async () => {
+    const r = await cli(['setup', '--gemini', '/nonexistent/gemini']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'gemini-run setup: /nonexistent/gemini does not exist: pass the path of a gemini 0.42.0, or leave --gemini out to install one\n',
+    );
   });
 
   it('refuses a gemini of another version', async () => {

@@ -111,37 +111,63 @@ async function geminiPidsFor(dir: string): Promise<number[]> {
   return pids;
 }
 
+/** What the CLI left in the home about the login's throw-away project: its folders, registry entry, temp files. */
+async function loginLeftovers(): Promise<string[]> {
+  const dir = join(home, '.gemini');
+  const found: string[] = [];
+  for (const base of ['tmp', 'history']) {
+    for (const e of await readdir(join(dir, base)).catch(() => [])) {
+      if (e.startsWith('gemini-run-login-')) found.push(`${base}/${e}`);
+    }
+  }
+  for (const e of await readdir(dir).catch(() => [])) if (/^projects\.json\..*\.tmp$/.test(e)) found.push(e);
+  const registry = await readFile(join(dir, 'projects.json'), 'utf8').catch(() => '{}');
+  for (const k of Object.keys((JSON.parse(registry) as { projects?: object }).projects ?? {})) {
+    if (k.includes('gemini-run-login-')) found.push(`projects.json: ${k}`);
+  }
+  return found;
+}
+
 describe('gemini-run login (real gemini 0.42.0, offline Google)', () => {
-  it('Ctrl-C while waiting for the code stops the session and gemini', async () => {
-    const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: home,
-      GEMINI_RUN_GEMINI_PATH: GEMINI,
-      TMUX_TMPDIR: home,
-      ...proxy.env(),
-    };
-    const child = spawn(process.execPath, [...CLI, 'login', '--home', home], {
-      env,
-      cwd: home,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    await new Promise<void>((resolve) => {
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-        if (stdout.includes('https://accounts.google.com/')) resolve();
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    '%s while waiting for the code stops the session and gemini, and leaves no temp files',
+    async (signal, exitCode) => {
+      const env = {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        GEMINI_RUN_GEMINI_PATH: GEMINI,
+        TMUX_TMPDIR: home,
+        ...proxy.env(),
+      };
+      const child = spawn(process.execPath, [...CLI, 'login', '--home', home], {
+        env,
+        cwd: home,
+        stdio: ['pipe', 'pipe', 'pipe'],
       });
-    });
-    expect(await geminiPidsFor(home)).not.toEqual([]);
-    child.kill('SIGINT');
-    expect(await closed).toBe(130);
-    expect(stderr).toContain('gemini-run login: cancelled (SIGINT); the login session was stopped.');
-    expect(await geminiPidsFor(home)).toEqual([]);
-    expect(await tmuxServers()).toEqual([]);
-  });
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await new Promise<void>((resolve) => {
+        child.stdout.on('data', (d: Buffer) => {
+          stdout += d.toString();
+          if (stdout.includes('https://accounts.google.com/')) resolve();
+        });
+      });
+      expect(await geminiPidsFor(home)).not.toEqual([]);
+      // The CLI did make its project folder for the login's working directory: the check below is not vacuous.
+      expect(await loginLeftovers()).toContainEqual(expect.stringMatching(/^tmp\/gemini-run-login-/));
+      child.kill(signal);
+      expect(await closed).toBe(exitCode);
+      expect(stderr).toContain(`gemini-run login: cancelled (${signal}); the login session was stopped.`);
+      expect(await geminiPidsFor(home)).toEqual([]);
+      expect(await tmuxServers()).toEqual([]);
+      expect(await loginLeftovers()).toEqual([]);
+    },
+  );
 
   it('a wrong code shows a new URL; the right one logs in; then status, export, logout', async () => {
     const r = await cli(['login', '--home', home], ['wrong-code', GOOD]);
@@ -167,6 +193,7 @@ describe('gemini-run login (real gemini 0.42.0, offline Google)', () => {
     expect(settings.security.auth.selectedType).toBe('oauth-personal');
     expect(settings.general.enableAutoUpdate).toBe(false);
     expect(await tmuxServers()).toEqual([]);
+    expect(await loginLeftovers()).toEqual([]);
 
     const status = await cli(['auth', 'status', '--json', '--home', home]);
     expect(status.code).toBe(0);

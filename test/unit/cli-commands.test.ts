@@ -15,7 +15,16 @@ import {
   type CliIO,
 } from '../../src/cli/args.js';
 import { COMMANDS, main } from '../../src/cli/main.js';
-import { checkDisk, checkGeminiVersion, checkNode, checkSettings } from '../../src/cli/commands/doctor.js';
+import {
+  checkDisk,
+  checkGeminiVersion,
+  checkNode,
+  checkSettings,
+  renderChecks,
+} from '../../src/cli/commands/doctor.js';
+import { humanDuration } from '../../src/cli/commands/auth.js';
+import { parseDotEnv } from '../../src/cli/host-config.js';
+import { wrapText } from '../../src/cli/args.js';
 import { evaluateAuth, signedOutAccounts } from '../../src/gemini/auth-status.js';
 
 class Sink extends Writable {
@@ -178,7 +187,7 @@ describe('auth status', () => {
     expect(t.stdout.text).not.toContain('ya29.x');
     const text = io();
     expect(await main(['auth', 'status'], text)).toBe(0);
-    expect(text.stdout.text).toMatch(/access token: +valid for 60 min/);
+    expect(text.stdout.text).toMatch(/access token: +valid for (59|60) minutes/);
   });
 
   it('expired without refresh token: exit 1 and says what to do', async () => {
@@ -359,5 +368,52 @@ describe('doctor checks (pure)', () => {
     });
     expect(checkDisk(2 * 1024 ** 3, '/h').status).toBe('ok');
     expect(checkDisk(100 * 1024 ** 2, '/h')).toMatchObject({ status: 'fail', detail: '0.1 GiB free in /h' });
+  });
+});
+
+describe('the toolkit as people read it', () => {
+  it('says durations as people say them', () => {
+    expect(humanDuration(-1605302 * 60_000)).toBe('3 years');
+    expect(humanDuration(3600_000)).toBe('60 minutes');
+    expect(humanDuration(3 * 3600_000)).toBe('3 hours');
+    expect(humanDuration(36 * 3600_000)).toBe('36 hours');
+    expect(humanDuration(10 * 24 * 3600_000)).toBe('10 days');
+    expect(humanDuration(45 * 24 * 3600_000)).toBe('6 weeks');
+    expect(humanDuration(1000)).toBe('1 second');
+    expect(humanDuration(61_000)).toBe('1 minute');
+    expect(humanDuration(400)).toBe('a moment');
+  });
+
+  it("fits doctor's table into 100 columns, wrapping long details and fixes; --wide keeps one row", () => {
+    const long = `/home/runner/${'x'.repeat(150)}/bundle/gemini.js (GEMINI_RUN_GEMINI_PATH) does not run`;
+    const checks = [
+      { name: 'node', status: 'ok' as const, detail: 'v24.1.0' },
+      {
+        name: 'gemini',
+        status: 'fail' as const,
+        detail: long,
+        fix: "reinstall it with 'gemini-run setup' ".repeat(5),
+      },
+    ];
+    const text = renderChecks(checks);
+    for (const line of text.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
+    expect(text).toMatch(/^FAIL {4}gemini +\/home\/runner\/x+$/m);
+    expect(text).toMatch(/^ +fix: reinstall it/m);
+    expect(text.replace(/\s+/g, '')).toContain(long.replace(/\s+/g, ''));
+    expect(renderChecks(checks, true).split('\n')[3]).toContain(long);
+  });
+
+  it('wraps at spaces and cuts only words longer than a line', () => {
+    expect(wrapText('aa bb cc', 5)).toEqual(['aa bb', 'cc']);
+    expect(wrapText('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+    expect(wrapText('', 4)).toEqual(['']);
+  });
+
+  it("reads a runner's .env as the runner does: KEY=VALUE at the first '=', comments and blanks skipped", () => {
+    expect(
+      parseDotEnv(
+        "# Add to the runner's .env\nGEMINI_RUN_GEMINI_PATH=/a/b=c\n\n  GEMINI_RUN_HOST_HOME = /home/r \nnoise\n",
+      ),
+    ).toEqual({ GEMINI_RUN_GEMINI_PATH: '/a/b=c', GEMINI_RUN_HOST_HOME: '/home/r' });
   });
 });

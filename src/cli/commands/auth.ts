@@ -17,14 +17,42 @@ Examples:
   gemini-run auth status --json --home /home/runner
 `;
 
+const UNITS: [name: string, ms: number][] = [
+  ['year', 365.25 * 24 * 3600_000],
+  ['month', 30.44 * 24 * 3600_000],
+  ['week', 7 * 24 * 3600_000],
+  ['day', 24 * 3600_000],
+  ['hour', 3600_000],
+  ['minute', 60_000],
+  ['second', 1000],
+];
+
+/**
+ * Pure: a span of time as people say it — its largest whole unit ("3 years", "1 hour", "45 minutes"), or
+ * "a moment" below a second. Exported for tests.
+ */
+export function humanDuration(ms: number): string {
+  const span = Math.abs(ms);
+  for (const [name, size] of UNITS) {
+    // Two of a unit before it is used ("36 hours", not "1 day"), except for seconds and the largest units.
+    const n = Math.floor(span / size);
+    if (n >= (name === 'second' || name === 'minute' || name === 'year' ? 1 : 2)) {
+      return `${n} ${name}${n === 1 ? '' : 's'}`;
+    }
+  }
+  return 'a moment';
+}
+
 function renderStatus(s: AuthStatus, now: number = Date.now()): string {
   const lines = [
     `home:           ${s.home}`,
     `creds:          ${s.credsPresent ? (s.credsError ? 'damaged' : 'present') : 'missing'} (${s.credsFile})`,
   ];
   if (s.accessTokenExpiry) {
-    const mins = Math.round((Date.parse(s.accessTokenExpiry) - now) / 60_000);
-    const rel = s.accessTokenExpired ? `expired ${-mins} min ago` : `valid for ${mins} min`;
+    const left = Date.parse(s.accessTokenExpiry) - now;
+    const rel = s.accessTokenExpired
+      ? `expired ${humanDuration(left)} ago`
+      : `valid for ${humanDuration(left)}`;
     lines.push(`access token:   ${rel} (${s.accessTokenExpiry})`);
   }
   if (s.credsPresent && !s.credsError)

@@ -1,7 +1,7 @@
-import { constants, promises as fs } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { promises as fs } from 'node:fs';
+import { resolve } from 'node:path';
 import { readAuthStatus } from '../../gemini/auth-status.js';
-import { geminiBinIn, geminiVersion, toolCacheDir } from '../../gemini/install.js';
+import { geminiVersion } from '../../gemini/install.js';
 import {
   CHECKED_VERSIONS,
   DEFAULT_GEMINI_VERSION,
@@ -10,33 +10,44 @@ import {
 } from '../../gemini/cli-profile.js';
 import { homeAt } from '../../gemini/home.js';
 import { CONTEXT_FILE_NAMES, readSettings } from '../../gemini/settings.js';
-import { getErrorMessage } from '../../util/errors.js';
-import { geminiHomeFrom, parseCommandArgs, renderTable, write, type CliIO, type Command } from '../args.js';
+import { UserError, getErrorMessage } from '../../util/errors.js';
+import { parseCommandArgs, renderTable, wrapText, write, type CliIO, type Command } from '../args.js';
+import { locateGemini, readRunnerEnv, toolkitToolCache, whichOnPath } from '../host-config.js';
 import { existingAgentUsers } from '../../isolation/agent-user.js';
 import { isolationAvailability } from '../../isolation/privilege.js';
 import { tmuxVersion } from '../../tmux/tmux.js';
 
-const USAGE = `usage: gemini-run doctor [--json] [--home <dir>] [--gemini <path>] [--tool-cache <dir>]
-                         [--allow-unchecked-gemini-version]
+const USAGE = `usage: gemini-run doctor [--json] [--wide] [--home <dir>] [--gemini <path>] [--tool-cache <dir>]
+                         [--runner-dir <dir>] [--allow-unchecked-gemini-version]
 
-Checks that this host can run gemini-run: node, tmux, the gemini CLI and whether its version is one the probes
-have checked (${CHECKED_VERSIONS.join(', ')}), the Gemini settings (auto-update off, usage statistics off, context file names), the
-login, and free disk. Prints a table with a fix for every failed check; exit code 1 when any check fails.
+Checks that this host can run gemini-run: node, tmux, the gemini CLI and whether its version is one the
+probes have checked (${CHECKED_VERSIONS.join(', ')}), the Gemini settings (auto-update off, usage statistics
+off, context file names), the login, agent isolation and free disk. Prints one block per check, with a fix
+for every failed one, in 100 columns; exit code 1 when any check fails.
 
-Where gemini is looked for: --gemini, else $GEMINI_RUN_GEMINI_PATH, else 'gemini' on PATH, else the tool cache
-($RUNNER_TOOL_CACHE or --tool-cache, as installed by 'gemini-run setup' or the action).
+It checks what the runner's jobs will see: the runner's .env (where 'gemini-run setup' told you to put its
+lines) is read and its values win over this shell's — from --runner-dir, else the current directory when it
+is a runner's, else ~/actions-runner.
+
+Where gemini is looked for: --gemini, else GEMINI_RUN_GEMINI_PATH, else 'gemini' on PATH, else the tool
+cache 'gemini-run setup' installs into (--tool-cache, else $RUNNER_TOOL_CACHE, else
+~/.cache/gemini-run/tool-cache). The Gemini home: --home, else GEMINI_RUN_HOST_HOME, else
+$GEMINI_CLI_HOME, else $HOME.
 
 Options:
   --json              print the checks as JSON
-  --home <dir>        the Gemini home (default: $GEMINI_CLI_HOME, else $HOME)
+  --wide              one table row per check, however wide
+  --home <dir>        the Gemini home to check
   --gemini <path>     the gemini executable to check
   --tool-cache <dir>  where to look for a cached gemini
+  --runner-dir <dir>  the runner's directory, whose .env is read
   --allow-unchecked-gemini-version
                       accept a gemini version no probe has checked (a warning, with the profile it would get)
   -h, --help          show this help
 
 Examples:
   gemini-run doctor
+  gemini-run doctor --runner-dir /home/runner/actions-runner
   gemini-run doctor --json --home /home/runner --gemini /opt/gemini/bin/gemini
 `;
 
@@ -52,54 +63,6 @@ export interface Check {
 
 /** Free space below this is a failure: one run's transcript + telemetry + a worktree can reach hundreds of MB. */
 const MIN_FREE_BYTES = 1024 ** 3;
-
-async function isExecutable(path: string): Promise<boolean> {
-  try {
-    await fs.access(path, constants.X_OK);
-    return (await fs.stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** First `name` on PATH that is executable. */
-async function whichOnPath(name: string, pathVar: string | undefined): Promise<string | undefined> {
-  for (const dir of (pathVar ?? '').split(delimiter)) {
-    if (dir && (await isExecutable(join(dir, name)))) return join(dir, name);
-  }
-  return undefined;
-}
-
-/** Where the gemini to use is, and how it was found. */
-export async function locateGemini(
-  flag: string | undefined,
-  env: NodeJS.ProcessEnv,
-  toolCache?: string,
-): Promise<{ path: string; source: string } | undefined> {
-  if (flag) return { path: flag, source: '--gemini' };
-  if (env.GEMINI_RUN_GEMINI_PATH)
-    return { path: env.GEMINI_RUN_GEMINI_PATH, source: 'GEMINI_RUN_GEMINI_PATH' };
-  const onPath = await whichOnPath('gemini', env.PATH);
-  if (onPath) return { path: onPath, source: 'PATH' };
-  const cache = toolCache ?? env.RUNNER_TOOL_CACHE;
-  if (cache) {
-    // The pin first: a cache holding both checked versions is checked against the default one.
-    const versions = [
-      DEFAULT_GEMINI_VERSION,
-      ...CHECKED_VERSIONS.filter((v) => v !== DEFAULT_GEMINI_VERSION),
-    ];
-    for (const version of versions) {
-      const bin = geminiBinIn(toolCacheDir(cache, version));
-      try {
-        await fs.access(bin);
-        return { path: bin, source: 'tool cache' };
-      } catch {
-        // not installed there
-      }
-    }
-  }
-  return undefined;
-}
 
 /** Pure: node's major version against the requirement. Exported for tests. */
 export function checkNode(version: string): Check {
@@ -227,7 +190,7 @@ async function runChecks(o: {
     checks.push({
       name: 'gemini',
       status: 'fail',
-      detail: 'not found (--gemini, GEMINI_RUN_GEMINI_PATH, PATH, tool cache)',
+      detail: `not found (--gemini, GEMINI_RUN_GEMINI_PATH, PATH, tool cache ${o.toolCache ?? toolkitToolCache(o.env) ?? '-'})`,
       fix: `run 'gemini-run setup' to install ${DEFAULT_GEMINI_VERSION}, or pass --gemini <path>`,
     });
   } else {
@@ -313,9 +276,49 @@ async function checkIsolation(): Promise<Check> {
   return { name: 'agent isolation', status: 'ok', detail: `the agent gets its own user ${how}` };
 }
 
-function renderChecks(checks: Check[]): string {
-  const rows = checks.map((c) => [c.status.toUpperCase(), c.name, c.detail, c.fix ?? '']);
-  return renderTable(['STATUS', 'CHECK', 'DETAIL', 'FIX'], rows);
+/** The terminal width doctor's table fits (a wider detail wraps in its column; --wide keeps one row). */
+const COLUMNS = 100;
+
+/**
+ * Pure: the checks as a table of COLUMNS columns: status and name, the detail wrapped in the third column,
+ * and the fix below it ("fix: ..."), wrapped the same way. Exported for tests.
+ */
+export function renderChecks(checks: Check[], wide = false): string {
+  if (wide) {
+    const rows = checks.map((c) => [c.status.toUpperCase(), c.name, c.detail, c.fix ?? '']);
+    return renderTable(['STATUS', 'CHECK', 'DETAIL', 'FIX'], rows);
+  }
+  const nameWidth = Math.max(...checks.map((c) => c.name.length), 'CHECK'.length);
+  const indent = 'STATUS'.length + 2 + nameWidth + 2;
+  const lines = [`${'STATUS'.padEnd(8)}${'CHECK'.padEnd(nameWidth + 2)}DETAIL`];
+  for (const c of checks) {
+    const detail = wrapText(c.detail, COLUMNS - indent);
+    const fix = c.fix ? wrapText(`fix: ${c.fix}`, COLUMNS - indent) : [];
+    const head = `${c.status.toUpperCase().padEnd(8)}${c.name.padEnd(nameWidth + 2)}`;
+    [...detail, ...fix].forEach((l, i) => lines.push(`${i === 0 ? head : ' '.repeat(indent)}${l}`));
+  }
+  return lines.map((l) => l.trimEnd()).join('\n');
+}
+
+/** The runner's .env, as a check: which file gave which values, or that this shell's environment is used. */
+function runnerEnvCheck(found: { file: string; values: Record<string, string> } | undefined): Check {
+  if (!found) {
+    return {
+      name: 'runner .env',
+      status: 'warn',
+      detail:
+        "none found (./ is not a runner's directory, no ~/actions-runner/.env): checked this shell's environment",
+      fix: "pass --runner-dir <the runner's directory>, or run doctor there",
+    };
+  }
+  const keys = Object.keys(found.values).filter(
+    (k) => k.startsWith('GEMINI_RUN_') || k === 'RUNNER_TOOL_CACHE',
+  );
+  return {
+    name: 'runner .env',
+    status: 'ok',
+    detail: `${found.file}${keys.length ? ` (${keys.join(', ')})` : ' (no GEMINI_RUN_ values)'}`,
+  };
 }
 
 export const doctorCommand: Command = {
@@ -325,27 +328,37 @@ export const doctorCommand: Command = {
   async run(argv: string[], io: CliIO): Promise<number> {
     const { values, help } = parseCommandArgs('doctor', argv, {
       json: { type: 'boolean' },
+      wide: { type: 'boolean' },
       home: { type: 'string' },
       gemini: { type: 'string' },
       'tool-cache': { type: 'string' },
+      'runner-dir': { type: 'string' },
       'allow-unchecked-gemini-version': { type: 'boolean' },
     });
     if (help) {
       write(io.stdout, USAGE);
       return 0;
     }
-    const checks = await runChecks({
-      home: geminiHomeFrom(values.home, io.env),
-      gemini: values.gemini,
-      toolCache: values['tool-cache'],
-      allowUnchecked: values['allow-unchecked-gemini-version'] === true,
-      env: io.env,
-    });
+    const runnerEnv = await readRunnerEnv(values['runner-dir'], io);
+    // What a job sees: the runner applies its .env over the service's environment.
+    const env = { ...io.env, ...runnerEnv?.values };
+    const home = values.home || env.GEMINI_RUN_HOST_HOME || env.GEMINI_CLI_HOME || env.HOME;
+    if (!home) throw new UserError('cannot tell which Gemini home to check: pass --home <dir>');
+    const checks = [
+      runnerEnvCheck(runnerEnv),
+      ...(await runChecks({
+        home: resolve(io.cwd, home),
+        gemini: values.gemini,
+        toolCache: values['tool-cache'],
+        allowUnchecked: values['allow-unchecked-gemini-version'] === true,
+        env,
+      })),
+    ];
     const failed = checks.filter((c) => c.status === 'fail');
     if (values.json) {
       write(io.stdout, JSON.stringify({ ok: failed.length === 0, checks }, null, 2));
     } else {
-      write(io.stdout, renderChecks(checks));
+      write(io.stdout, renderChecks(checks, values.wide === true));
       write(io.stdout, failed.length === 0 ? '\nAll checks passed.' : `\n${failed.length} check(s) failed.`);
     }
     return failed.length === 0 ? 0 : 1;

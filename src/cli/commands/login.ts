@@ -9,7 +9,7 @@ import {
   type CliIO,
   type Command,
 } from '../args.js';
-import { locateGemini } from './doctor.js';
+import { locateGemini } from '../host-config.js';
 
 const USAGE = `usage: gemini-run login [--home <dir>] [--code <code>] [--gemini <path>] [--force]
 

@@ -1,5 +1,5 @@
 import { constants, promises as fs } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { geminiVersion, installGemini } from '../../gemini/install.js';
 import { CHECKED_VERSIONS, DEFAULT_GEMINI_VERSION, profileFor } from '../../gemini/cli-profile.js';
 import { homeAt } from '../../gemini/home.js';
@@ -9,6 +9,8 @@ import { setupAgentHost } from '../../isolation/host-setup.js';
 import { UserError } from '../../util/errors.js';
 import { createStreamLogger } from '../../util/log.js';
 import { geminiHomeFrom, parseCommandArgs, write, type CliIO, type Command } from '../args.js';
+import { toolkitToolCache } from '../host-config.js';
+import { pathExists } from '../../util/fs.js';
 
 const USAGE = `usage: gemini-run setup [--prefix <dir>] [--home <dir>] [--gemini <path>] [--gemini-version <v>]
        sudo gemini-run setup --agent-users <n> --runner-user <user>
@@ -19,8 +21,8 @@ settings into the Gemini home (auto-update off, usage statistics off, context fi
 prints the lines to add to the runner's .env file.
 
 Options:
-  --prefix <dir>   install root, laid out like the Actions tool cache
-                   (default: $RUNNER_TOOL_CACHE, else ~/.cache/gemini-run/tool-cache)
+  --prefix <dir>   install root, laid out like the Actions tool cache (default: $RUNNER_TOOL_CACHE, else
+                   ~/.cache/gemini-run/tool-cache, where 'gemini-run doctor' and 'login' look too)
   --home <dir>     the Gemini home to configure (default: $GEMINI_CLI_HOME, else $HOME)
   --gemini <path>  use this gemini instead of installing one (its version is checked)
   --gemini-version <v>  the exact version to install or expect: ${CHECKED_VERSIONS.join(' or ')} (default
@@ -33,7 +35,7 @@ Options:
   -h, --help       show this help
 
 Examples:
-  gemini-run setup
+  gemini-run setup >> ~/actions-runner/.env
   sudo -u runner gemini-run setup --prefix /home/runner/_tool --home /home/runner
   # then, in the runner directory:  cat >> .env <the printed lines>  and restart the runner service
 `;
@@ -64,6 +66,17 @@ function networkNote(runnerUser: string): string[] {
     `  ${runnerUser} ALL=(root) NOPASSWD: /usr/sbin/iptables, /usr/sbin/ip6tables`,
     "That rule lets the runner user change this host's firewall; where that is not acceptable, set 'network: open'.",
   ];
+}
+
+/** What to do after a setup as the runner user: the one root step, then doctor. */
+function nextSteps(env: NodeJS.ProcessEnv): string {
+  const user = env.USER || env.LOGNAME || '<runner user>';
+  return [
+    'Next:',
+    "  1. the lines above go into the runner's .env (gemini-run setup >> ~/actions-runner/.env does it)",
+    `  2. once per host, as root, an agent user per concurrent job: sudo gemini-run setup --agent-users 4 --runner-user ${user}`,
+    "  3. check the host as the runner's jobs will see it: gemini-run doctor",
+  ].join('\n');
 }
 
 export const setupCommand: Command = {
@@ -116,14 +129,23 @@ export const setupCommand: Command = {
     let bin: string;
     if (values.gemini) {
       bin = resolve(io.cwd, values.gemini);
+      if (!(await pathExists(bin))) {
+        throw new UserError(
+          `${bin} does not exist: pass the path of a gemini ${wanted}, or leave --gemini out to install one`,
+        );
+      }
       const version = await geminiVersion(bin, io.env);
+      if (version === undefined) {
+        throw new UserError(
+          `${bin} does not run as gemini ('${bin} --version' failed): pass the gemini executable or its bundle/gemini.js`,
+        );
+      }
       if (version !== wanted) {
-        throw new UserError(`${bin} reports version '${version ?? 'none'}', expected ${wanted}`);
+        throw new UserError(`${bin} reports version '${version}', expected ${wanted}`);
       }
       log.info(`Using gemini ${version} at ${bin}`);
     } else {
-      const fallback = io.env.HOME ? join(io.env.HOME, '.cache', 'gemini-run', 'tool-cache') : undefined;
-      const raw = values.prefix ?? io.env.RUNNER_TOOL_CACHE ?? fallback;
+      const raw = values.prefix ?? toolkitToolCache(io.env);
       if (!raw) throw new UserError('no install location: pass --prefix <dir>');
       const prefix = resolve(io.cwd, raw);
       await assertWritable(prefix);
@@ -145,6 +167,8 @@ export const setupCommand: Command = {
         '# when no other Gemini auth input is set.',
       ].join('\n'),
     );
+    // On stderr: stdout is the .env lines, which the README appends to the runner's .env as they are.
+    write(io.stderr, nextSteps(io.env));
     return 0;
   },
 };
