@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { getErrorMessage, UserError } from '../util/errors.js';
 import { EXIT_FAILURE, EXIT_USAGE, UsageError, write, type CliIO, type Command } from './args.js';
 import { authCommand } from './commands/auth.js';
+import { ciEvidenceCommand } from './commands/ci-evidence.js';
 import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { exportCredsCommand } from './commands/export-creds.js';
@@ -26,6 +27,7 @@ export const COMMANDS: readonly Command[] = [
   doctorCommand,
   setupCommand,
   probeCommand,
+  ciEvidenceCommand,
 ];
 
 export function topLevelUsage(): string {

@@ -34,6 +34,7 @@
  * table assembled from one module of routes per resource), GitHub's error shapes (`http.ts`) and the JSON shapes
  * resources share (`shapes.ts`).
  */
+import { addWorkflowRun, type FakeWorkflowRun } from './github/workflow-runs.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exec } from '../util/exec.js';
@@ -361,6 +362,11 @@ export class FakeGitHub implements AsyncDisposable {
   /** Serves the workflow-artifact endpoints from `backend` (without one they are unknown routes). */
   serveArtifacts(backend: ArtifactsBackend): void {
     this.state.artifacts = backend;
+  }
+
+  /** A completed workflow run of `repo` with its jobs, their logs and annotations; returns the jobs' ids. */
+  addWorkflowRun(run: FakeWorkflowRun, repoName?: string): number[] {
+    return addWorkflowRun(this.state, this.state.repoOf(repoName), run);
   }
 
   /** The token's `actions` permission (a job's `permissions: actions: ...`); default `read`. */

@@ -13,6 +13,7 @@ import { repoRoutes } from './repos.js';
 import { reviewCommentRoutes } from './review-comments.js';
 import type { Route } from './route.js';
 import type { GitHubState, RecordedRequest } from './state.js';
+import { workflowRunRoutes } from './workflow-runs.js';
 
 /** Every REST route, tried in this order. */
 const ROUTES: readonly Route[] = [
@@ -26,6 +27,7 @@ const ROUTES: readonly Route[] = [
   ...reviewCommentRoutes,
   ...permissionRoutes,
   ...artifactRoutes,
+  ...workflowRunRoutes,
 ];
 
 /**

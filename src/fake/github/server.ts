@@ -2,11 +2,13 @@
  * One HTTP request to the fake GitHub: logged, its JSON body read, the token checked (401 without it), a queued
  * fault answered first, else its route; every reply carries GitHub's headers.
  */
+import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { takeFault } from './faults.js';
 import { DOCS, fail, HttpReply, type Reply } from './http.js';
 import { dispatch } from './routes.js';
 import type { GitHubState, RecordedRequest } from './state.js';
+import { jobLogAt } from './workflow-runs.js';
 
 export async function handleRequest(
   s: GitHubState,
@@ -28,6 +30,16 @@ export async function handleRequest(
     at: Date.now(),
   };
   s.requests.push(record);
+  // A signed blob URL (a job's log) answers without a token, as GitHub's blob hosts do, and streams plain text.
+  const blob = method === 'GET' ? jobLogAt(s, url.pathname, url.searchParams) : undefined;
+  if (blob) {
+    record.status = 200;
+    record.authorized = req.headers.authorization !== undefined;
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    for (const chunk of blob) if (!res.write(chunk)) await once(res, 'drain');
+    res.end();
+    return;
+  }
   let reply: Reply;
   try {
     const raw = await readBody(req);

@@ -1,0 +1,153 @@
+/**
+ * Workflow runs as the CI-fix evidence reads them: a run's jobs (GET …/actions/runs/{run_id}/jobs, latest attempt),
+ * a job's log (GET …/actions/jobs/{job_id}/logs answers 302 to a signed URL that needs no token, as GitHub's does),
+ * and a check run's annotations (GET …/check-runs/{id}/annotations). A job's id is its check run's id, as on GitHub.
+ */
+import { fail } from './http.js';
+import { paginate, REPO, route, type Ctx, type Route } from './route.js';
+import { apiRepoUrl, fakeSha, htmlRepoUrl, nodeId } from './shapes.js';
+import type { GitHubState, StoredRepo } from './state.js';
+
+export type JobConclusion = 'success' | 'failure' | 'cancelled' | 'skipped' | 'timed_out';
+
+export interface FakeAnnotation {
+  path: string;
+  startLine: number;
+  level: 'notice' | 'warning' | 'failure';
+  message: string;
+  title?: string;
+}
+
+export interface FakeJob {
+  name: string;
+  conclusion: JobConclusion;
+  steps: { name: string; conclusion: JobConclusion }[];
+  /** The log's text, or a source of its chunks (a log of many megabytes need not exist whole). */
+  log: string | (() => Iterable<string>);
+  annotations?: FakeAnnotation[];
+}
+
+export interface FakeWorkflowRun {
+  id: number;
+  workflowName: string;
+  headBranch: string;
+  headSha: string;
+  jobs: FakeJob[];
+}
+
+interface StoredJob extends FakeJob {
+  id: number;
+  run: FakeWorkflowRun;
+  repo: StoredRepo;
+}
+
+/** The runs of one fake, by repository; kept beside the fake's state so only tests that add runs pay for them. */
+const RUNS = new WeakMap<GitHubState, { jobs: Map<number, StoredJob>; runs: Map<string, StoredJob[]> }>();
+
+function runsOf(s: GitHubState): { jobs: Map<number, StoredJob>; runs: Map<string, StoredJob[]> } {
+  let r = RUNS.get(s);
+  if (!r) RUNS.set(s, (r = { jobs: new Map(), runs: new Map() }));
+  return r;
+}
+
+export function addWorkflowRun(s: GitHubState, repo: StoredRepo, run: FakeWorkflowRun): number[] {
+  const all = runsOf(s);
+  const stored = run.jobs.map((j, i) => ({ ...j, id: run.id * 100 + i + 1, run, repo }));
+  for (const j of stored) all.jobs.set(j.id, j);
+  all.runs.set(`${repo.owner}/${repo.name}#${run.id}`.toLowerCase(), stored);
+  return stored.map((j) => j.id);
+}
+
+/** The job log a signed URL names, or undefined (a wrong or missing signature is GitHub's 403 from the blob host). */
+export function jobLogAt(s: GitHubState, path: string, query: URLSearchParams): Iterable<string> | undefined {
+  const m = /^\/_blobs\/job-logs\/(\d+)$/.exec(path);
+  const job = m ? runsOf(s).jobs.get(Number(m[1])) : undefined;
+  if (!job || query.get('sig') !== signature(job.id)) return undefined;
+  return typeof job.log === 'string' ? [job.log] : job.log();
+}
+
+function signature(jobId: number): string {
+  return fakeSha(`signed-log:${jobId}`).slice(0, 16);
+}
+
+const STEP_TIME = '2026-12-04T10:00:00Z';
+
+function jobJson(s: GitHubState, j: StoredJob): Record<string, unknown> {
+  const api = apiRepoUrl(s, j.repo);
+  return {
+    id: j.id,
+    node_id: nodeId('CheckRun', j.id),
+    run_id: j.run.id,
+    run_url: `${api}/actions/runs/${j.run.id}`,
+    run_attempt: 1,
+    head_sha: j.run.headSha,
+    head_branch: j.run.headBranch,
+    workflow_name: j.run.workflowName,
+    name: j.name,
+    url: `${api}/actions/jobs/${j.id}`,
+    html_url: `${htmlRepoUrl(s, j.repo)}/actions/runs/${j.run.id}/job/${j.id}`,
+    status: 'completed',
+    conclusion: j.conclusion,
+    created_at: STEP_TIME,
+    started_at: STEP_TIME,
+    completed_at: STEP_TIME,
+    check_run_url: `${api}/check-runs/${j.id}`,
+    labels: ['ubuntu-latest'],
+    runner_id: 1,
+    runner_name: 'GitHub Actions 1',
+    runner_group_id: 2,
+    runner_group_name: 'GitHub Actions',
+    steps: j.steps.map((st, i) => ({
+      name: st.name,
+      status: 'completed',
+      conclusion: st.conclusion,
+      number: i + 1,
+      started_at: STEP_TIME,
+      completed_at: STEP_TIME,
+    })),
+  };
+}
+
+function annotationJson(s: GitHubState, j: StoredJob, a: FakeAnnotation): Record<string, unknown> {
+  return {
+    path: a.path,
+    blob_href: `${htmlRepoUrl(s, j.repo)}/blob/${j.run.headSha}/${a.path}`,
+    start_line: a.startLine,
+    end_line: a.startLine,
+    start_column: null,
+    end_column: null,
+    annotation_level: a.level,
+    title: a.title ?? null,
+    message: a.message,
+    raw_details: null,
+  };
+}
+
+function jobAt(c: Ctx, id: string | undefined): StoredJob {
+  const job = runsOf(c.state).jobs.get(Number(id));
+  if (!job || job.repo !== c.repo) fail(404, 'Not Found');
+  return job;
+}
+
+export const workflowRunRoutes: Route[] = [
+  route('GET', `${REPO}/actions/runs/:run_id/jobs`, (c) => {
+    const key = `${c.repo.owner}/${c.repo.name}#${c.params.run_id}`.toLowerCase();
+    const jobs = runsOf(c.state).runs.get(key);
+    if (!jobs) fail(404, 'Not Found');
+    const page = paginate(c, jobs);
+    const body = (page.body as StoredJob[]).map((j) => jobJson(c.state, j));
+    return { ...page, body: { total_count: jobs.length, jobs: body } };
+  }),
+  route('GET', `${REPO}/actions/jobs/:job_id/logs`, (c) => {
+    const job = jobAt(c, c.params.job_id);
+    const url = `${c.state.baseUrl}/_blobs/job-logs/${job.id}?sig=${signature(job.id)}`;
+    return { status: 302, headers: { location: url } };
+  }),
+  route('GET', `${REPO}/check-runs/:check_run_id/annotations`, (c) => {
+    const job = jobAt(c, c.params.check_run_id);
+    return paginate(
+      c,
+      (job.annotations ?? []).map((a) => annotationJson(c.state, job, a)),
+    );
+  }),
+];
