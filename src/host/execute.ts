@@ -19,7 +19,7 @@ import { startModelAccess, writeBackHostLogin, type ModelAccess } from './model-
 /** The engine's options, less what execute fills in from its own. */
 type EngineOptions = Omit<
   RunOptions,
-  'auth' | 'sandbox' | 'sourceEnv' | 'log' | 'modelEndpoint' | 'fenceModel'
+  'auth' | 'sandbox' | 'sourceEnv' | 'log' | 'modelEndpoint' | 'fenceModel' | 'modelHealth'
 >;
 
 export interface ExecuteOptions {
@@ -71,6 +71,7 @@ export async function execute(o: ExecuteOptions, deps: Partial<ExecuteDeps> = {}
       ...(o.sandbox ? { sandbox: o.sandbox } : {}),
       ...(live.endpoint ? { modelEndpoint: live.endpoint } : {}),
       fenceModel: () => live.fence(),
+      modelHealth: () => live.health?.() ?? {},
     });
     // Its refusals are complete once it stopped; stopping is idempotent, so the stack's stop is then a no-op.
     await live.stop();
