@@ -99,6 +99,15 @@ export const STATUS = {
         ? 'The run spent more tokens than `max-tokens` allows and was stopped. Its partial work is in the draft pull request; raise the budget or narrow the task and re-run.'
         : 'The run spent more tokens than `max-tokens` allows and was stopped before it committed anything; raise the budget or narrow the task and re-run.',
   },
+  'model-unavailable': {
+    origin: 'engine',
+    fails: true,
+    icon: '🔌',
+    words: 'model unavailable',
+    interrupted: 'was stopped because the model API did not answer',
+    advice: () =>
+      "The model API did not answer (the message above names it and the error): nothing is wrong with the task. Check the upstream's URL (`GOOGLE_GEMINI_BASE_URL`, `GOOGLE_VERTEX_BASE_URL`, `CODE_ASSIST_ENDPOINT`), the runner's network and `HTTPS_PROXY`, or the service's status; then re-run.",
+  },
   'publish-failed': {
     origin: 'action',
     fails: true,

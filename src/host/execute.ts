@@ -21,7 +21,7 @@ import { startModelAccess, writeBackHostLogin, type ModelAccess } from './model-
 /** The engine's options, less what execute fills in from its own. */
 type EngineOptions = Omit<
   RunOptions,
-  'auth' | 'sandbox' | 'sourceEnv' | 'log' | 'modelEndpoint' | 'fenceModel' | 'egressProxy'
+  'auth' | 'sandbox' | 'sourceEnv' | 'log' | 'modelEndpoint' | 'fenceModel' | 'egressProxy' | 'modelHealth'
 >;
 
 export interface ExecuteOptions {
@@ -91,6 +91,7 @@ export async function execute(o: ExecuteOptions, deps: Partial<ExecuteDeps> = {}
       ...(live.endpoint ? { modelEndpoint: live.endpoint } : {}),
       fenceModel: () => live.fence(),
       ...(egress.proxyUrl ? { egressProxy: egress.proxyUrl } : {}),
+      modelHealth: () => live.health?.() ?? {},
     });
     // The agent's processes are gone (the engine reaped them): what was refused is complete.
     const refusedEgress = await egress.close();

@@ -11,6 +11,10 @@ import { join } from 'node:path';
 import { homeAt, writeBackCreds, writeBackRefreshedCreds } from '../gemini/home.js';
 import type { ModelEndpoint } from '../gemini/spawn.js';
 import { launchModelProxy, type LaunchedProxy } from '../proxy/launch.js';
+import { probeUpstream } from '../proxy/upstream.js';
+import { checkUpstreamUrl } from '../proxy/upstream-health.js';
+import type { ModelHealth } from '../run/options.js';
+import { UserError } from '../util/errors.js';
 import type { MetadataConfig } from '../proxy/metadata.js';
 import type { ModelCredential } from '../proxy/model-proxy.js';
 import type { ModelApi, Refusals } from '../proxy/model-routes.js';
@@ -53,11 +57,14 @@ export interface ModelAccess {
   fence(): void;
   /** The non-model calls (files, caches, tuning, …) the proxy refused; none without a proxy. */
   refusals(): Refusals;
+  /** What the proxy knows of the upstream's health so far (nothing without a proxy). */
+  health?(): ModelHealth;
   stop(): Promise<void>;
 }
 
 const WITHOUT_PROXY: ModelAccess = {
   fence: () => undefined,
+  health: () => ({}),
   refusals: () => ({ count: 0, first: [] }),
   stop: () => Promise.resolve(),
 };
@@ -126,6 +133,8 @@ type AccessKind = AuthKind | 'vertex-ai-express';
 interface Route<A extends AuthConfig> {
   api: ModelApi;
   upstream(auth: A, env: NodeJS.ProcessEnv): string;
+  /** The variable that sets the upstream, named when its URL is unusable. */
+  variable: string;
   /** The credential the proxy presents upstream, and (OAuth) where its refreshed creds can be read back. */
   credential(
     auth: A,
@@ -159,12 +168,14 @@ const ROUTES: { [K in AccessKind]: Route<AuthOf<K>> } = {
   'api-key': {
     api: 'gemini-api',
     upstream: (_, env) => env.GOOGLE_GEMINI_BASE_URL || DEFAULT_GEMINI_API,
+    variable: 'GOOGLE_GEMINI_BASE_URL',
     credential: (auth) => Promise.resolve({ held: { kind: 'api-key', apiKey: auth.apiKey } }),
     told: (url) => `The API key stays in the model proxy (${url}); the agent holds a placeholder.`,
   },
   oauth: {
     api: 'code-assist',
     upstream: (_, env) => env.CODE_ASSIST_ENDPOINT || DEFAULT_CODE_ASSIST,
+    variable: 'CODE_ASSIST_ENDPOINT',
     credential: (auth, o) => {
       const source = o.oauth ?? new OAuthTokenSource(auth.creds, o.env);
       return Promise.resolve({ held: bearer(source, o), oauthCreds: () => source.current });
@@ -174,6 +185,7 @@ const ROUTES: { [K in AccessKind]: Route<AuthOf<K>> } = {
   'vertex-ai': {
     api: 'vertex',
     upstream: (auth, env) => vertexUpstream(env, auth.location || env.GOOGLE_CLOUD_LOCATION || undefined),
+    variable: 'GOOGLE_VERTEX_BASE_URL (or the Vertex AI location)',
     credential: async (_, o) => ({ held: bearer(o.vertex ?? (await prepareVertexToken(o.env)), o) }),
     metadata: (auth, agentUid) => {
       const uid = agentUid ?? process.getuid?.();
@@ -188,6 +200,7 @@ const ROUTES: { [K in AccessKind]: Route<AuthOf<K>> } = {
   'vertex-ai-express': {
     api: 'vertex',
     upstream: (_, env) => vertexUpstream(env, undefined),
+    variable: 'GOOGLE_VERTEX_BASE_URL',
     credential: (_, o) => Promise.resolve({ held: { kind: 'api-key', apiKey: vertexApiKey(o.env) ?? '' } }),
     told: (url) => `The Vertex AI API key stays in the model proxy (${url}); the agent holds a placeholder.`,
   },
@@ -216,19 +229,31 @@ export async function startModelAccess(o: ModelAccessOptions): Promise<ModelAcce
     return WITHOUT_PROXY;
   }
   const route = routeFor(o.auth, o.env);
+  const upstream = route.upstream(o.auth, o.env);
+  const problem = checkUpstreamUrl(upstream, route.variable);
+  if (problem) throw new UserError(problem);
   const { held, oauthCreds } = await route.credential(o.auth, o);
   if (held.kind === 'api-key') o.mask(held.apiKey);
   const placeholder = `gemini-run-${randomBytes(24).toString('hex')}`;
   const metadata = route.metadata?.(o.auth, o.agentUid);
+  const health: ModelHealth = {};
   const proxy = await launchModelProxy({
-    upstream: route.upstream(o.auth, o.env),
+    upstream,
     api: route.api,
     placeholder,
     credential: held,
     ...(metadata ? { metadata } : {}),
     log: (line) => o.log.debug(line),
+    onHealth: (note) => {
+      // The first failure is said at once (not only in debug lines): a run that then waits is not a silent one.
+      if (note.kind === 'first-failure') {
+        health.firstFailure ??= note.message;
+        o.log.warning(`Model proxy: ${note.message}`);
+      } else health.down ??= note.message;
+    },
   });
   o.log.info(route.told(proxy.url));
+  await probeAtLaunch(upstream, o, health);
   return {
     endpoint: {
       kind: route.api,
@@ -238,5 +263,19 @@ export async function startModelAccess(o: ModelAccessOptions): Promise<ModelAcce
     },
     ...(oauthCreds ? { oauthCreds } : {}),
     ...proxied(proxy),
+    health: () => ({ ...health }),
   };
+}
+
+/**
+ * One connection to the upstream by the route its calls take, before gemini starts: refused, no such host or no
+ * route ends the run at once (`health.down`), where the CLI would retry for minutes; a timeout only warns.
+ */
+async function probeAtLaunch(upstream: string, o: ModelAccessOptions, health: ModelHealth): Promise<void> {
+  const url = new URL(upstream);
+  const reach = await probeUpstream(url, o.env);
+  if (reach.ok) return;
+  const message = `the model API at ${url.host} cannot be reached: ${reach.error}`;
+  if (reach.fatal) health.down ??= message;
+  else o.log.warning(`${message}; trying anyway`);
 }

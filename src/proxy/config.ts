@@ -41,6 +41,14 @@ export const refusedLineSchema = z.strictObject({
   refused: z.strictObject({ method: z.string().max(32), path: z.string().max(200) }),
 });
 
+/** A later stdout line: the upstream's health (upstream-health.ts HealthNote). */
+export const healthLineSchema = z.strictObject({
+  health: z.strictObject({
+    kind: z.enum(['first-failure', 'down']),
+    message: z.string().max(1000),
+  }),
+});
+
 /**
  * Parses one line with `schema`. The error names the problems but never quotes the line: it holds a secret
  * (which is also why JSON.parse's own message, which quotes the input, is not used).

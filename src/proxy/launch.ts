@@ -11,7 +11,13 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { getErrorMessage, oneLine } from '../util/errors.js';
-import { parseLine, readyLineSchema, refusedLineSchema, type ProxyConfig } from './config.js';
+import {
+  healthLineSchema,
+  parseLine,
+  readyLineSchema,
+  refusedLineSchema,
+  type ProxyConfig,
+} from './config.js';
 import { SecretSet } from './credential.js';
 import { startModelProxy, type ModelProxyOptions } from './model-proxy.js';
 import { tallyRefusal, type Refusals } from './model-routes.js';
@@ -171,6 +177,10 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
     () => lastError,
     (line) => {
       try {
+        if (line.startsWith('{"health"')) {
+          o.onHealth?.(parseLine(healthLineSchema, line, 'a health line').health);
+          return;
+        }
         const call = parseLine(refusedLineSchema, line, 'a refusal line').refused;
         tallyRefusal(refused, call);
         o.onRefused?.(call);

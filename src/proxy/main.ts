@@ -2,7 +2,8 @@
  * dist/proxy.js: the model proxy as its own process, so the action can keep the credential out of the
  * process tree it hands to the agent and stop it with a signal. Protocol (see launch.ts): one JSON config line
  * on stdin, one `{"url":...}` line on stdout, optional `{"token":...}` and `{"fence":true}` lines later; stdin EOF
- * or SIGTERM ends it. Each refused non-model call is one `{"refused":{method,path}}` line on stdout. Log lines go
+ * or SIGTERM ends it. Each refused non-model call is one `{"refused":{method,path}}` line on stdout, each note on the upstream's
+ * health one `{"health":{kind,message}}` line. Log lines go
  * to stderr.
  */
 import { createInterface } from 'node:readline';
@@ -42,6 +43,7 @@ async function configure(line: string): Promise<void> {
       credential,
       api: config.api,
       onRefused: (call) => process.stdout.write(`${JSON.stringify({ refused: call })}\n`),
+      onHealth: (note) => process.stdout.write(`${JSON.stringify({ health: note })}\n`),
       ...(config.metadata ? { metadata: config.metadata } : {}),
       log: (l) => process.stderr.write(`${l}\n`),
     });

@@ -28,6 +28,7 @@ import {
   type Refusals,
 } from './model-routes.js';
 import { createUpstream } from './upstream.js';
+import { UpstreamHealth, checkUpstreamUrl, type CallOutcome, type HealthNote } from './upstream-health.js';
 
 export type ModelCredential =
   | { kind: 'api-key'; apiKey: string }
@@ -51,6 +52,11 @@ export interface ModelProxyOptions {
    * access token (Vertex AI auth, see metadata.ts). Those paths never reach the upstream.
    */
   metadata?: MetadataConfig;
+  /**
+   * Told of the first failed call since the last good answer, and once when the upstream is given up for
+   * unavailable (upstream-health.ts): the engine stops the run on the latter.
+   */
+  onHealth?: (note: HealthNote) => void;
 }
 
 export interface RunningProxy {
@@ -81,18 +87,9 @@ const MAX_INSPECTED_ERROR_BODY = 1 << 20;
 const JSON_TYPE = 'application/json; charset=UTF-8';
 
 function parseUpstream(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error('model proxy: the upstream is not a URL');
-  }
-  if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) {
-    throw new Error(
-      'model proxy: the upstream must be an http(s) URL without credentials, query or fragment',
-    );
-  }
-  return url;
+  const problem = checkUpstreamUrl(raw, 'the upstream');
+  if (problem) throw new Error(`model proxy: ${problem}`);
+  return new URL(raw);
 }
 
 function reply(res: ServerResponse, code: number, status: string, message: string): void {
@@ -162,6 +159,17 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
     }
   };
   const upstream = createUpstream(base, process.env);
+  const health = new UpstreamHealth(base.host);
+  const tell = (outcome: CallOutcome): void => {
+    const note = health.record(outcome, Date.now());
+    if (!note) return;
+    log(`${note.kind === 'down' ? 'giving up' : 'warning'}: ${note.message}`);
+    try {
+      o.onHealth?.({ ...note, message: secrets.redact(note.message) });
+    } catch {
+      // Reporting must not take the answer down with it.
+    }
+  };
   let fenced = false;
   const refused: Refusals = { count: 0, first: [] };
 
@@ -317,10 +325,15 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
     upReq.on('error', (e) => {
       if (res.writableFinished || res.destroyed) return;
       req.unpipe(upReq);
-      reply(res, 502, 'UNAVAILABLE', `upstream unreachable: ${secrets.redact(oneLine(getErrorMessage(e)))}`);
+      const error = secrets.redact(oneLine(getErrorMessage(e)));
+      tell({ kind: 'no-answer', error });
+      reply(res, 502, 'UNAVAILABLE', `upstream unreachable: ${error}`);
       finish('');
     });
-    upReq.once('response', (up) => relay(up, res, finish));
+    upReq.once('response', (up) => {
+      tell({ kind: 'answer', status: up.statusCode ?? 502 });
+      relay(up, res, finish);
+    });
     req.pipe(upReq);
   };
 

@@ -6,6 +6,7 @@
  */
 import http, { type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 
@@ -167,4 +168,89 @@ export function createUpstream(origin: URL, env: NodeJS.ProcessEnv): Upstream {
     },
     close: () => agent.destroy(),
   };
+}
+
+/** Errors that say the upstream will not answer any call: nothing listens, no such host, no route to it. */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_NONAME',
+  'EAI_FAIL',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+const PROBE_TIMEOUT_MS = 5_000;
+
+export type ProbeResult =
+  | { ok: true }
+  /** `fatal`: the run cannot work (refused, unknown host, unreachable, the proxy refused the tunnel). */
+  | { ok: false; fatal: boolean; error: string };
+
+/**
+ * Opens one connection to the upstream by the route its calls take: a TCP connection to it, or through the
+ * proxy of `env` (a CONNECT tunnel for https, a connection to the proxy for plain http). No request is sent.
+ * Never throws; a timeout is not fatal (a slow network may still answer).
+ */
+export function probeUpstream(origin: URL, env: NodeJS.ProcessEnv): Promise<ProbeResult> {
+  let proxy: URL | undefined;
+  try {
+    proxy = proxyFor(origin, env);
+  } catch (e) {
+    return Promise.resolve({ ok: false, fatal: true, error: (e as Error).message });
+  }
+  const target = proxy ?? origin;
+  const via = proxy ? ` through the proxy ${bareHost(proxy)}:${portOf(proxy)}` : '';
+  return new Promise((resolve) => {
+    let done = false;
+    const settle = (r: ProbeResult): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const failed = (e: NodeJS.ErrnoException): void =>
+      settle({
+        ok: false,
+        fatal: UNREACHABLE.has(e.code ?? ''),
+        error: `${e.code ?? e.message.slice(0, 200)}${via}`,
+      });
+    let stopTrying = (): void => undefined;
+    const timer = setTimeout(() => {
+      stopTrying();
+      settle({ ok: false, fatal: false, error: `no connection in ${PROBE_TIMEOUT_MS / 1000} s${via}` });
+    }, PROBE_TIMEOUT_MS);
+    if (proxy && origin.protocol === 'https:') {
+      const authority = `${bareHost(origin)}:${portOf(origin)}`;
+      const tunnel = (proxy.protocol === 'https:' ? https : http).request({
+        host: bareHost(proxy),
+        port: portOf(proxy),
+        method: 'CONNECT',
+        path: authority,
+        headers: { host: authority, ...proxyAuthorization(proxy) },
+        agent: false,
+      });
+      tunnel.once('connect', (res, s) => {
+        s.destroy();
+        if (res.statusCode === 200) settle({ ok: true });
+        else
+          settle({
+            ok: false,
+            fatal: true,
+            error: `the proxy refused a tunnel (HTTP ${res.statusCode})${via}`,
+          });
+      });
+      tunnel.once('error', failed);
+      tunnel.end();
+      stopTrying = () => tunnel.destroy();
+      return;
+    }
+    const socket = net.connect({ host: bareHost(target), port: portOf(target) });
+    stopTrying = () => socket.destroy();
+    socket.once('connect', () => {
+      socket.destroy();
+      settle({ ok: true });
+    });
+    socket.once('error', failed);
+  });
 }

@@ -46,6 +46,8 @@ export interface SpawnContext {
   agentRoot: string;
   /** True once the run spent more tokens than its budget: the mode runner stops the agent as at a timeout. */
   overBudget(): boolean;
+  /** The model API was given up for unavailable (src/run/model-watch.ts): its message, else undefined. */
+  modelDown(): string | undefined;
   /** Where the CLI records the session (the restored file when resuming), once it exists. */
   transcriptOf(sessionId: string): Promise<string | undefined>;
   /** How a file the agent could write is read (util/agent-file.ts): under agentRoot, owned by it or us. */

@@ -46,6 +46,7 @@ import type { FoldedTranscript } from '../domain/types.js';
 import type { RunOptions } from './options.js';
 import type { RunResult } from './types.js';
 import { TokenBudget } from './budget.js';
+import { watchModel } from './model-watch.js';
 import { installExtensions } from '../gemini/extensions.js';
 import { writeUserSettings } from '../gemini/user-settings.js';
 
@@ -110,6 +111,19 @@ async function snapshotTranscript(o: {
 }
 
 const TRANSCRIPT_COPY = 'transcript.jsonl';
+
+/** The model API could not be reached before gemini started: no spawn, whose retries would only hide it. */
+function modelDownAtStart(message: string, log: Logger): SpawnOutcome {
+  log.error(`model-unavailable: ${message}; gemini was not started`);
+  return {
+    status: 'model-unavailable',
+    message,
+    sessionId: '',
+    exitCode: null,
+    geminiLifetimeMs: 0,
+    events: [],
+  };
+}
 
 /** Runs the agent once and reports how it ended. Throws only for setup errors (bad worktree, no tmux). */
 export async function runAgent(opts: RunOptions): Promise<RunResult> {
@@ -183,6 +197,7 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
       taskText,
       agentRoot,
       overBudget: () => budget.exceeded(progress.tokens),
+      modelDown: watchModel(opts, progress),
       transcriptOf,
       agentFile,
       envFor: (telemetryFile) =>
@@ -201,7 +216,13 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
         }),
     };
     progress.startHeartbeat(opts.heartbeatMs ?? 30_000);
-    outcome = opts.mode === 'headless' ? await runHeadless(ctx) : await runInteractive(ctx);
+    const downAtStart = ctx.modelDown();
+    outcome =
+      downAtStart !== undefined
+        ? modelDownAtStart(downAtStart, log)
+        : opts.mode === 'headless'
+          ? await runHeadless(ctx)
+          : await runInteractive(ctx);
   } finally {
     // The context file and copied skills leave the worktree before anything is committed.
     await removeContextFile(opts.worktree).catch((e: unknown) =>

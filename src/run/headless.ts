@@ -16,6 +16,7 @@ import { telemetryToRunEvents } from './progress.js';
 import { decideHeadlessEnd } from './walls.js';
 
 const KILL_AFTER_TERM_MS = 5_000;
+const MODEL_WATCH_MS = 250;
 const STDERR_TAIL_BYTES = 64 * 1024;
 
 export function runHeadless(ctx: SpawnContext): Promise<SpawnOutcome> {
@@ -43,7 +44,22 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     checkBudget();
   });
   const stream = new StreamTally(ctx, checkBudget);
-  const { exit, stderr, geminiLifetimeMs } = await runGemini(spec, { ctx, life, group, stream });
+  // The proxy's verdict on the model API arrives between events: looked at on a timer, as interactive's tick does.
+  let modelDown: string | undefined;
+  const watch = setInterval(() => {
+    const down = ctx.modelDown();
+    if (down === undefined || group.pid === undefined || life.stopping) return;
+    modelDown = down;
+    opts.log.warning(`model-unavailable: ${down}`);
+    group.stop('the model API is unavailable');
+  }, MODEL_WATCH_MS);
+  let ran: Awaited<ReturnType<typeof runGemini>>;
+  try {
+    ran = await runGemini(spec, { ctx, life, group, stream });
+  } finally {
+    clearInterval(watch);
+  }
+  const { exit, stderr, geminiLifetimeMs } = ran;
   stream.end();
 
   const d = decideHeadlessEnd({
@@ -57,6 +73,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     stderr,
     sessionRetries: attempt,
     ...(opts.cliProfile ? { cli: opts.cliProfile } : {}),
+    ...(modelDown !== undefined ? { modelDown } : {}),
   });
   if (d.action === 'retry') return { kind: 'retry', message: d.message };
   const lastScreen = stderr.trim() ? stderr.trim().split('\n').slice(-20) : undefined;

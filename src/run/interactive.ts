@@ -152,6 +152,7 @@ class InteractiveSpawn {
 
   private wallInput(state: WatchState, pane: PaneState, elapsedMs: number): WallInput {
     const { opts } = this;
+    const modelDown = this.ctx.modelDown();
     return {
       events: this.life.events,
       pane,
@@ -163,6 +164,7 @@ class InteractiveSpawn {
       sessionRetries: this.attempt,
       ...(opts.cliProfile ? { cli: opts.cliProfile } : {}),
       titleIdle: this.titles.idle,
+      ...(modelDown !== undefined ? { modelDown } : {}),
     };
   }
 

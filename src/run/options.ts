@@ -7,6 +7,14 @@ import type { Vault } from '../git/vault.js';
 import type { AgentSandbox } from '../isolation/sandbox.js';
 import type { Logger } from '../util/log.js';
 
+/** What the model proxy saw of the model API (src/proxy/upstream-health.ts), as one-line messages. */
+export interface ModelHealth {
+  /** The first call that failed (no answer, or a 5xx): shown as a warning and in the progress. */
+  firstFailure?: string;
+  /** The model API is given up for unavailable: the run stops, `model-unavailable`. */
+  down?: string;
+}
+
 export interface RunOptions {
   /** The checked-out repository the agent works in (its commits stay there). */
   worktree: string;
@@ -66,4 +74,6 @@ export interface RunOptions {
    * refuses every further call, so nothing the CLI sends by itself afterwards is answered.
    */
   fenceModel?: () => void;
+  /** The model proxy's view of the upstream; read on every tick (src/run/model-watch.ts). */
+  modelHealth?: () => ModelHealth;
 }

@@ -150,6 +150,8 @@ export interface WallInput {
   cli?: CliBehaviour;
   /** The window title went Ready after work (src/run/title-edge.ts): an idle edge ahead of telemetry. */
   titleIdle?: boolean;
+  /** The model proxy gave the model API up for unavailable (src/proxy/upstream-health.ts): its message. */
+  modelDown?: string;
 }
 
 export type WallDecision =
@@ -255,6 +257,10 @@ function screenTail(screen: readonly string[], n = 3): string {
     .join(' | ');
 }
 
+function stopModelDown(message: string): WallDecision {
+  return { action: 'stop', status: 'model-unavailable', message };
+}
+
 /** The next move of the engine. Pure: everything it needs is in the input. */
 export function decideWall(input: WallInput): WallDecision {
   const { events, pane, screen } = input;
@@ -270,6 +276,7 @@ export function decideWall(input: WallInput): WallDecision {
       return { action: 'retry', message: 'session id already exists' };
     }
     if (errorWall) return { action: 'stop', ...errorWall };
+    if (input.modelDown !== undefined) return stopModelDown(input.modelDown);
     if (pane.exitCode === EXIT_AUTH) {
       const wall = screenWall(screen);
       const tail = screenTail(screen);
@@ -304,6 +311,8 @@ export function decideWall(input: WallInput): WallDecision {
   if (errorWall) return { action: 'stop', ...errorWall };
   const wall = screenWall(screen);
   if (wall) return { action: 'stop', ...wall, fromScreen: true };
+  // The CLI would retry for minutes more; the proxy saw enough to say the model API is not there.
+  if (input.modelDown !== undefined && !timedOut) return stopModelDown(input.modelDown);
 
   if (timedOut) {
     const escapedAt = input.escapeSentAtMs as number;
@@ -353,6 +362,8 @@ export interface HeadlessEndInput {
   sessionRetries: number;
   /** What the running CLI's exit codes mean; default 0.42.0's. */
   cli?: Pick<CliBehaviour, 'httpStatusExitCodes'>;
+  /** The model proxy gave the model API up and gemini was stopped for it: its message. */
+  modelDown?: string;
 }
 
 /** The end state of a headless run from its exit code and stream. Pure. */
@@ -369,6 +380,9 @@ export function decideHeadlessEnd(
     !input.timedOut
   ) {
     return { action: 'retry', message: 'session id already exists' };
+  }
+  if (input.modelDown !== undefined && !wallError(input.events)) {
+    return { action: 'end', status: 'model-unavailable', message: input.modelDown };
   }
   if (input.timedOut) {
     const unavailable = modelUnavailable(input.events, 'timed-out');

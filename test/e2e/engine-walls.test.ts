@@ -109,6 +109,38 @@ describe('engine walls against stand-in executables', () => {
     expect(result.message).toBe('account suspended');
   });
 
+  // The model proxy's verdict (src/proxy/upstream-health.ts) arriving while the CLI waits on its own retries.
+  const DOWN = 'the model API at 127.0.0.1:9 is unavailable: 3 call(s) in 16 s failed and none was answered';
+  const downAfter = (ms: number): Pick<RunOptions, 'modelHealth'> => {
+    const at = Date.now() + ms;
+    return {
+      modelHealth: () =>
+        Date.now() < at ? { firstFailure: 'the model API at 127.0.0.1:9 failed a call' } : { down: DOWN },
+    };
+  };
+
+  it.each(['interactive', 'headless'] as const)(
+    '%s: a model API given up by the proxy ends model-unavailable within seconds, gemini killed',
+    async (mode) => {
+      const { result, wallMs, log } = await run(`echo 'retrying in 28s'\nexec sleep 60`, {
+        mode,
+        ...downAfter(1_500),
+      });
+      expect(result.status).toBe('model-unavailable');
+      expect(result.message).toBe(DOWN);
+      expect(wallMs).toBeLessThan(12_000);
+      // The first failure was said before the wall, in the log (and as an event for the tracking comment).
+      expect(log.lines.join('\n')).toContain('the model API at 127.0.0.1:9 failed a call');
+    },
+  );
+
+  it('a model API that could not be reached at launch ends model-unavailable without starting gemini', async () => {
+    const { result, invocations } = await run(`exec sleep 60`, { modelHealth: () => ({ down: DOWN }) });
+    expect(result.status).toBe('model-unavailable');
+    expect(result.message).toBe(DOWN);
+    expect(invocations).toEqual([]);
+  });
+
   it('uncommitted work is committed even when the run crashed', async () => {
     const { result } = await run(`printf 'x\\n' > left.txt\nexit 3`);
     expect(result.status).toBe('crashed');

@@ -9,7 +9,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { PROXY_CHILD_ENV, launchModelProxy } from '../../src/proxy/launch.js';
 import { startModelProxy, type ModelProxyOptions } from '../../src/proxy/model-proxy.js';
-import { bypassesProxy, proxyFor } from '../../src/proxy/upstream.js';
+import { bypassesProxy, probeUpstream, proxyFor } from '../../src/proxy/upstream.js';
+import type { HealthNote } from '../../src/proxy/upstream-health.js';
 import { testCertificates } from '../harness/oauth-proxy.js';
 
 const KEY = `AIza${randomBytes(18).toString('hex')}`;
@@ -285,9 +286,7 @@ describe('model proxy: credentials', () => {
     await expect(startModelProxy({ ...base, placeholder: KEY, credential: key })).rejects.toThrow(/differ/);
     await expect(
       startModelProxy({ ...base, upstream: `http://x/?key=${KEY}`, credential: key }),
-    ).rejects.toThrow(
-      /^model proxy: the upstream must be an http\(s\) URL without credentials, query or fragment$/,
-    );
+    ).rejects.toThrow(/^model proxy: the upstream must not carry credentials, a query or a fragment$/);
   });
 });
 
@@ -641,6 +640,109 @@ describe('model proxy: responses', () => {
   );
 });
 
+describe('model proxy: a model API that is not there', () => {
+  const model = '/v1beta/models/m:generateContent';
+
+  it('refuses port 0 (which Node would make port 80) in one line, before listening', async () => {
+    await expect(proxyTo('http://127.0.0.1:0')).rejects.toThrow(
+      /^model proxy: the upstream names port 0 \(127\.0\.0\.1:0\): a port must be 1-65535/,
+    );
+  });
+
+  it('probes the route the calls take: a closed port and an unknown host are fatal, a listener is not', async () => {
+    const up = await startUpstream();
+    expect(await probeUpstream(new URL(up.url), {})).toEqual({ ok: true });
+    await up.close();
+    expect(await probeUpstream(new URL(up.url), {})).toEqual({
+      ok: false,
+      fatal: true,
+      error: 'ECONNREFUSED',
+    });
+    expect(await probeUpstream(new URL('https://model.gemini-run.invalid'), {})).toEqual({
+      ok: false,
+      fatal: true,
+      error: 'ENOTFOUND',
+    });
+    // Nothing was asked of the upstream: the probe only connects.
+    expect(up.seen).toHaveLength(0);
+  });
+
+  it('probes through HTTPS_PROXY: a refused tunnel is fatal and names the proxy', async () => {
+    const corp = http.createServer();
+    corp.on('connect', (_req: IncomingMessage, client: net.Socket) => {
+      client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
+    });
+    const port = await new Promise<number>((r) =>
+      corp.listen(0, '127.0.0.1', () => r((corp.address() as AddressInfo).port)),
+    );
+    onTestFinished(() => new Promise<void>((r) => (corp.closeAllConnections(), corp.close(() => r()))));
+    const r = await probeUpstream(new URL('https://generativelanguage.googleapis.com'), {
+      HTTPS_PROXY: `http://127.0.0.1:${port}`,
+    });
+    expect(r).toEqual({
+      ok: false,
+      fatal: true,
+      error: `the proxy refused a tunnel (HTTP 403) through the proxy 127.0.0.1:${port}`,
+    });
+  });
+
+  it('tells of the first failed call, then gives the upstream up after 3 calls without an answer over 10 s', async () => {
+    // Accepts every connection, then resets it: no answer at all.
+    const resetting = net.createServer((socket) => socket.resetAndDestroy());
+    const port = await new Promise<number>((r) =>
+      resetting.listen(0, '127.0.0.1', () => r((resetting.address() as AddressInfo).port)),
+    );
+    onTestFinished(() => new Promise<void>((r) => resetting.close(() => r())));
+    const notes: HealthNote[] = [];
+    vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+    onTestFinished(() => void vi.useRealTimers());
+    const proxy = await proxyTo(`http://127.0.0.1:${port}`, { onHealth: (n) => notes.push(n) });
+    for (const at of [0, 6_000, 16_000]) {
+      vi.setSystemTime(at);
+      const r = await call(proxy.url, model, { body: '{}', headers: withKey() });
+      expect(r.status).toBe(502);
+    }
+    expect(notes.map((n) => n.kind)).toEqual(['first-failure', 'down']);
+    expect(notes[0]!.message).toMatch(
+      new RegExp(`^the model API at 127.0.0.1:${port} failed a call: no answer \\(`),
+    );
+    expect(notes[1]!.message).toMatch(
+      new RegExp(`^the model API at 127.0.0.1:${port} is unavailable: 3 call\\(s\\) in 16 s failed`),
+    );
+    expect(notes[1]!.message).toMatch(/ECONNRESET|socket hang up/);
+  });
+
+  it('gives a model that answers 503 to every call up after 4 over 30 s; one good answer starts over', async () => {
+    let healthy = false;
+    const up = await startUpstream((_q, res) => {
+      if (healthy) return void res.end('{}');
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(OVERLOADED_BODY);
+    });
+    const notes: HealthNote[] = [];
+    vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+    onTestFinished(() => void vi.useRealTimers());
+    const proxy = await proxyTo(up.url, { onHealth: (n) => notes.push(n) });
+    const at = async (t: number, expected: number) => {
+      vi.setSystemTime(t);
+      const r = await call(proxy.url, model, { body: '{}', headers: withKey() });
+      expect(r.status).toBe(expected);
+      // The CLI's overload detection reads Google's own body: relayed untouched.
+      if (expected === 503) expect(r.body.toString()).toBe(OVERLOADED_BODY);
+    };
+    await at(0, 503);
+    await at(5_000, 503);
+    healthy = true;
+    await at(6_000, 200);
+    healthy = false;
+    for (const t of [10_000, 15_000, 25_000, 35_000]) await at(t, 503);
+    expect(notes.map((n) => n.kind)).toEqual(['first-failure', 'first-failure']);
+    await at(40_000, 503);
+    expect(notes.map((n) => n.kind)).toEqual(['first-failure', 'first-failure', 'down']);
+    expect(notes[2]!.message).toMatch(/is unavailable: 5 call\(s\) in 30 s failed .*the last: HTTP 503$/);
+  });
+});
+
 describe('model proxy: routing through an enterprise proxy', () => {
   it('reads HTTPS_PROXY / HTTP_PROXY / NO_PROXY like @actions/http-client', () => {
     const env = {
@@ -880,6 +982,29 @@ describe('model proxy: as its own process', () => {
     const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
     return { child, exited, out: () => stdout, err: () => stderr };
   }
+
+  it('tells the action of the upstream’s health in lines of its own', async () => {
+    const up = await startUpstream();
+    await up.close();
+    const notes: HealthNote[] = [];
+    const p = await launchModelProxy({
+      upstream: up.url,
+      api: 'gemini-api',
+      placeholder: PLACEHOLDER,
+      credential: { kind: 'api-key', apiKey: KEY },
+      script: MAIN_TS,
+      execArgv: TSX,
+      onHealth: (n) => notes.push(n),
+    });
+    onTestFinished(() => p.stop());
+    const r = await call(p.url, '/v1beta/models/m:generateContent', { body: '{}', headers: withKey() });
+    expect(r.status).toBe(502);
+    await vi.waitFor(() => expect(notes).toHaveLength(1));
+    expect(notes[0]).toEqual({
+      kind: 'first-failure',
+      message: `the model API at 127.0.0.1:${up.port} failed a call: no answer (connect ECONNREFUSED 127.0.0.1:${up.port})`,
+    });
+  });
 
   it('exits 2 with one line naming the problem, never the secret, on a bad config line', async () => {
     for (const line of [

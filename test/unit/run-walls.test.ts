@@ -283,6 +283,48 @@ const headless = {
   sessionRetries: 0,
 };
 
+describe('the model proxy gave the model API up (model-unavailable)', () => {
+  const down = 'the model API at 127.0.0.1:9 is unavailable: 3 call(s) in 16 s failed and none was answered';
+  const headless = {
+    events: [],
+    exitCode: null,
+    timedOut: true,
+    streamTerminalQuota: false,
+    stderr: '',
+    sessionRetries: 0,
+  };
+  it('stops a working agent at once, and names the upstream', () => {
+    expect(decideWall(input({ events: [turn()], modelDown: down }))).toEqual({
+      action: 'stop',
+      status: 'model-unavailable',
+      message: down,
+    });
+  });
+  it('is the truth for a pane that died meanwhile, not a crash', () => {
+    const pane = { dead: true, exitCode: 1 };
+    expect(decideWall(input({ events: [turn()], pane, modelDown: down }))).toMatchObject({
+      status: 'model-unavailable',
+    });
+    expect(decideWall(input({ events: [turn()], pane }))).toMatchObject({ status: 'crashed' });
+  });
+  it('leaves a quota or auth wall its own status, and the timeout its own course', () => {
+    const quota = apiError({ statusCode: 429, terminalQuota: true });
+    expect(decideWall(input({ events: [turn(), quota], modelDown: down }))).toMatchObject({
+      status: 'quota-exhausted',
+    });
+    const escaped = input({ events: [turn()], modelDown: down, escapeSentAtMs: 500, elapsedMs: 600 });
+    expect(decideWall(escaped)).toEqual({ action: 'wait' });
+  });
+  it('ends a headless run stopped for it model-unavailable, not timed-out', () => {
+    expect(decideHeadlessEnd({ ...headless, modelDown: down })).toEqual({
+      action: 'end',
+      status: 'model-unavailable',
+      message: down,
+    });
+    expect(decideHeadlessEnd(headless)).toMatchObject({ status: 'timed-out' });
+  });
+});
+
 describe('screen texts', () => {
   it('serverMessage reads JSON, bracketed and plain errors', () => {
     expect(serverMessage('[API Error: You have exhausted your daily quota on this model.]')).toBe(

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { GIVE_UP, UpstreamHealth, checkUpstreamUrl } from '../../src/proxy/upstream-health.js';
+
+describe('checkUpstreamUrl', () => {
+  it('refuses port 0, which Node would silently turn into port 80, naming the variable', () => {
+    expect(checkUpstreamUrl('http://127.0.0.1:0', 'GOOGLE_GEMINI_BASE_URL')).toMatch(
+      /^GOOGLE_GEMINI_BASE_URL names port 0 \(127\.0\.0\.1:0\): a port must be 1-65535/,
+    );
+  });
+
+  it.each([
+    ['http://127.0.0.1:65536', /is not a URL/],
+    ['http://127.0.0.1:-1', /is not a URL/],
+    ['127.0.0.1:8080', /is not a URL/],
+    ['ftp://example.com', /must be an http\(s\) URL/],
+    ['http://', /is not a URL/],
+    ['not a url', /is not a URL/],
+    ['https://user:pw@example.com', /must not carry credentials/],
+    ['https://example.com/?key=1', /must not carry credentials, a query/],
+  ])('refuses %s in one line naming the variable', (raw, why) => {
+    const problem = checkUpstreamUrl(raw, 'V');
+    expect(problem).toMatch(why);
+    expect(problem).toMatch(/^V /);
+    expect(problem).not.toContain('\n');
+    // The operator's text is not quoted back (it could hold a key).
+    expect(problem).not.toContain('pw');
+  });
+
+  it.each(['https://generativelanguage.googleapis.com', 'http://127.0.0.1:1', 'http://[::1]:65535/v1beta'])(
+    'takes %s',
+    (raw) => expect(checkUpstreamUrl(raw, 'V')).toBeUndefined(),
+  );
+});
+
+describe('UpstreamHealth', () => {
+  const noAnswer = { kind: 'no-answer', error: 'connect ECONNREFUSED 127.0.0.1:9' } as const;
+
+  it('warns at the first failure and gives up after three calls without an answer over 10 s', () => {
+    const h = new UpstreamHealth('127.0.0.1:9');
+    expect(h.record(noAnswer, 0)).toEqual({
+      kind: 'first-failure',
+      message: 'the model API at 127.0.0.1:9 failed a call: no answer (connect ECONNREFUSED 127.0.0.1:9)',
+    });
+    expect(h.record(noAnswer, 6_000)).toBeUndefined();
+    // Three calls, but within 10 s: the CLI's first retries of one call come that fast.
+    expect(h.record(noAnswer, 9_000)).toBeUndefined();
+    const down = h.record(noAnswer, 16_000);
+    expect(down?.kind).toBe('down');
+    expect(down?.message).toMatch(
+      /^the model API at 127\.0\.0\.1:9 is unavailable: 4 call\(s\) in 16 s failed/,
+    );
+    expect(down?.message).toContain('ECONNREFUSED');
+    // Said once.
+    expect(h.record(noAnswer, 30_000)).toBeUndefined();
+  });
+
+  it('gives up on 5xx answers only after four over 30 s, within the minute the CLI retries', () => {
+    const h = new UpstreamHealth('model:443');
+    const at = [0, 5_000, 15_000, 29_000];
+    for (const t of at) expect(h.record({ kind: 'answer', status: 503 }, t)?.kind ?? 'none').not.toBe('down');
+    const down = h.record({ kind: 'answer', status: 503 }, 35_000);
+    expect(down?.kind).toBe('down');
+    expect(down?.message).toMatch(/the last: HTTP 503$/);
+    expect(GIVE_UP.serverError.overMs).toBeLessThanOrEqual(45_000);
+  });
+
+  it('starts over at any answer below 500 (a 4xx is the caller, a 429 the quota walls)', () => {
+    const h = new UpstreamHealth('m');
+    h.record(noAnswer, 0);
+    h.record(noAnswer, 8_000);
+    expect(h.record({ kind: 'answer', status: 429 }, 9_000)).toBeUndefined();
+    expect(h.record(noAnswer, 20_000)?.kind).toBe('first-failure');
+    expect(h.record(noAnswer, 25_000)).toBeUndefined();
+    expect(h.record({ kind: 'answer', status: 200 }, 26_000)).toBeUndefined();
+    expect(h.record(noAnswer, 40_000)?.kind).toBe('first-failure');
+  });
+});
