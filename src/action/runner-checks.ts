@@ -76,20 +76,24 @@ async function succeeds(file: string, args: string[]): Promise<boolean> {
 }
 
 /**
- * tmux for the interactive mode: there already, or installed now where the host can (root, or a hosted runner's
+ * tmux for the interactive mode: there already, or installed now where a runner can (root, or a hosted runner's
  * passwordless sudo, with apt-get); a UserError with the fix where it cannot.
  */
-export async function ensureTmux(log: Logger): Promise<void> {
+export async function ensureTmux(log: Logger, env: NodeJS.ProcessEnv): Promise<void> {
   if (await tmuxVersion()) return;
   const root = process.getuid?.() === 0;
-  const command = tmuxInstallCommand({
-    root,
-    sudo: !root && (await succeeds('sudo', ['-n', 'true'])),
-    apt: await succeeds('apt-get', ['--version']),
-  });
+  // Only a runner's machine gets a package installed: the demo on someone's laptop is told what to do instead.
+  const onRunner = env.GITHUB_ACTIONS === 'true';
+  const command =
+    onRunner &&
+    tmuxInstallCommand({
+      root,
+      sudo: !root && (await succeeds('sudo', ['-n', 'true'])),
+      apt: await succeeds('apt-get', ['--version']),
+    });
   if (!command) {
     throw new UserError(
-      `tmux is not installed, and this runner cannot install it (no apt-get, or no passwordless sudo): ${TMUX_FIX}.`,
+      `tmux is not installed${onRunner ? ', and this runner cannot install it (no apt-get, or no passwordless sudo)' : ''}: ${TMUX_FIX}.`,
     );
   }
   const [file, ...args] = command as [string, ...string[]];

@@ -68,7 +68,7 @@ export async function preflight(r: Basics, problem?: string): Promise<Checked> {
   await checkRunner(r);
   const auth = await authOf(r);
   const model = resolveModel(inputs.model || undefined);
-  if (inputs.mode === 'interactive') await ensureTmux(log);
+  if (inputs.mode === 'interactive') await ensureTmux(log, r.io.env);
   const privilege = await checkIsolation(r);
   const gemini = await r.deps.checkGemini(inputs, r.io.env, log);
   const userSettings = buildUserSettings({
