@@ -9,6 +9,8 @@ import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exec } from '../../src/util/exec.js';
+import { hostedRunner, type RunnerUser } from '../harness/hosted-runner.js';
 import {
   ActionWorld,
   GEMINI_API_KEY,
@@ -40,6 +42,8 @@ interface Dirs {
   aptFails: string;
   /** A PATH whose apt-get "installs" a stub tmux (into its own directory). */
   aptWorks: string;
+  /** The same for a hosted runner's user, with a sudo that records how it was asked. */
+  aptWorksSudo: string;
   empty: string;
 }
 
@@ -258,16 +262,20 @@ beforeAll(async () => {
       ['timeout', 'env'],
     ),
     aptWorks: join(bin, 'apt-works'),
+    aptWorksSudo: '',
     empty: await mkdtemp(join(world.tmp, 'not-a-checkout-')),
   };
   const tmuxStub = '#!/bin/sh\necho "tmux 3.4"\n';
-  await fakeBin(
-    dirs.aptWorks,
+  const installs = `#!/bin/sh\n[ "$1" = --version ] && exit 0\necho "Setting up tmux (3.4-1) ..."\nprintf '%s' '${tmuxStub}' > "$(dirname "$0")/tmux"\nchmod +x "$(dirname "$0")/tmux"\n`;
+  const tools = ['timeout', 'env', 'dirname', 'chmod'];
+  await fakeBin(dirs.aptWorks, { sudo, 'apt-get': installs }, tools);
+  dirs.aptWorksSudo = await fakeBin(
+    join(bin, 'apt-works-sudo'),
     {
-      sudo,
-      'apt-get': `#!/bin/sh\n[ "$1" = --version ] && exit 0\necho "Setting up tmux (3.4-1) ..."\nprintf '%s' '${tmuxStub}' > "$(dirname "$0")/tmux"\nchmod +x "$(dirname "$0")/tmux"\n`,
+      sudo: `#!/bin/sh\nprintf "%s\\n" "$*" >> "$(dirname "$0")/sudo.log"\n${sudo.slice(10)}`,
+      'apt-get': installs,
     },
-    ['timeout', 'env', 'dirname', 'chmod'],
+    [...tools, 'true'],
   );
   closedPort = await new Promise<number>((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
@@ -310,6 +318,7 @@ async function runCase(
   apiUrl: string,
   actor: string,
   issue: number,
+  asUser?: RunnerUser,
 ): Promise<Step> {
   const dir = await mkdtemp(join(world.tmp, 'step-'));
   const files = {
@@ -321,6 +330,7 @@ async function runCase(
   for (const f of [files.output, files.summary, join(dir, 'state')]) await writeFile(f, '');
   const home = join(dir, 'home');
   await mkdir(home);
+  if (asUser) await exec('chown', ['-R', `${asUser.uid}:${asUser.gid}`, dir]);
   const inputs: Record<string, string> = {
     'github-token': world.token,
     'gemini-api-key': GEMINI_API_KEY,
@@ -353,7 +363,7 @@ async function runCase(
     Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined),
   );
   const started = Date.now();
-  const r = await runNode(join(ROOT, 'dist', 'index.js'), clean, dir).finally(release);
+  const r = await runNode(join(ROOT, 'dist', 'index.js'), clean, dir, asUser).finally(release);
   const ms = Date.now() - started;
   const step = {
     exitCode: r.exitCode,
@@ -440,6 +450,38 @@ describe('the hosted runner installs tmux itself', () => {
     expect(step.stdout).toMatch(
       /::group::Installing tmux \(mode: interactive\)\nSetting up tmux \(3\.4-1\) \.\.\.\n::endgroup::\nInstalled tmux 3\.4\./,
     );
+  });
+});
+
+describe("a hosted runner's user installs tmux through sudo -n", () => {
+  it.skipIf(process.getuid?.() !== 0)('the same install, asked of sudo without a password', async () => {
+    const n = ++cases;
+    const actor = `maintainer${n}`;
+    world.github.setPermission(actor, 'write');
+    const issue = world.github.addIssue({ title: `Case ${n}`, body: 'tmux', user: actor });
+    const { user, release: letGo } = await hostedRunner(world);
+    try {
+      const step = await runCase(
+        {
+          inputs: { mode: 'interactive', 'gemini-path': '/nonexistent/gemini' },
+          env: (d) => ({ PATH: d.aptWorksSudo }),
+        },
+        `http://127.0.0.1:${closedPort}`,
+        actor,
+        issue,
+        user,
+      );
+      expectMisconfigured(step, /^The gemini at \/nonexistent\/gemini does not run/);
+      expect(step.stdout).toMatch(/Setting up tmux \(3\.4-1\) \.\.\.\n::endgroup::\nInstalled tmux 3\.4\./);
+      const asked = await readFile(join(dirs.aptWorksSudo, 'sudo.log'), 'utf8');
+      expect(asked.split('\n')).toEqual([
+        '-n true',
+        '-n timeout -k 10 150 env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends tmux',
+        '',
+      ]);
+    } finally {
+      await letGo();
+    }
   });
 });
 
