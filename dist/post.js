@@ -45341,6 +45341,13 @@ const STATUS = {
     },
     refused: { origin: 'action', fails: false, icon: '⛔', words: 'refused', advice: noAdvice },
     skipped: { origin: 'action', fails: false, icon: '⏭️', words: 'skipped', advice: noAdvice },
+    misconfigured: {
+        origin: 'action',
+        fails: true,
+        icon: '🔧',
+        words: 'misconfigured',
+        advice: () => 'The workflow or the runner is set up wrong, as said above: fix what it names (nothing was run), then re-run.',
+    },
     stopped: {
         origin: 'post',
         fails: true,
@@ -51522,6 +51529,7 @@ function createGitHubClient(token, baseUrl, opts = {}) {
     };
     return getOctokit(token, {
         ...(baseUrl ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {}),
+        ...(opts.signal ? { request: { signal: opts.signal } } : {}),
         log: {
             debug: (m) => logger?.debug(m),
             info: (m) => logger?.debug(m),

@@ -71,3 +71,8 @@ export async function readActionContext(env: NodeJS.ProcessEnv = process.env): P
     toolCache: v.RUNNER_TOOL_CACHE ?? `${runnerTemp}/tool-cache`,
   };
 }
+
+/** The job run's page, whose log a failing run points at. */
+export function runUrlOf(ctx: Pick<ActionContext, 'serverUrl' | 'repo' | 'runId'>): string {
+  return `${ctx.serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/actions/runs/${ctx.runId}`;
+}

@@ -211,19 +211,42 @@ export function parseInputs(raw: Partial<Record<InputName, string>>): ActionInpu
   return parsed.data;
 }
 
-/** Reads every input through core.getInput (which trims), masks the secret ones at once, and parses them. */
-export function getInputs(getInput: (name: string) => string = core.getInput): ActionInputs {
+/**
+ * Pure: like parseInputs, but an input that does not parse takes its default and the problems come back as one
+ * line, so the run can still read its event and tell the person on the issue what to fix.
+ */
+export function parseInputsLeniently(raw: Partial<Record<InputName, string>>): {
+  inputs: ActionInputs;
+  problem?: string;
+} {
+  try {
+    return { inputs: parseInputs(raw) };
+  } catch (error) {
+    const usable = Object.fromEntries(
+      INPUT_NAMES.map((n) => [n, INPUT_SHAPE[n].safeParse(raw[n] ?? '').success ? (raw[n] ?? '') : '']),
+    );
+    return { inputs: parseInputs(usable), problem: (error as Error).message };
+  }
+}
+
+/**
+ * Reads every input through core.getInput (which trims), masks the secret ones at once, and parses them
+ * leniently (parseInputsLeniently).
+ */
+export function getInputs(
+  getInput: (name: string) => string = core.getInput,
+): ReturnType<typeof parseInputsLeniently> {
   const raw = {} as Record<InputName, string>;
   for (const name of INPUT_NAMES) {
     const value = getInput(name);
     raw[name] = value;
     if (SECRET_INPUTS.includes(name) && value) maskSecret(value);
   }
-  const inputs = parseInputs(raw);
+  const parsed = parseInputsLeniently(raw);
   for (const name of INPUT_NAMES) {
     if (!SECRET_INPUTS.includes(name)) core.debug(`input ${name}=${raw[name] || INPUT_DEFAULTS[name]}`);
   }
-  return inputs;
+  return parsed;
 }
 
 /** Masks a secret and the forms it may take in logs (each line, its base64). */

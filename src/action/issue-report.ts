@@ -3,7 +3,7 @@
  * failure, from how the run ended and what publishing did, whatever failed.
  */
 import { MODEL_UNAVAILABLE } from '../run/walls.js';
-import { adviceFor, failsStep, isGeminiFailure } from '../domain/status.js';
+import { adviceFor, failsStep, isGeminiFailure, statusLine } from '../domain/status.js';
 import type { ActionStatus } from '../run/types.js';
 import type { PublishOutcome } from './publish.js';
 
@@ -24,6 +24,104 @@ function isModelUnavailable(message: string | undefined): boolean {
 }
 
 /**
+ * A message that says the service could not be reached at all (DNS, refused or reset connection, a timeout, the
+ * model proxy's "upstream unreachable"): then nobody refused the credential, and the advice says network.
+ */
+export function isNetworkFailure(message: string | undefined): boolean {
+  return /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)\b|upstream unreachable|Could not reach/i.test(
+    message ?? '',
+  );
+}
+
+const NETWORK_ADVICE =
+  "The model service could not be reached from the runner (a network failure, not a refused credential): check the runner's network, proxy or firewall, then re-run.";
+
+/** What to do next after a failing end: the status's advice, or the network's when nothing was refused. */
+function nextStep(
+  r: Pick<ReportInput, 'status' | 'message'>,
+  c: { hasPull: boolean; committed: boolean },
+): string {
+  if (isGeminiFailure(r.status) && isNetworkFailure(r.message)) return NETWORK_ADVICE;
+  return adviceFor(r.status, { ...c, modelUnavailable: isModelUnavailable(r.message) });
+}
+
+/** Where the agent's work is, in one sentence, for a run that failed. */
+function keptWork(r: Pick<ReportInput, 'commitCount' | 'publish'>): string {
+  const p = r.publish;
+  if (r.commitCount === 0) return 'Nothing to keep: the agent committed nothing.';
+  const n = `The agent's ${r.commitCount} commit(s)`;
+  if (p?.pull) return `${n} are in pull request #${p.pull.number}.`;
+  if (p?.pushedTo) return `${n} are on the branch \`${p.pushedTo}\`.`;
+  if (p?.bundle) return `${n} are in the artifact's \`gemini-run.bundle\`.`;
+  return `${n} could not be kept (see the log).`;
+}
+
+export interface FailureFacts {
+  status: ActionStatus;
+  /** One line: what happened (redacted). */
+  message: string;
+  /** What was kept, one sentence. */
+  kept: string;
+  /** What to do next. */
+  next: string;
+  /** The job's log. */
+  logUrl: string;
+}
+
+/** The facts of a failing end of a run that reached the report (the agent ran). */
+export function runFailure(r: ReportInput, logUrl: string): FailureFacts | undefined {
+  if (!failsStep(r.status)) return undefined;
+  return {
+    status: r.status,
+    message: stepFailure(r) ?? `gemini-run ended ${r.status}`,
+    kept: keptWork(r),
+    next: nextStep(r, { hasPull: r.publish?.pull !== undefined, committed: r.commitCount > 0 }),
+    logUrl,
+  };
+}
+
+/** The facts of a failing end before the agent ran (the preflight, the credential, a crash of the action). */
+export function earlyFailure(
+  status: ActionStatus,
+  message: string,
+  o: { logUrl: string; userError: boolean },
+): FailureFacts {
+  const network = isNetworkFailure(message);
+  return {
+    status,
+    message,
+    kept: 'Nothing ran, and nothing was changed: no branch, no commit, no pull request.',
+    next: network
+      ? NETWORK_ADVICE
+      : o.userError && status === 'crashed'
+        ? 'Fix what the message names, then re-run.'
+        : adviceFor(status, { hasPull: false }),
+    logUrl: o.logUrl,
+  };
+}
+
+/** The job summary of a failing end: what happened, what was kept, what to do next, the log. */
+export function failureSummary(f: FailureFacts): string {
+  return [
+    `## gemini-run: ${statusLine(f.status)}`,
+    '',
+    `**What happened:** ${f.message}`,
+    '',
+    `**What was kept:** ${f.kept}`,
+    '',
+    `**What to do next:** ${f.next}`,
+    '',
+    `[The job's log](${f.logUrl})`,
+    '',
+  ].join('\n');
+}
+
+/** The issue comment of a failing end before the agent ran: the one line and the fix, and the log. */
+export function failureComment(f: FailureFacts): string {
+  return `gemini-run ended \`${f.status}\`: ${f.message}\n\n${f.next} ([log](${f.logUrl}))`;
+}
+
+/**
  * The comment for the issue or PR, or undefined when nothing needs saying there (a PR follow-up that went
  * well: its summary comment says it all).
  */
@@ -31,11 +129,7 @@ export function issueComment(r: ReportInput): string | undefined {
   const pull = r.publish?.pull;
   const problem = r.publish?.problem;
   const failing = failsStep(r.status);
-  const advice = adviceFor(r.status, {
-    hasPull: pull !== undefined,
-    modelUnavailable: isModelUnavailable(r.message),
-    committed: r.commitCount > 0,
-  });
+  const advice = nextStep(r, { hasPull: pull !== undefined, committed: r.commitCount > 0 });
   const ended = `gemini-run ended \`${r.status}\`${r.message ? `: ${r.message}` : ''}`;
   const tail = (parts: (string | undefined | false)[]) => parts.filter(Boolean).join('\n\n');
 

@@ -3,6 +3,8 @@ import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 import { guardLines } from '../util/untrusted-text.js';
 import { readActionContext } from './context.js';
 import { coreLogger } from './core-logger.js';
+import { earlyFailure, failureSummary } from './issue-report.js';
+import { redactSecrets } from '../run/report.js';
 import { getInputs, maskSecret } from './inputs.js';
 import { setOutputs } from './outputs.js';
 import { runAction, type ActionIo } from './run-action.js';
@@ -24,21 +26,42 @@ const io: ActionIo = {
   env: process.env,
 };
 
+/**
+ * What a step that could not even start its pipeline (no usable runner environment, or a throw nobody expected)
+ * still leaves: the job summary's one paragraph, with the log's link when the runner named the run.
+ */
+async function summaryOfEarlyEnd(status: 'misconfigured' | 'crashed', message: string): Promise<void> {
+  const env = process.env;
+  const logUrl =
+    env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+      ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
+      : '';
+  const facts = earlyFailure(status, redactSecrets(message), {
+    logUrl,
+    userError: status === 'misconfigured',
+  });
+  await io
+    .writeJobSummary(failureSummary(facts))
+    .catch((e: unknown) => core.warning(`Could not write the job summary: ${getErrorMessage(e)}`));
+}
+
 /** The action body; the only place that calls core.setFailed. */
 export async function run(): Promise<void> {
   try {
-    const inputs = getInputs();
+    const { inputs, problem } = getInputs();
     const ctx = await readActionContext();
-    const { outputs, failure } = await runAction(inputs, ctx, io);
+    const { outputs, failure } = await runAction(inputs, ctx, io, undefined, problem);
     setOutputs(outputs);
     core.info(`status: ${outputs.status}${outputs['pr-url'] ? ` — ${outputs['pr-url']}` : ''}`);
     // The pipeline decided the step's failure with the status (a failing status always comes with one).
     if (failure) core.setFailed(guardLines(failure));
   } catch (error) {
-    setOutputs({ status: 'crashed' });
+    // A UserError here is the runner's environment (context.ts); anything else is a defect of the action.
+    const status = error instanceof UserError ? 'misconfigured' : 'crashed';
+    setOutputs({ status });
     const message = oneLine(getErrorMessage(error));
-    if (!(error instanceof UserError) && error instanceof Error && error.stack)
-      core.debug(guardLines(error.stack));
+    if (status === 'crashed' && error instanceof Error && error.stack) core.debug(guardLines(error.stack));
+    await summaryOfEarlyEnd(status, message);
     // An error can quote the CLI, git or the agent: shown with its control characters escaped.
     core.setFailed(guardLines(message));
   }

@@ -4,7 +4,8 @@
  * against its local fakes, and a test passes a stub engine (PipelineDeps) and runs every path in seconds.
  */
 import { runAgent } from '../run/engine.js';
-import { getErrorMessage, oneLine } from '../util/errors.js';
+import { UserError, getErrorMessage } from '../util/errors.js';
+import type { RunTrigger } from '../github/trigger.js';
 import { checkGemini, installGemini } from './gemini-binary.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
@@ -15,8 +16,17 @@ import { prepare } from './phases/prepare.js';
 import { preflight } from './phases/preflight.js';
 import { publish } from './phases/publish.js';
 import { Redactor } from './redact.js';
-import { reportRun } from './phases/report.js';
-import type { ActionIo, ActionResult, AtPrepare, Basics, PipelineDeps, Prepared } from './run-record.js';
+import { reportEarlyEnd, reportRun } from './phases/report.js';
+import { misconfigured } from './phases/misconfigured.js';
+import type {
+  ActionIo,
+  ActionResult,
+  AtAdmit,
+  AtPrepare,
+  Basics,
+  PipelineDeps,
+  Prepared,
+} from './run-record.js';
 import { restoreWorkspace } from './workspace-restore.js';
 
 export type { ActionIo } from './run-record.js';
@@ -38,27 +48,56 @@ function basics(inputs: ActionInputs, ctx: ActionContext, io: ActionIo, deps: Pi
   return { inputs, ctx, io, deps, log: io.log, redactor, mask };
 }
 
+/**
+ * `problem`: what was wrong with the inputs (main.ts parses them leniently, so the event is still read and the
+ * person on the issue can be told); the run then ends `misconfigured` like any other preflight mistake.
+ */
 export async function runAction(
   inputs: ActionInputs,
   ctx: ActionContext,
   io: ActionIo,
   deps: PipelineDeps = REAL_DEPS,
+  problem?: string,
 ): Promise<ActionResult> {
   const b = basics(inputs, ctx, io, deps);
-  const triggered = interpret(b);
-  if (isEnd(triggered)) return triggered;
-  // Everything local first: a mistake fails here, before the first network call or GitHub write.
-  const checked = { ...b, ...triggered, ...(await preflight({ ...b })) };
+  const checked = await checkedLocally(b, problem);
+  if (isEnd(checked)) return checked;
   const admitted = await admit(checked);
   if (isEnd(admitted)) return admitted;
   const r = { ...checked, ...admitted, ...(await acknowledge({ ...checked, ...admitted })) };
   try {
     return await afterAcknowledged(r);
   } catch (error) {
-    const note = oneLine(getErrorMessage(error));
-    await r.tracking?.finish({ status: 'crashed', note: r.publish(note) });
-    throw error;
+    return crashedAfterAdmit(r, error);
   }
+}
+
+/** Everything local first: a mistake ends `misconfigured` here, before the first network call or GitHub write. */
+async function checkedLocally(b: Basics, problem: string | undefined): Promise<AtAdmit | ActionResult> {
+  let trigger: RunTrigger | undefined;
+  try {
+    const triggered = interpret(b);
+    if (!isEnd(triggered)) trigger = triggered.trigger;
+    // Inputs that do not parse fail every run, even one its event does not trigger: the workflow is wrong.
+    if (problem) throw new UserError(problem);
+    if (isEnd(triggered)) return triggered;
+    return { ...b, ...triggered, ...(await preflight(b)) };
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    return misconfigured(b, trigger, getErrorMessage(error));
+  }
+}
+
+/**
+ * Whatever the action itself threw after the person was told the run started: the job summary, the issue and
+ * the tracking comment say it, and the step fails with its one line (its stack only in the debug log).
+ */
+async function crashedAfterAdmit(r: AtPrepare, error: unknown): Promise<ActionResult> {
+  const userError = error instanceof UserError;
+  if (!userError && error instanceof Error && error.stack) r.log.debug(r.redactor.redact(error.stack));
+  const result = await reportEarlyEnd(r, 'crashed', getErrorMessage(error), { userError });
+  await finishTracking(r, result);
+  return result;
 }
 
 async function afterAcknowledged(r: AtPrepare): Promise<ActionResult> {

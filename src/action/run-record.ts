@@ -85,9 +85,9 @@ export interface Triggered {
   trigger: RunTrigger;
 }
 
-/** preflight: every local check passed (an auth problem is held until the actor is admitted, to be told). */
+/** preflight: every local check passed. */
 export interface Checked {
-  auth: AuthConfig | { problem: string };
+  auth: AuthConfig;
   model: string | undefined;
   privilege: Exclude<Privilege, 'none'> | undefined;
   gemini: GeminiCheck;

@@ -118,6 +118,14 @@ export const STATUS = {
   },
   refused: { origin: 'action', fails: false, icon: '⛔', words: 'refused', advice: noAdvice },
   skipped: { origin: 'action', fails: false, icon: '⏭️', words: 'skipped', advice: noAdvice },
+  misconfigured: {
+    origin: 'action',
+    fails: true,
+    icon: '🔧',
+    words: 'misconfigured',
+    advice: () =>
+      'The workflow or the runner is set up wrong, as said above: fix what it names (nothing was run), then re-run.',
+  },
   stopped: {
     origin: 'post',
     fails: true,

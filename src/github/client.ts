@@ -35,6 +35,8 @@ export interface GitHubClientOptions {
    * to every run. Default false.
    */
   spaceWrites?: boolean;
+  /** Aborts every request of this client (a bound on a best-effort notice that must not hold the step). */
+  signal?: AbortSignal;
 }
 
 /** A Bottleneck.Group look-alike that schedules immediately: the throttling plugin only calls `key().schedule()`. */
@@ -82,6 +84,7 @@ export function createGitHubClient(
     token,
     {
       ...(baseUrl ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {}),
+      ...(opts.signal ? { request: { signal: opts.signal } } : {}),
       log: {
         debug: (m: string) => logger?.debug(m),
         info: (m: string) => logger?.debug(m),

@@ -119,6 +119,13 @@ export async function resolveAuth(sources: AuthSources, mask: (secret: string) =
   if (sources.oauth) {
     const creds = parseOAuthCreds(sources.oauth.creds);
     maskCreds(creds, mask);
+    // Only a refresh token lets the proxy renew the access token; without one the run would die within the hour,
+    // on whatever the model service says then. Never quotes the value.
+    if (!creds.refresh_token) {
+      throw new UserError(
+        `${names.oauth ?? 'The OAuth creds'} has no refresh_token, so its access token cannot be renewed: paste the whole oauth_creds.json that 'gemini-run login' wrote.`,
+      );
+    }
     return { kind: 'oauth', creds, account: sources.oauth.account, project };
   }
   const host = await readHostCreds(sources.hostHome);

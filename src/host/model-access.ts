@@ -220,6 +220,12 @@ function sharedGcloudCreds(o: ModelAccessOptions): string | undefined {
   return gcloudAdcFile(o.env);
 }
 
+/** What is wrong with the model API URL this auth would call (a `*_BASE_URL`-style variable), before any call. */
+export function upstreamProblem(auth: AuthConfig, env: NodeJS.ProcessEnv): string | undefined {
+  const route = routeFor(auth, env);
+  return checkUpstreamUrl(route.upstream(auth, env), route.variable);
+}
+
 export async function startModelAccess(o: ModelAccessOptions): Promise<ModelAccess> {
   const adcFile = sharedGcloudCreds(o);
   if (adcFile) {
@@ -228,10 +234,10 @@ export async function startModelAccess(o: ModelAccessOptions): Promise<ModelAcce
     );
     return WITHOUT_PROXY;
   }
+  const problem = upstreamProblem(o.auth, o.env);
+  if (problem) throw new UserError(problem);
   const route = routeFor(o.auth, o.env);
   const upstream = route.upstream(o.auth, o.env);
-  const problem = checkUpstreamUrl(upstream, route.variable);
-  if (problem) throw new UserError(problem);
   const { held, oauthCreds } = await route.credential(o.auth, o);
   if (held.kind === 'api-key') o.mask(held.apiKey);
   const placeholder = `gemini-run-${randomBytes(24).toString('hex')}`;

@@ -140,7 +140,7 @@ describe.each(['interactive', 'headless'] as const)('the action, end to end (%s)
       inputs: { 'gemini-api-key': '', 'gemini-oauth-creds': '{"access_token": "ya29.secret-not-json' },
     });
     assertOneLineFailure(creds.main, /gemini-oauth-creds/);
-    expect(creds.main.outputs.status).toBe('auth-failed');
+    expect(creds.main.outputs.status).toBe('misconfigured');
     expect(visible(creds.main.stdout)).not.toContain('ya29.secret');
 
     const model = await world.run({

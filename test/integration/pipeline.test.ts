@@ -64,10 +64,30 @@ describe('the pipeline ends before the agent', () => {
     expect(r.seen).toHaveLength(0);
   });
 
-  it('fails a local mistake before any request to GitHub', async () => {
+  /** A preflight mistake: misconfigured, the job summary, and (the actor admitted) one comment with the fix. */
+  function misconfigured(r: PipelineRun, line: RegExp): void {
+    const { outputs, failure } = ended(r);
+    expect(outputs.status).toBe('misconfigured');
+    expect(failure).toMatch(line);
+    expect(r.summary).toMatch(/^## gemini-run: 🔧 misconfigured\n/);
+    // Published by the rules of text on GitHub (a path's `@google` is no mention there): up to the first path.
+    const said = failure!.split('/')[0]!;
+    expect(r.summary).toContain(`**What happened:** ${said}`);
+    expect(r.summary).toContain(`(https://github.com/acme/widgets/actions/runs/${r.runId})`);
+    // Nothing was asked of GitHub before the mistake was found: then the permission, then one comment.
+    expect(w.requestsOf(r).map((q) => `${q.method} ${q.path}`)).toEqual([
+      'GET /repos/acme/widgets/collaborators/alice/permission',
+      'POST /repos/acme/widgets/issues/1/comments',
+    ]);
+    const [comment] = commentsOn(1);
+    expect(comment).toContain(`gemini-run ended \`misconfigured\`: ${said}`);
+    expect(comment).not.toMatch(/refused the credentials|consumer Google/);
+    expect(r.seen).toHaveLength(0);
+  }
+
+  it('fails a local mistake before any request to GitHub: misconfigured, told on the issue', async () => {
     const r = await w.run({ inputs: { 'gemini-path': '/nonexistent/gemini' } });
-    expect(r.error?.message).toMatch(/The gemini at \/nonexistent\/gemini does not run.*check 'gemini-path'/);
-    expect(w.requestsOf(r)).toEqual([]);
+    misconfigured(r, /^The gemini at \/nonexistent\/gemini does not run.*check 'gemini-path'/);
   });
 
   it("refuses 'network: restricted' with 'isolation: none' (no uid of its own to filter), before any request", async () => {
@@ -80,21 +100,23 @@ describe('the pipeline ends before the agent', () => {
 
   it("refuses a 'gemini-version' the 'gemini-path' binary is not, before any request", async () => {
     const r = await w.run({ inputs: { 'gemini-path': GEMINI_JS, 'gemini-version': '0.61.0' } });
-    expect(r.error?.message).toMatch(
-      /^'gemini-version' is 0\.61\.0 but the gemini at .* is 0\.42\.0: drop one/,
-    );
-    expect(w.requestsOf(r)).toEqual([]);
+    misconfigured(r, /^'gemini-version' is 0\.61\.0 but the gemini at .* is 0\.42\.0: drop one/);
   });
 
-  it('ends auth-failed without credentials, telling the issue with the advice and the tracking comment', async () => {
+  it('without credentials: misconfigured, never the auth paragraph, no tracking comment', async () => {
     const r = await w.run({ inputs: { 'gemini-api-key': '' } });
-    const result = ended(r);
-    expect(result.outputs.status).toBe('auth-failed');
-    expect(commentsOn(1).join('\n')).toMatch(
-      /gemini-run could not start: .*\n\nGemini refused the credentials/,
-    );
-    expect(finalOf(1)).toMatch(/🔒 `auth-failed`/);
-    expect(r.seen).toHaveLength(0);
+    misconfigured(r, /^No Gemini auth configured: set 'gemini-api-key', 'gemini-oauth-creds' or/);
+    expect(finalOf(1)).toBe('');
+  });
+
+  it('a stranger who triggers a misconfigured run gets nothing on the issue', async () => {
+    const r = await w.run({
+      inputs: { model: 'gemini-9-ultra' },
+      payload: w.world.labeledPayload('gemini-run', 'mallory'),
+    });
+    expect(ended(r).outputs.status).toBe('misconfigured');
+    expect(commentsOn(1)).toEqual([]);
+    expect(r.summary).toMatch(/Unknown model 'gemini-9-ultra'/);
   });
 
   it('refuses a pull request whose branch lives in a fork, before touching the workspace', async () => {
@@ -347,6 +369,74 @@ async function viewerOf(world: PipelineWorld): Promise<unknown> {
   });
   return res.json();
 }
+
+describe('one failure report, every time: the job summary of each failing end', () => {
+  /** What happened, what was kept, what to do next and the log, before the run's own summary. */
+  function summaryOf(r: PipelineRun, status: string): string {
+    expect(ended(r).outputs.status).toBe(status);
+    expect(r.summary).toMatch(new RegExp(`^## gemini-run: \\S+ [^\\n]+\\n\\n\\*\\*What happened:\\*\\* `));
+    expect(r.summary).toMatch(/\*\*What was kept:\*\* \S/);
+    expect(r.summary).toMatch(/\*\*What to do next:\*\* \S/);
+    expect(r.summary).toContain(`[The job's log](https://github.com/acme/widgets/actions/runs/${r.runId})`);
+    return r.summary;
+  }
+
+  it("auth-failed: the service's own words, and the auth advice", async () => {
+    const r = await w.run({
+      play: { status: 'auth-failed', message: 'API key not valid. Please pass a valid API key.' },
+    });
+    const md = summaryOf(r, 'auth-failed');
+    expect(md).toContain('**What happened:** gemini ended auth-failed: API key not valid.');
+    expect(md).toContain('**What was kept:** Nothing to keep: the agent committed nothing.');
+    expect(md).toMatch(/What to do next:\*\* Gemini refused the credentials/);
+  });
+
+  it('auth-failed on a network failure: says network, not refused', async () => {
+    const r = await w.run({
+      play: {
+        status: 'auth-failed',
+        message: 'upstream unreachable: getaddrinfo ENOTFOUND cloudcode-pa.googleapis.com',
+      },
+    });
+    const md = summaryOf(r, 'auth-failed');
+    expect(md).toMatch(/What to do next:\*\* The model service could not be reached/);
+    expect(`${md}\n${commentsOn(1).join('\n')}`).not.toMatch(/refused the credentials|consumer Google/);
+  });
+
+  it('quota-exhausted with commits: kept in the draft pull request', async () => {
+    const r = await w.run({
+      play: { status: 'quota-exhausted', message: 'daily limit', commits: { Part: { 'p.txt': 'p\n' } } },
+    });
+    const md = summaryOf(r, 'quota-exhausted');
+    expect(md).toMatch(/What was kept:\*\* The agent's 1 commit\(s\) are in pull request #2\./);
+    expect(md).toMatch(/What to do next:\*\* The Gemini quota/);
+  });
+
+  it('crashed: the engine threw after the agent committed', async () => {
+    const r = await w.run({ play: { commits: { Half: { 'h.txt': 'h\n' } }, throws: 'tmux vanished' } });
+    expect(summaryOf(r, 'crashed')).toContain('**What happened:** gemini ended crashed: tmux vanished');
+  });
+
+  it('publish-failed: where the work is instead', async () => {
+    w.github.forbidPullCreation = true;
+    const r = await w.run({ play: { commits: { 'Add it': { 'n.md': 'n\n' } } } });
+    const md = summaryOf(r, 'publish-failed');
+    expect(md).toContain(
+      "**What was kept:** The agent's 1 commit(s) are on the branch `gemini-run/issue-1`.",
+    );
+  });
+
+  it('the action itself fails after the tracking comment: crashed, told on the issue and in the summary', async () => {
+    // Work already in the tree would be taken for the agent's: prepare refuses it (a UserError, after admission).
+    await writeFile(join(w.world.workspace, 'stray.txt'), 'x');
+    const r = await w.run({});
+    const md = summaryOf(r, 'crashed');
+    expect(md).toMatch(/What happened:\*\* .*uncommitted change/);
+    expect(md).toContain('**What to do next:** Fix what the message names, then re-run.');
+    expect(commentsOn(1).join('\n')).toMatch(/gemini-run ended `crashed`: .*uncommitted change/);
+    expect(finalOf(1)).toMatch(/`crashed`/);
+  });
+});
 
 describe('a follow-up on the pull request', () => {
   it('continues the session the summary comment records, and starts fresh when there is none', async () => {

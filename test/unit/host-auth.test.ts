@@ -174,6 +174,15 @@ describe('resolveAuth', () => {
     });
   });
 
+  it('creds without a refresh_token are refused: they could not outlive the access token', async () => {
+    const { refresh_token: _gone, ...access } = creds;
+    const err = await fromInputs({ oauthCreds: JSON.stringify(access) }).catch((e: unknown) => e as Error);
+    expect((err as Error).message).toBe(
+      "'gemini-oauth-creds' has no refresh_token, so its access token cannot be renewed: paste the whole oauth_creds.json that 'gemini-run login' wrote.",
+    );
+    expect((err as Error).message).not.toContain('ya29');
+  });
+
   it('a malformed creds input is one line that echoes nothing of it', async () => {
     const err = await fromInputs({ oauthCreds: '{"access_token":"ya29.leak' }).catch(
       (e: unknown) => e as Error,

@@ -8,7 +8,8 @@ import { commentMarker, createComment, tokenIdentity, upsertMarkedComment } from
 import { interpretEvent } from '../../github/trigger.js';
 import { hasWriteAccess } from '../../github/permissions.js';
 import { publishedText } from '../../github/published-text.js';
-import { UserError, getErrorMessage } from '../../util/errors.js';
+import { getErrorMessage } from '../../util/errors.js';
+import { runUrlOf } from '../context.js';
 import { neutralize } from '../../util/untrusted-text.js';
 import { ended } from './report.js';
 import type { ActionResult, Admitted, Basics, Triggered } from '../run-record.js';
@@ -32,9 +33,8 @@ export function interpret(r: Basics): Triggered | ActionResult {
 /** The token, the client, and how the run speaks on GitHub (one place that makes text publishable). */
 function speaker(r: Basics & Triggered): Omit<Admitted, 'self' | 'tellIssue'> {
   const { inputs, ctx, redactor, trigger } = r;
+  // The preflight refused a run without one.
   const token = inputs.githubToken || r.io.env.GITHUB_TOKEN || '';
-  if (!token)
-    throw new UserError("No GitHub token: set 'github-token' (the default is ${{ github.token }}).");
   r.mask(token);
   const { repo } = ctx;
   const scrubbed = (text: string) => redactor.redact(inputs.scrubAttribution ? scrubAttribution(text) : text);
@@ -42,7 +42,7 @@ function speaker(r: Basics & Triggered): Omit<Admitted, 'self' | 'tellIssue'> {
     token,
     client: createGitHubClient(token, ctx.apiUrl, { logger: r.log }),
     repo,
-    runUrl: `${ctx.serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${ctx.runId}`,
+    runUrl: runUrlOf(ctx),
     scrubbed,
     // The boundary where text the agent had a hand in (its answer, commit subjects, file names) becomes text on
     // GitHub: no hidden markup, no foreign closing keyword, no mention, no outside image (publishedText).

@@ -5,31 +5,31 @@
  */
 import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AuthConfig, Task } from '../../domain/types.js';
-import { adviceFor } from '../../domain/status.js';
+import type { Task } from '../../domain/types.js';
 import { buildTask } from '../../github/task.js';
 import { isolateCheckoutCredentials } from '../../git/credentials.js';
 import { describeTally } from '../../github/sanitize.js';
-import { getErrorMessage, oneLine } from '../../util/errors.js';
+import { UserError, getErrorMessage, oneLine } from '../../util/errors.js';
 import { neutralize } from '../../util/untrusted-text.js';
 import { planBranch, prepareWorktree } from '../branch.js';
 import { prepareOAuth, prepareVertex } from '../../host/model-access.js';
-import { ended } from './report.js';
+import { ended, reportEarlyEnd } from './report.js';
+import { isNetworkFailure } from '../issue-report.js';
 import { findPreviousSession } from '../resume.js';
 import type { ActionResult, AtPrepare, Prepared } from '../run-record.js';
 
-/** The auth the preflight accepted, with its token source fetched once now; an auth problem ends the run. */
+/**
+ * The auth the preflight accepted, with its token source fetched once now. A refusal by Google ends the run
+ * `auth-failed` with Google's own reason; a network failure says network (`crashed`), never "refused".
+ */
 async function readyAuth(r: AtPrepare): Promise<Pick<Prepared, 'auth' | 'oauth' | 'vertex'> | ActionResult> {
-  const refuse = async (message: string) => {
-    await r.tellIssue(`gemini-run could not start: ${message}\n\n${adviceFor('auth-failed')}`);
-    return ended('auth-failed', message);
-  };
-  if ('problem' in r.auth) return refuse(r.auth.problem);
-  const auth: AuthConfig = r.auth;
+  const { auth } = r;
   try {
     return { auth, oauth: await prepareOAuth(auth, r.io.env), vertex: await prepareVertex(auth, r.io.env) };
   } catch (error) {
-    return refuse(oneLine(getErrorMessage(error)));
+    const message = oneLine(getErrorMessage(error));
+    const status = isNetworkFailure(message) ? 'crashed' : 'auth-failed';
+    return reportEarlyEnd(r, status, message, { userError: error instanceof UserError });
   }
 }
 

@@ -10,14 +10,21 @@ import { upsertMarkedComment } from '../../github/comments.js';
 import type { PullInfo } from '../../github/pulls.js';
 import type { ActionStatus, RunResult } from '../../run/types.js';
 import { AGENT_FILE_LIMITS, copyAgentFile, ownFile } from '../../util/agent-file.js';
-import { getErrorMessage } from '../../util/errors.js';
+import { getErrorMessage, oneLine } from '../../util/errors.js';
 import type { Logger } from '../../util/log.js';
-import { issueComment, stepFailure } from '../issue-report.js';
+import {
+  earlyFailure,
+  failureComment,
+  failureSummary,
+  issueComment,
+  runFailure,
+  stepFailure,
+} from '../issue-report.js';
 import { capUtf8, conclusionOf, usageJson, type ActionOutputs } from '../outputs.js';
 import { sessionMarker, withEarlierRuns } from '../pr-text.js';
 import type { Redactor } from '../redact.js';
 import { SUMMARY_MARKER } from '../resume.js';
-import type { ActionResult, AtReport } from '../run-record.js';
+import type { ActionResult, AtPrepare, AtReport, Basics } from '../run-record.js';
 
 function emptyOutputs(status: ActionStatus): ActionOutputs {
   return {
@@ -43,6 +50,31 @@ function emptyOutputs(status: ActionStatus): ActionOutputs {
 export function ended(status: ActionStatus, message?: string): ActionResult {
   const failure = failsStep(status) ? (message ?? `gemini-run ended ${status}`) : undefined;
   return { outputs: emptyOutputs(status), ...(failure ? { failure } : {}) };
+}
+
+/** The job summary, best effort: a failure to write it is a warning, never the run's end. */
+export async function writeJobSummary(r: Pick<Basics, 'io' | 'log'>, markdown: string): Promise<void> {
+  await r.io
+    .writeJobSummary(markdown)
+    .catch((e: unknown) => r.log.warning(`Could not write the job summary: ${getErrorMessage(e)}`));
+}
+
+/**
+ * A failing end after the actor was admitted and before the agent ran (the credential, a crash of the action):
+ * the job summary, the issue told in one sentence with the fix, and the step's one line. The tracking comment is
+ * finished by the caller.
+ */
+export async function reportEarlyEnd(
+  r: AtPrepare,
+  status: ActionStatus,
+  message: string,
+  o: { userError: boolean },
+): Promise<ActionResult> {
+  const line = r.redactor.redact(oneLine(message));
+  const facts = earlyFailure(status, line, { logUrl: r.runUrl, userError: o.userError });
+  await r.tellIssue(failureComment(facts));
+  await writeJobSummary(r, r.publish(failureSummary(facts)));
+  return ended(status, line);
 }
 
 function outputsOf(r: AtReport): ActionOutputs {
@@ -145,9 +177,9 @@ export async function reportRun(r: AtReport): Promise<ActionResult> {
   if (published?.pull) await postSummary(r, published.pull, summary);
   const comment = issueComment(report);
   if (comment) await r.tellIssue(comment);
-  await r.io
-    .writeJobSummary(summary)
-    .catch((e: unknown) => log.warning(`Could not write the job summary: ${getErrorMessage(e)}`));
+  // A failing run's job summary says first what happened, what was kept and what to do; then the run's summary.
+  const failed = runFailure(report, r.runUrl);
+  await writeJobSummary(r, failed ? `${r.publish(failureSummary(failed))}\n${summary}` : summary);
   await saveArtifact(r, files.all);
 
   const failure = stepFailure(report);
