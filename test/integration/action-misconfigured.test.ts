@@ -337,6 +337,7 @@ async function runCase(
     model: 'gemini-2.5-flash',
     mode: 'headless',
     isolation: 'none',
+    network: 'open',
     ...c.inputs,
   };
   const env: Record<string, string | undefined> = {
