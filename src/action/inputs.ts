@@ -2,6 +2,11 @@ import * as core from '@actions/core';
 import { z } from 'zod';
 import { APPROVAL_MODES, type ApprovalMode } from '../domain/types.js';
 import { maxTokensSchema, runModeSchema, timeoutMinutesSchema } from '../domain/value-schemas.js';
+import {
+  DEFAULT_PROTECTED_PATHS,
+  PROTECTED_POLICIES,
+  parseProtectedPaths,
+} from '../domain/protected-paths.js';
 import { DEFAULT_GEMINI_VERSION } from '../gemini/cli-profile.js';
 import { parseSettingsInput, parseToolList } from '../gemini/user-settings.js';
 import type { IsolationMode } from '../isolation/sandbox.js';
@@ -167,6 +172,18 @@ const INPUT_SHAPE = {
         return z.NEVER;
       }
     }),
+  ),
+  'protected-paths': input(
+    DEFAULT_PROTECTED_PATHS.join(', '),
+    z.string().transform((s, ctx) => {
+      const { globs, problems } = parseProtectedPaths(s);
+      for (const p of problems) ctx.addIssue({ code: 'custom', message: `'protected-paths': ${p}` });
+      return globs;
+    }),
+  ),
+  'protected-paths-policy': input(
+    'block',
+    z.enum(PROTECTED_POLICIES, { message: "'protected-paths-policy' must be 'block' or 'allow'" }),
   ),
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { codePath, type ProtectedChange } from '../domain/protected-paths.js';
 import type { Task } from '../domain/types.js';
 import { closeOpenFence } from '../github/published-text.js';
 import { ENGINE_STATUSES, type EngineStatus, type RunResult } from '../run/types.js';
@@ -81,8 +82,11 @@ export function prBody(o: {
   summary: string;
   closes?: number;
   runUrl?: string;
+  /** Protected paths the commits change (`protected-paths-policy: allow`): a warning opens the body. */
+  protectedChanges?: readonly ProtectedChange[];
 }): string {
   const parts = [
+    ...protectedSection(o.protectedChanges ?? []),
     '## What was asked',
     quote(o.task.instruction || o.task.title),
     '',
@@ -101,6 +105,21 @@ export function prBody(o: {
   if (o.runUrl) parts.push('', `Run: ${o.runUrl}`);
   if (o.closes !== undefined) parts.push('', `Closes #${o.closes}`);
   return parts.join('\n');
+}
+
+function protectedSection(changes: readonly ProtectedChange[]): string[] {
+  if (changes.length === 0) return [];
+  return [
+    '## ⚠ Changes protected paths',
+    '',
+    "This pull request changes files that steer the repository's workflows or later agent runs (`protected-paths`; `protected-paths-policy: allow` let it through). Review them first:",
+    '',
+    ...changes.map(
+      (c) =>
+        `- ${codePath(c.path)}${c.stat === undefined ? ' (no net change)' : c.stat === 'binary' ? ' (binary)' : ` (+${c.stat.added} −${c.stat.removed})`}`,
+    ),
+    '',
+  ];
 }
 
 /** Largest comment body GitHub accepts, with room to spare. */

@@ -4,6 +4,7 @@
  * words (what happened, what to do) and the work stays reachable (another branch, or a git bundle).
  */
 import { join } from 'node:path';
+import { codePath, protectedChangesLine, type ProtectedChange } from '../domain/protected-paths.js';
 import { createBundle } from '../git/bundle.js';
 import { filesChanged, listCommits, type CommitInfo } from '../git/commits.js';
 import { scrubCommits, type IdentityChange } from '../git/scrub.js';
@@ -39,6 +40,8 @@ export interface PublishOutcome {
   /** A git bundle of the commits (for the artifact) when they could not be pushed. */
   bundle?: string;
   problem?: PublishProblem;
+  /** Protected paths the commits change, published anyway (`protected-paths-policy: allow`): said everywhere. */
+  protectedAllowed?: readonly ProtectedChange[];
 }
 
 export interface PublishInput {
@@ -59,6 +62,12 @@ export interface PublishInput {
   /** Where a bundle is written. */
   outDir: string;
   artifactName: string;
+  /**
+   * Protected paths the run's commits change, under the `block` policy: then nothing is pushed at all (a pushed
+   * branch with a changed workflow runs that workflow on `push`, with the repository's secrets) and the commits
+   * go to the bundle only.
+   */
+  blockedBy?: readonly ProtectedChange[];
   /** The pull request to open when the run branch has none; built only when needed. */
   pullSpec: () => Omit<PullSpec, 'head' | 'base'>;
   /** Labels, assignees and reviewers added to the pull request, opened or updated. */
@@ -120,6 +129,13 @@ function describeApiError(error: unknown): string {
  * commits in a bundle and a problem for the issue.
  */
 export async function publishWork(o: PublishInput): Promise<PublishOutcome> {
+  if (o.blockedBy?.length) {
+    const changes = o.blockedBy;
+    o.log.warning(
+      `The agent's commits change protected paths: ${protectedChangesLine(changes)}. Nothing is pushed.`,
+    );
+    return keepInBundle(o, (artifact) => blockedProblem(o.plan.branch, changes, artifact));
+  }
   try {
     return await pushAndOpen(o);
   } catch (error) {
@@ -218,7 +234,14 @@ async function openPull(o: PublishInput, outcome: PublishOutcome): Promise<Publi
   return outcome;
 }
 
-async function bundleInstead(o: PublishInput, failure: Error): Promise<PublishOutcome> {
+function bundleInstead(o: PublishInput, failure: Error): Promise<PublishOutcome> {
+  return keepInBundle(o, (artifact) => pushProblem(o.plan.branch, failure, artifact));
+}
+
+async function keepInBundle(
+  o: PublishInput,
+  problemOf: (artifact: string | undefined) => PublishProblem,
+): Promise<PublishOutcome> {
   const file = join(o.outDir, 'gemini-run.bundle');
   let bundle: string | undefined;
   try {
@@ -227,7 +250,7 @@ async function bundleInstead(o: PublishInput, failure: Error): Promise<PublishOu
   } catch (e) {
     o.log.warning(`Could not write the commits to a git bundle either: ${getErrorMessage(e)}`);
   }
-  const problem = pushProblem(o.plan.branch, failure, bundle ? o.artifactName : undefined);
+  const problem = problemOf(bundle ? o.artifactName : undefined);
   o.log.warning(problem.what);
   return { ...(bundle ? { bundle } : {}), problem };
 }
@@ -250,6 +273,24 @@ export function pushProblem(branch: string, failure: Error, artifact: string | u
     headline: `the push to ${branch} failed: ${detail}`,
     what: `The push to \`${branch}\` failed: ${detail}.`,
     todo: `${keep}, or re-run once the cause is fixed.`,
+  };
+}
+
+/** Exported for tests. */
+export function blockedProblem(
+  branch: string,
+  changes: readonly ProtectedChange[],
+  artifact: string | undefined,
+): PublishProblem {
+  const n = changes.length;
+  const names = changes.slice(0, 3).map((c) => codePath(c.path));
+  const keep = artifact
+    ? `The commits are in the artifact \`${artifact}\` as \`gemini-run.bundle\`: review them (\`git fetch gemini-run.bundle HEAD:${branch}\`) and push them yourself if they are wanted`
+    : 'The commits could not be saved anywhere else';
+  return {
+    headline: `the agent's commits change ${n} protected path${n === 1 ? '' : 's'} (${names.join(', ')}${n > 3 ? ', …' : ''}); nothing was pushed`,
+    what: `The agent's commits change protected paths, so nothing was pushed and no pull request was opened or updated (\`protected-paths-policy: block\`): ${protectedChangesLine(changes)}.`,
+    todo: `${keep}. To let runs change these paths, re-run with \`protected-paths-policy: allow\` (the pull request then opens with a warning) or leave them out of \`protected-paths\`.`,
   };
 }
 

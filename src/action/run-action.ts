@@ -3,6 +3,7 @@
  * (run-record.ts). Pure of @actions/core: the host passes its I/O in, so the demo runs the very same pipeline
  * against its local fakes, and a test passes a stub engine (PipelineDeps) and runs every path in seconds.
  */
+import { protectedChangesLine } from '../domain/protected-paths.js';
 import { runAgent } from '../run/engine.js';
 import { UserError, getErrorMessage } from '../util/errors.js';
 import type { RunTrigger } from '../github/trigger.js';
@@ -111,7 +112,9 @@ async function afterAcknowledged(r: AtPrepare): Promise<ActionResult> {
     const executed = { ...p, ...(await execute(p)) };
     const published = { ...executed, ...(await publish(executed)) };
     const result = await reportRun(published);
-    await finishTracking(r, result, published.result.usage.totalTokens);
+    const allowed = published.published?.protectedAllowed;
+    const warn = allowed?.length ? `⚠ Changes protected paths: ${protectedChangesLine(allowed)}.` : undefined;
+    await finishTracking(r, result, published.result.usage.totalTokens, warn);
     return result;
   } finally {
     await restore(p);
@@ -133,13 +136,18 @@ async function restore(r: Basics & Prepared): Promise<void> {
   r.io.saveState('savedCredentials', '');
 }
 
-async function finishTracking(r: AtPrepare, result: ActionResult, tokens?: number): Promise<void> {
+async function finishTracking(
+  r: AtPrepare,
+  result: ActionResult,
+  tokens?: number,
+  notice?: string,
+): Promise<void> {
   const { outputs, failure } = result;
   await r.tracking?.finish(
     {
       status: outputs.status,
       ...(outputs['pr-url'] ? { prUrl: outputs['pr-url'] } : {}),
-      ...(failure ? { note: r.publish(failure) } : {}),
+      ...(failure || notice ? { note: r.publish([failure, notice].filter(Boolean).join('\n\n')) } : {}),
     },
     tokens !== undefined ? { tokens } : undefined,
   );

@@ -6,8 +6,10 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scrubAttribution } from '../../gemini/attribution.js';
+import { protectedIn, protectedChangesLine, type ProtectedChange } from '../../domain/protected-paths.js';
 import { listRemoteRefs } from '../../git/push.js';
 import type { IdentityChange } from '../../git/scrub.js';
+import { diffStat, pathsTouched } from '../../git/touched.js';
 import { renderSummary } from '../../run/report.js';
 import type { ActionStatus, RunResult } from '../../run/types.js';
 import { getErrorMessage } from '../../util/errors.js';
@@ -19,13 +21,7 @@ import type { AtPublish, Published } from '../run-record.js';
  * What already existed outside the run: never rewritten, never counted, never bundled. The remote's tips are
  * asked now, so a commit someone pushed (and the agent fetched) during the run counts too.
  */
-async function knownCommits(r: AtPublish): Promise<string[]> {
-  const remoteTips = await listRemoteRefs({ url: r.workspace.originUrl, token: r.token }).catch(
-    (e: unknown) => {
-      r.log.warning(`Could not list the remote's refs: ${getErrorMessage(e)}`);
-      return new Map<string, string>();
-    },
-  );
+function knownCommits(r: AtPublish, remoteTips: Map<string, string>): string[] {
   return [...new Set([...r.workspace.knownTips, ...remoteTips.values()])];
 }
 
@@ -37,6 +33,34 @@ function identityOf(r: AtPublish): (sha: string) => IdentityChange | undefined {
   const { author, committer } = r.identity;
   const leftover = r.result.leftoverCommitted ? r.result.headSha : undefined;
   return (sha) => (r.inputs.rewriteAuthor || sha === leftover ? { author, committer } : undefined);
+}
+
+function remoteTipsOf(r: AtPublish): Promise<Map<string, string>> {
+  return listRemoteRefs({ url: r.workspace.originUrl, token: r.token }).catch((e: unknown) => {
+    r.log.warning(`Could not list the remote's refs: ${getErrorMessage(e)}`);
+    return new Map<string, string>();
+  });
+}
+
+/**
+ * The protected paths the run's commits change (src/git/touched.ts), with their net diff stat. Trusted: the run's
+ * base, the run branch as it was and the base branch as it is now (merging it in is not the run's change).
+ */
+async function protectedChanges(
+  r: AtPublish,
+  result: RunResult,
+  remoteTips: Map<string, string>,
+): Promise<ProtectedChange[]> {
+  const globs = r.inputs.protectedPaths;
+  if (globs.length === 0 || result.commits.length === 0) return [];
+  const repo = r.workspace.vault.dir;
+  const { baseSha, remoteSha } = r.workspace;
+  const baseTip = remoteTips.get(`refs/heads/${r.plan.base}`);
+  const trusted = [baseSha, ...(remoteSha ? [remoteSha] : []), ...(baseTip ? [baseTip] : [])];
+  const paths = protectedIn(await pathsTouched(repo, baseSha, result.headSha, trusted), globs);
+  if (paths.length === 0) return [];
+  const stat = await diffStat(repo, baseSha, result.headSha, paths);
+  return paths.map((path) => ({ path, ...(stat.has(path) ? { stat: stat.get(path) } : {}) }));
 }
 
 async function settled(r: AtPublish, known: string[]): Promise<RunResult> {
@@ -57,14 +81,23 @@ function statusOf(result: RunResult, published: PublishOutcome): ActionStatus {
   return result.status === 'finished' && !published.pull ? 'publish-failed' : result.status;
 }
 
+/** Above the summary (job summary, the PR's summary comment) when `allow` let protected changes through. */
+function protectedWarning(allowed: readonly ProtectedChange[]): string {
+  if (allowed.length === 0) return '';
+  return `> [!CAUTION]\n> ⚠ This run changes protected paths (\`protected-paths-policy: allow\`): ${protectedChangesLine(allowed)}. Review them before merging.\n\n`;
+}
+
 export async function publish(r: AtPublish): Promise<Published> {
   const { ctx, task, trigger, plan } = r;
   const outDir = join(ctx.runnerTemp, `gemini-run-output-${ctx.runId}-${ctx.runAttempt}`);
   await mkdir(outDir, { recursive: true });
   const artifactName = `gemini-run-${ctx.runId}-${ctx.runAttempt}`;
-  const known = await knownCommits(r);
+  const remoteTips = await remoteTipsOf(r);
+  const known = knownCommits(r, remoteTips);
   const result = await settled(r, known);
-  const summaryBody = renderSummary(result, { task });
+  const touched = await protectedChanges(r, result, remoteTips);
+  const allowed = r.inputs.protectedPathsPolicy === 'allow' ? touched : [];
+  const summaryBody = protectedWarning(allowed) + renderSummary(result, { task });
   const base = { result, summaryBody, outDir, artifactName };
   if (result.commits.length === 0) {
     return {
@@ -83,6 +116,7 @@ export async function publish(r: AtPublish): Promise<Published> {
     plan,
     startTip: r.workspace.remoteSha,
     known: [r.workspace.baseSha, ...known],
+    ...(r.inputs.protectedPathsPolicy === 'block' ? { blockedBy: touched } : {}),
     divertBranch: `${plan.branch}-run-${ctx.runId}${ctx.runAttempt === '1' ? '' : `-${ctx.runAttempt}`}`,
     outDir,
     artifactName,
@@ -96,6 +130,7 @@ export async function publish(r: AtPublish): Promise<Published> {
           summary: summaryBody,
           closes: trigger.isPullRequest ? undefined : trigger.number,
           runUrl: r.runUrl,
+          protectedChanges: allowed,
         }),
       ),
       draft: r.inputs.draft || result.status !== 'finished',
@@ -108,5 +143,9 @@ export async function publish(r: AtPublish): Promise<Published> {
     },
     log: r.log,
   });
-  return { ...base, status: statusOf(result, published), published };
+  return {
+    ...base,
+    status: statusOf(result, published),
+    published: { ...published, ...(allowed.length ? { protectedAllowed: allowed } : {}) },
+  };
 }
