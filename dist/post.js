@@ -36663,9 +36663,9 @@ const $ZodNumberFormat = /*@__PURE__*/ $constructor("$ZodNumberFormat", (inst, d
     $ZodCheckNumberFormat.init(inst, def);
     $ZodNumber.init(inst, def); // no format checks
 });
-const $ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodBoolean", (inst, def) => {
+const $ZodBoolean = /*@__PURE__*/ $constructor("$ZodBoolean", (inst, def) => {
     $ZodType.init(inst, def);
-    inst._zod.pattern = regexes.boolean;
+    inst._zod.pattern = regexes_boolean;
     inst._zod.parse = (payload, _ctx) => {
         if (def.coerce)
             try {
@@ -36683,7 +36683,7 @@ const $ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null &&
         });
         return payload;
     };
-})));
+});
 const $ZodBigInt = /*@__PURE__*/ $constructor("$ZodBigInt", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.pattern = bigint;
@@ -39073,7 +39073,7 @@ function _uint32(Class, params) {
 function _boolean(Class, params) {
     return new Class({
         type: "boolean",
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 // @__NO_SIDE_EFFECTS__
@@ -42615,13 +42615,13 @@ function int32(params) {
 function uint32(params) {
     return core._uint32(ZodNumberFormat, params);
 }
-const ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodBoolean", (inst, def) => {
-    core.$ZodBoolean.init(inst, def);
+const ZodBoolean = /*@__PURE__*/ $constructor("ZodBoolean", (inst, def) => {
+    $ZodBoolean.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.booleanProcessor(inst, ctx, json, params);
-})));
+    inst._zod.processJSONSchema = (ctx, json, params) => booleanProcessor(inst, ctx, json, params);
+});
 function schemas_boolean(params) {
-    return core._boolean(ZodBoolean, params);
+    return _boolean(ZodBoolean, params);
 }
 const ZodBigInt = /*@__PURE__*/ $constructor("ZodBigInt", (inst, def) => {
     $ZodBigInt.init(inst, def);
@@ -45113,6 +45113,191 @@ async function closeSandboxFromState(raw, log) {
     await (0,promises_namespaceObject.rm)(claim, { force: true });
 }
 
+;// CONCATENATED MODULE: ./src/isolation/egress-filter.ts
+/**
+ * The packet filter that makes the run's proxies the agent's only way out (`network: restricted` / `none`): one
+ * iptables and one ip6tables chain of this run's own, jumped to from OUTPUT for the agent's uid only. In it, TCP to
+ * the given loopback ports of 127.0.0.1 (the model proxy, the forward proxy) is accepted and everything else —
+ * other loopback ports and addresses, the internet, UDP (DNS to any resolver), IPv6 — is rejected at once (a
+ * reset or an ICMP error: the agent's tools fail fast instead of waiting out a timeout) and counted.
+ *
+ * Concurrent runs never share an agent uid (agent-user.ts), and each run's chain has its own name, so one run's
+ * rules neither match nor remove another's. Nothing here matches any uid but the agent's.
+ */
+
+
+
+
+
+const CHAIN_PREFIX = 'GEMINI-RUN-';
+const filterStateSchema = object({
+    chain: schemas_string().regex(/^GEMINI-RUN-[A-Za-z0-9-]{1,17}$/),
+    uid: schemas_number().int().positive(),
+    ports: array(schemas_number().int().min(1).max(65535)),
+    privilege: schemas_enum(['root', 'sudo', 'agent-sudo']),
+    /** Whether the IPv6 chain was installed (a host without IPv6 has none to install). */
+    ipv6: schemas_boolean(),
+});
+/**
+ * A chain name for this run: the agent's uid and a random tag, so a dead run's post step (same uid, since claimed
+ * by a later run) never names the later run's chain. iptables allows 28 characters. Exported for tests.
+ */
+function chainName(uid, tag = randomBytes(4).toString('hex')) {
+    return `${CHAIN_PREFIX}${uid}-${tag}`.slice(0, 28);
+}
+/** The argument lists (after the iptables command) that install the chain. Pure; exported for tests. */
+function installRules(s, family) {
+    const rules = [['-N', s.chain]];
+    if (family === 'iptables') {
+        for (const port of s.ports) {
+            rules.push([
+                '-A',
+                s.chain,
+                '-o',
+                'lo',
+                '-p',
+                'tcp',
+                '-d',
+                '127.0.0.1',
+                '--dport',
+                String(port),
+                '-j',
+                'ACCEPT',
+            ]);
+        }
+    }
+    rules.push(['-A', s.chain, '-p', 'tcp', '-j', 'REJECT', '--reject-with', 'tcp-reset'], ['-A', s.chain, '-j', 'REJECT'], 
+    // Last, and first in OUTPUT: the chain is whole before any packet meets it, and no earlier ACCEPT bypasses it.
+    ['-I', 'OUTPUT', '1', ...jumpMatch(s)]);
+    return rules;
+}
+function jumpMatch(s) {
+    return ['-m', 'owner', '--uid-owner', String(s.uid), '-j', s.chain];
+}
+/** The argument lists that remove it again, each allowed to fail (already gone). Pure; exported for tests. */
+function removeRules(s) {
+    return [
+        ['-D', 'OUTPUT', ...jumpMatch(s)],
+        ['-F', s.chain],
+        ['-X', s.chain],
+    ];
+}
+/** Packets the chain's REJECT rules refused, from `-L <chain> -v -x -n`. Pure; exported for tests. */
+function rejectedPackets(listing) {
+    let n = 0;
+    for (const line of listing.split('\n')) {
+        const f = line.trim().split(/\s+/);
+        if (f[2] === 'REJECT' && /^\d+$/.test(f[0] ?? ''))
+            n += Number(f[0]);
+    }
+    return n;
+}
+/**
+ * Jumps to gemini-run chains for `uid` in an `-S OUTPUT` listing: left by a run that died without its post step.
+ * The uid is claimed by the caller now, so they are nobody's. Pure; exported for tests.
+ */
+function staleChains(listing, uid) {
+    const re = new RegExp(`^-A OUTPUT -m owner --uid-owner ${uid} -j (${CHAIN_PREFIX}[A-Za-z0-9-]+)$`);
+    return listing
+        .split('\n')
+        .map((l) => re.exec(l.trim())?.[1])
+        .filter((c) => c !== undefined);
+}
+function argv(family, privilege, args) {
+    // -w: concurrent runs (and docker) take the xtables lock; wait for it rather than fail.
+    const cmd = [family, '-w', '10', ...args];
+    return privilege === 'root' ? [family, cmd.slice(1)] : ['sudo', ['-n', ...cmd]];
+}
+async function run(family, privilege, args) {
+    const [file, rest] = argv(family, privilege, args);
+    return util_exec_exec(file, rest, { allowAllExitCodes: true, timeoutMs: 30_000, input: '' }).catch((e) => ({
+        exitCode: 127,
+        stdout: '',
+        stderr: e.message,
+    }));
+}
+async function removeFamily(family, s) {
+    for (const args of removeRules(s))
+        await run(family, s.privilege, args);
+}
+/** Removes a run's rules (main step's end, post step). Never throws; idempotent. */
+async function removeEgressFilter(s) {
+    await removeFamily('iptables', s);
+    if (s.ipv6)
+        await removeFamily('ip6tables', s);
+}
+/** Post step: the rules a main step that died left. Never throws. */
+async function removeEgressFilterFromState(raw, log) {
+    let state;
+    try {
+        state = filterStateSchema.parse(JSON.parse(raw));
+    }
+    catch {
+        log.warning("The saved packet filter state is unreadable; the agent's rules (chains GEMINI-RUN-*) may remain.");
+        return;
+    }
+    await removeEgressFilter(state);
+    log.info(`Removed the agent's packet filter (${state.chain}).`);
+}
+/** The IPv6 stack is off (no interface has an address family for it): nothing to filter there. */
+function hostHasIpv6() {
+    return existsSync('/proc/net/if_inet6');
+}
+/**
+ * Installs the chain for `uid` (after removing any a dead run left for it). Throws a one-line UserError when it
+ * cannot: `restricted` never runs without its filter.
+ */
+async function installEgressFilter(o) {
+    const state = {
+        chain: chainName(o.uid),
+        uid: o.uid,
+        ports: o.ports,
+        privilege: o.privilege,
+        ipv6: hostHasIpv6(),
+    };
+    const families = state.ipv6 ? ['iptables', 'ip6tables'] : ['iptables'];
+    try {
+        for (const family of families) {
+            const listing = await run(family, o.privilege, ['-S', 'OUTPUT']);
+            if (listing.exitCode !== 0)
+                throw cannotFilter(family, listing.stderr);
+            for (const chain of staleChains(listing.stdout, o.uid))
+                await removeFamily(family, { ...state, chain });
+            await removeFamily(family, state);
+            for (const args of installRules(state, family)) {
+                const r = await run(family, o.privilege, args);
+                if (r.exitCode !== 0)
+                    throw cannotFilter(family, r.stderr);
+            }
+        }
+    }
+    catch (e) {
+        await removeEgressFilter(state);
+        throw e;
+    }
+    let removed;
+    return {
+        state,
+        rejected: async () => {
+            let n = 0;
+            for (const family of families)
+                n += rejectedPackets((await run(family, o.privilege, ['-L', state.chain, '-v', '-x', '-n'])).stdout);
+            return n;
+        },
+        remove: () => (removed ??= removeEgressFilter(state)),
+    };
+}
+/** The refusal when this host cannot filter the agent's user at all (preflight). */
+const NO_FILTER_MESSAGE = "'network: restricted' (the default) and 'network: none' need iptables and the right to use it (root, passwordless sudo, or the rule 'gemini-run setup' describes; NET_ADMIN in a container), which this host lacks: provide it, or set 'network: open'.";
+/** Whether iptables can be read with this privilege (what installing needs); for preflight. */
+async function canInstallFilter(privilege) {
+    return (await run('iptables', privilege, ['-S', 'OUTPUT'])).exitCode === 0;
+}
+function cannotFilter(family, stderr) {
+    const why = stderr.trim().split('\n')[0]?.slice(0, 200) || 'it failed';
+    return new UserError(`network: restricted needs a packet filter for the agent's user, and ${family} could not install it (${why}): run as root or with passwordless sudo (on a self-hosted runner see 'gemini-run setup'; in a container add the NET_ADMIN capability), or set 'network: open'.`);
+}
+
 ;// CONCATENATED MODULE: ./src/util/agent-file.ts
 /**
  * Reading a file the agent could have written (its transcript, telemetry, anything in its Gemini home or the
@@ -45331,6 +45516,14 @@ const STATUS = {
         advice: ({ hasPull }) => hasPull
             ? 'The run spent more tokens than `max-tokens` allows and was stopped. Its partial work is in the draft pull request; raise the budget or narrow the task and re-run.'
             : 'The run spent more tokens than `max-tokens` allows and was stopped before it committed anything; raise the budget or narrow the task and re-run.',
+    },
+    'model-unavailable': {
+        origin: 'engine',
+        fails: true,
+        icon: '🔌',
+        words: 'model unavailable',
+        interrupted: 'was stopped because the model API did not answer',
+        advice: () => "The model API did not answer (the message above names it and the error): nothing is wrong with the task. Check the upstream's URL (`GOOGLE_GEMINI_BASE_URL`, `GOOGLE_VERTEX_BASE_URL`, `CODE_ASSIST_ENDPOINT`), the runner's network and `HTTPS_PROXY`, or the service's status; then re-run.",
     },
     'publish-failed': {
         origin: 'action',
@@ -46158,6 +46351,8 @@ const state_STATE = {
     workspace: 'workspace',
     /** The live tracking comment while the run works ('' once its last edit is done). */
     tracking: 'tracking',
+    /** The agent's packet filter (network restricted/none) while installed ('' once the main step removed it). */
+    egress: 'egress',
 };
 function state_saveState(key, value) {
     core.saveState(state_STATE[key], value);
@@ -52019,6 +52214,29 @@ function toolRows(result) {
     }
     return [...rows.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
 }
+/** Rows of refused hosts shown; the rest is counted in the heading. */
+const MAX_BLOCKED_ROWS = 20;
+/** What `network` refused the agent: hosts through the forward proxy, packets of direct connections. */
+function egressLines(e) {
+    const requests = e.blocked.reduce((n, b) => n + b.count, 0);
+    if (requests === 0 && e.droppedPackets === 0) {
+        return [`**Network \`${e.mode}\`:** nothing the agent tried was refused.`, ''];
+    }
+    const out = [
+        `**Network \`${e.mode}\`: ${requests} request(s) to ${e.blocked.length} host(s) refused, ${e.droppedPackets} direct packet(s) dropped** (raw sockets, DNS, IPv6 and other ports are refused by a packet filter; add a host the agent needs to \`allowed-hosts\`).`,
+        '',
+    ];
+    if (e.blocked.length > 0) {
+        out.push('| Refused host | Port | Times | First |', '|---|---:|---:|---|');
+        for (const b of e.blocked.slice(0, MAX_BLOCKED_ROWS)) {
+            out.push(`| \`${cell(b.host)}\` | ${b.port} | ${b.count} | ${cell(b.first)} |`);
+        }
+        if (e.blocked.length > MAX_BLOCKED_ROWS)
+            out.push(`| … ${e.blocked.length - MAX_BLOCKED_ROWS} more | | | |`);
+        out.push('');
+    }
+    return out;
+}
 function isTask(x) {
     return 'instruction' in x && 'source' in x;
 }
@@ -52049,6 +52267,8 @@ function renderSummary(result, options = {}) {
         const shown = refused.first.map((c) => `\`${cell(c)}\``).join(', ');
         out.push(`**${refused.count} non-model call(s) refused by the model proxy** (the agent's credential serves model calls only): ${shown}${refused.count > refused.first.length ? ', …' : ''}`, '');
     }
+    if (result.egress)
+        out.push(...egressLines(result.egress));
     const tools = toolRows(result);
     if (tools.length > 0) {
         out.push('### Tool calls', '', '| Kind | Tool | Calls | Failed |', '|---|---|---:|---:|');
@@ -52233,7 +52453,7 @@ function renderTracking(v, now) {
     else {
         out.push(`**gemini-run** is working… (${elapsed} so far)`);
     }
-    out.push('', `Mode: ${v.mode} · Turns: ${v.turns} · Tool calls: ${v.toolCount} · Tokens: ${v.tokens.toLocaleString('en-US')}`, '', `[Job run](${v.runUrl})`);
+    out.push('', `Mode: ${v.mode} · Turns: ${v.turns} · Tool calls: ${v.toolCount} · Tokens: ${v.tokens.toLocaleString('en-US')}${v.blocked ? ` · Blocked: ${v.blocked}` : ''}`, '', `[Job run](${v.runUrl})`);
     if (v.tools.length > 0) {
         out.push('', '<details><summary>Tool calls</summary>', '');
         const hidden = v.toolCount - v.tools.length;
@@ -52317,6 +52537,7 @@ const trackingStateSchema = object({
         turns: schemas_number(),
         tokens: schemas_number(),
         toolCount: schemas_number(),
+        blocked: schemas_number().optional(),
         tools: array(looseObject({ name: schemas_string(), kind: schemas_string() })),
     }),
 });
@@ -52377,6 +52598,13 @@ class TrackingComment {
         if (next === this.view)
             return;
         this.view = next;
+        this.schedule();
+    }
+    /** The count of the agent's requests the network policy refused so far; an edit follows within the interval. */
+    setBlocked(total) {
+        if (this.finished || total === (this.view.blocked ?? 0))
+            return;
+        this.view = { ...this.view, blocked: total };
         this.schedule();
     }
     /** The last edit: status, PR link, and the final counts. Waits for an edit in flight first. */
@@ -52485,6 +52713,7 @@ async function finishAbandoned(client, stateText, now) {
 
 
 
+
 /**
  * Post step (always runs, even when the main step crashed): stops the run's tmux server, removes the isolated
  * Gemini home and the context file, restores the checkout's credential. Trouble is only a warning.
@@ -52497,6 +52726,10 @@ async function post() {
     const sandbox = state_getState('sandbox');
     if (sandbox)
         await closeSandboxFromState(sandbox, coreLogger);
+    // Its packet filter next: the uid has no process left, and the next run that claims it must find no rule.
+    const egress = state_getState('egress');
+    if (egress)
+        await removeEgressFilterFromState(egress, coreLogger);
     // Then the workspace gets the action's .git back, and only then the checkout's credential: never into a .git
     // the agent shaped (the main step did both, unless it died first).
     const rawWorkspace = state_getState('workspace');

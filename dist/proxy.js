@@ -9948,6 +9948,8 @@ function tallyRefusal(tally, call) {
 ;// CONCATENATED MODULE: external "node:https"
 const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+;// CONCATENATED MODULE: external "node:net"
+const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
 ;// CONCATENATED MODULE: external "node:tls"
 const external_node_tls_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tls");
 var external_node_tls_default = /*#__PURE__*/__nccwpck_require__.n(external_node_tls_namespaceObject);
@@ -9958,6 +9960,7 @@ var external_node_tls_default = /*#__PURE__*/__nccwpck_require__.n(external_node
  * action's model traffic and its GitHub traffic take the same route. Built on node:http/https rather than
  * undici so the bundle needs no new dependency and the bytes stream through untouched.
  */
+
 
 
 
@@ -10105,6 +10108,170 @@ function createUpstream(origin, env) {
         close: () => agent.destroy(),
     };
 }
+/** Errors that say the upstream will not answer any call: nothing listens, no such host, no route to it. */
+const UNREACHABLE = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_NONAME',
+    'EAI_FAIL',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+]);
+const PROBE_TIMEOUT_MS = 5_000;
+/**
+ * Opens one connection to the upstream by the route its calls take: a TCP connection to it, or through the
+ * proxy of `env` (a CONNECT tunnel for https, a connection to the proxy for plain http). No request is sent.
+ * Never throws; a timeout is not fatal (a slow network may still answer).
+ */
+function probeUpstream(origin, env) {
+    let proxy;
+    try {
+        proxy = proxyFor(origin, env);
+    }
+    catch (e) {
+        return Promise.resolve({ ok: false, fatal: true, error: e.message });
+    }
+    const target = proxy ?? origin;
+    const via = proxy ? ` through the proxy ${bareHost(proxy)}:${portOf(proxy)}` : '';
+    return new Promise((resolve) => {
+        let done = false;
+        const settle = (r) => {
+            if (done)
+                return;
+            done = true;
+            clearTimeout(timer);
+            resolve(r);
+        };
+        const failed = (e) => settle({
+            ok: false,
+            fatal: UNREACHABLE.has(e.code ?? ''),
+            error: `${e.code ?? e.message.slice(0, 200)}${via}`,
+        });
+        let stopTrying = () => undefined;
+        const timer = setTimeout(() => {
+            stopTrying();
+            settle({ ok: false, fatal: false, error: `no connection in ${PROBE_TIMEOUT_MS / 1000} s${via}` });
+        }, PROBE_TIMEOUT_MS);
+        if (proxy && origin.protocol === 'https:') {
+            const authority = `${bareHost(origin)}:${portOf(origin)}`;
+            const tunnel = (proxy.protocol === 'https:' ? https : http).request({
+                host: bareHost(proxy),
+                port: portOf(proxy),
+                method: 'CONNECT',
+                path: authority,
+                headers: { host: authority, ...proxyAuthorization(proxy) },
+                agent: false,
+            });
+            tunnel.once('connect', (res, s) => {
+                s.destroy();
+                if (res.statusCode === 200)
+                    settle({ ok: true });
+                else
+                    settle({
+                        ok: false,
+                        fatal: true,
+                        error: `the proxy refused a tunnel (HTTP ${res.statusCode})${via}`,
+                    });
+            });
+            tunnel.once('error', failed);
+            tunnel.end();
+            stopTrying = () => tunnel.destroy();
+            return;
+        }
+        const socket = net.connect({ host: bareHost(target), port: portOf(target) });
+        stopTrying = () => socket.destroy();
+        socket.once('connect', () => {
+            socket.destroy();
+            settle({ ok: true });
+        });
+        socket.once('error', failed);
+    });
+}
+
+;// CONCATENATED MODULE: ./src/proxy/upstream-health.ts
+/**
+ * Is the model API there at all? Pure logic over what the model proxy saw: the upstream URL before anything is
+ * started (a configuration mistake, one line naming the variable), and during the run the proxy's own calls
+ * (no answer at all, or a 5xx) since the last good answer. The CLI retries a failed call by itself for minutes
+ * (0.42.0 `retryWithBackoff`: 10 attempts, 5 s doubling to 30 s, with jitter), so without this an unreachable
+ * model is only known at the run's timeout.
+ */
+/**
+ * The upstream URL's mistakes, in one line naming `variable`, or undefined when it is usable. `new URL` takes
+ * `http://127.0.0.1:0` (port 0, which Node's http then silently replaces by 80) and refuses ports over 65535;
+ * the URL itself is never quoted whole (it is the operator's text and could carry anything).
+ */
+function checkUpstreamUrl(raw, variable) {
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        return `${variable} is not a URL (a port must be 1-65535); set it to the model API's base URL, e.g. https://host:443`;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        return `${variable} must be an http(s) URL, not ${url.protocol.slice(0, 20)}`;
+    }
+    if (!url.hostname)
+        return `${variable} has no host name`;
+    if (url.port === '0') {
+        return `${variable} names port 0 (${url.hostname}:0): a port must be 1-65535; set the port the model API listens on`;
+    }
+    if (url.username || url.password || url.search || url.hash) {
+        return `${variable} must not carry credentials, a query or a fragment`;
+    }
+    return undefined;
+}
+/**
+ * When the run is given up. The CLI's retries of one call come 5, ~10, ~20 s apart: three calls without an answer
+ * over 10 s are one call and two of its retries (~15 s in), so an unreachable model ends a run within ~30 s. A
+ * 5xx may be a moment's overload: four over 30 s (~35 s in, the CLI's fourth attempt) end it within ~60 s.
+ */
+const GIVE_UP = {
+    noAnswer: { calls: 3, overMs: 10_000 },
+    serverError: { calls: 4, overMs: 30_000 },
+};
+/**
+ * Failures since the last good answer. `record` returns what is new: the first failure of a streak, or the
+ * streak reaching GIVE_UP (once). `upstream` is shown as host[:port] in every message.
+ */
+class UpstreamHealth {
+    upstream;
+    limits;
+    streak;
+    gaveUp = false;
+    constructor(upstream, limits = GIVE_UP) {
+        this.upstream = upstream;
+        this.limits = limits;
+    }
+    record(outcome, now) {
+        if (outcome.kind === 'answer' && outcome.status < 500) {
+            this.streak = undefined;
+            return undefined;
+        }
+        const what = outcome.kind === 'answer' ? `HTTP ${outcome.status}` : `no answer (${outcome.error.slice(0, 200)})`;
+        const first = this.streak === undefined;
+        const s = (this.streak ??= { since: now, calls: 0, noAnswer: 0, last: what });
+        s.calls++;
+        if (outcome.kind === 'no-answer')
+            s.noAnswer++;
+        s.last = what;
+        if (first) {
+            return { kind: 'first-failure', message: `the model API at ${this.upstream} failed a call: ${what}` };
+        }
+        const span = now - s.since;
+        const { noAnswer, serverError } = this.limits;
+        const down = (s.noAnswer >= noAnswer.calls && span >= noAnswer.overMs) ||
+            (s.calls >= serverError.calls && span >= serverError.overMs);
+        if (!down || this.gaveUp)
+            return undefined;
+        this.gaveUp = true;
+        return {
+            kind: 'down',
+            message: `the model API at ${this.upstream} is unavailable: ${s.calls} call(s) in ${Math.round(span / 1000)} s failed and none was answered; the last: ${what}`,
+        };
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/proxy/model-proxy.ts
 /**
@@ -10122,6 +10289,7 @@ function createUpstream(origin, env) {
 
 
 
+
 /** What a fenced proxy answers; not retried by the CLI (a 4xx other than 429). */
 const FENCED_MESSAGE = "the run's time or token budget is spent: gemini-run stopped the agent";
 /** What a non-model call gets: a 403 the CLI does not retry, saying why. */
@@ -10131,17 +10299,10 @@ const MIN_PLACEHOLDER_LENGTH = 16;
 const MAX_INSPECTED_ERROR_BODY = 1 << 20;
 const JSON_TYPE = 'application/json; charset=UTF-8';
 function parseUpstream(raw) {
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        throw new Error('model proxy: the upstream is not a URL');
-    }
-    if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) {
-        throw new Error('model proxy: the upstream must be an http(s) URL without credentials, query or fragment');
-    }
-    return url;
+    const problem = checkUpstreamUrl(raw, 'the upstream');
+    if (problem)
+        throw new Error(`model proxy: ${problem}`);
+    return new URL(raw);
 }
 function reply(res, code, status, message) {
     if (res.destroyed)
@@ -10213,6 +10374,19 @@ async function startModelProxy(o) {
         }
     };
     const upstream = createUpstream(base, process.env);
+    const health = new UpstreamHealth(base.host);
+    const tell = (outcome) => {
+        const note = health.record(outcome, Date.now());
+        if (!note)
+            return;
+        log(`${note.kind === 'down' ? 'giving up' : 'warning'}: ${note.message}`);
+        try {
+            o.onHealth?.({ ...note, message: secrets.redact(note.message) });
+        }
+        catch {
+            // Reporting must not take the answer down with it.
+        }
+    };
     let fenced = false;
     const refused = { count: 0, first: [] };
     const credentialHeader = async () => {
@@ -10365,10 +10539,15 @@ async function startModelProxy(o) {
             if (res.writableFinished || res.destroyed)
                 return;
             req.unpipe(upReq);
-            reply(res, 502, 'UNAVAILABLE', `upstream unreachable: ${secrets.redact(oneLine(getErrorMessage(e)))}`);
+            const error = secrets.redact(oneLine(getErrorMessage(e)));
+            tell({ kind: 'no-answer', error });
+            reply(res, 502, 'UNAVAILABLE', `upstream unreachable: ${error}`);
             finish('');
         });
-        upReq.once('response', (up) => relay(up, res, finish));
+        upReq.once('response', (up) => {
+            tell({ kind: 'answer', status: up.statusCode ?? 502 });
+            relay(up, res, finish);
+        });
         req.pipe(upReq);
     };
     const serveMetadata = async (req, res, pathname) => {
@@ -10454,6 +10633,13 @@ const readyLineSchema = strictObject({ url: url({ protocol: /^http$/ }) });
 const refusedLineSchema = strictObject({
     refused: strictObject({ method: schemas_string().max(32), path: schemas_string().max(200) }),
 });
+/** A later stdout line: the upstream's health (upstream-health.ts HealthNote). */
+const healthLineSchema = strictObject({
+    health: strictObject({
+        kind: schemas_enum(['first-failure', 'down']),
+        message: schemas_string().max(1000),
+    }),
+});
 /**
  * Parses one line with `schema`. The error names the problems but never quotes the line: it holds a secret
  * (which is also why JSON.parse's own message, which quotes the input, is not used).
@@ -10479,7 +10665,8 @@ function parseLine(schema, line, what) {
  * dist/proxy.js: the model proxy as its own process, so the action can keep the credential out of the
  * process tree it hands to the agent and stop it with a signal. Protocol (see launch.ts): one JSON config line
  * on stdin, one `{"url":...}` line on stdout, optional `{"token":...}` and `{"fence":true}` lines later; stdin EOF
- * or SIGTERM ends it. Each refused non-model call is one `{"refused":{method,path}}` line on stdout. Log lines go
+ * or SIGTERM ends it. Each refused non-model call is one `{"refused":{method,path}}` line on stdout, each note on the upstream's
+ * health one `{"health":{kind,message}}` line. Log lines go
  * to stderr.
  */
 
@@ -10518,6 +10705,7 @@ async function configure(line) {
             credential,
             api: config.api,
             onRefused: (call) => process.stdout.write(`${JSON.stringify({ refused: call })}\n`),
+            onHealth: (note) => process.stdout.write(`${JSON.stringify({ health: note })}\n`),
             ...(config.metadata ? { metadata: config.metadata } : {}),
             log: (l) => process.stderr.write(`${l}\n`),
         });
