@@ -18,7 +18,11 @@ import {
 } from './shapes.js';
 import type { GitHubState, StoredIssue, StoredPull, StoredRepo } from './state.js';
 
-export async function pullJson(s: GitHubState, r: StoredRepo, i: StoredIssue): Promise<Record<string, unknown>> {
+export async function pullJson(
+  s: GitHubState,
+  r: StoredRepo,
+  i: StoredIssue,
+): Promise<Record<string, unknown>> {
   const p = i.pull as StoredPull;
   const full = `${r.owner}/${r.name}`;
   const headSha =
