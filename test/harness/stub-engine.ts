@@ -3,7 +3,7 @@
  * an agent would), then hands the work over the way the real engine does — exported by `exportWork` as a bundle
  * and imported into the vault — and returns the RunResult it was told to. The pipeline around it is the real one.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { EngineStatus } from '../../src/domain/status.js';
 import { summarizeUsage } from '../../src/gemini/telemetry.js';
@@ -21,8 +21,10 @@ export interface AgentPlay {
   /** The agent first resets its branch to this ref (rewriting the history it was given). */
   reset?: string;
   message?: string;
-  /** Committed by the "agent" itself, one commit each: subject → files. */
-  commits?: Record<string, Record<string, string>>;
+  /** Merges this ref of origin first (`git fetch origin <ref>` and a merge commit), as an agent updating its base. */
+  merge?: string;
+  /** Committed by the "agent" itself, one commit each: subject → files (null: the file is deleted). */
+  commits?: Record<string, Record<string, string | null>>;
   /** Left uncommitted (the export commits them as leftovers). */
   leftovers?: Record<string, string>;
   answer?: string;
@@ -44,8 +46,12 @@ async function keepTranscript(fixture: string, runDir: string): Promise<{ path: 
   return { path, sessionId };
 }
 
-async function writeFiles(worktree: string, files: Record<string, string>): Promise<void> {
+async function writeFiles(worktree: string, files: Record<string, string | null>): Promise<void> {
   for (const [path, text] of Object.entries(files)) {
+    if (text === null) {
+      await rm(join(worktree, path), { force: true });
+      continue;
+    }
     await mkdir(dirname(join(worktree, path)), { recursive: true });
     await writeFile(join(worktree, path), text);
   }
@@ -56,6 +62,8 @@ async function git(worktree: string, args: string[]): Promise<string> {
   return r.stdout.trim();
 }
 
+const AGENT = ['-c', 'user.name=agent', '-c', 'user.email=agent@example.com'];
+
 /** What each call of the stub was given, for assertions. */
 export type SeenRuns = RunOptions[];
 
@@ -65,19 +73,14 @@ export function stubEngine(play: AgentPlay, seen: SeenRuns = []): (o: RunOptions
     const startedAt = Date.now();
     const base = await git(opts.worktree, ['rev-parse', 'HEAD']);
     if (play.reset) await git(opts.worktree, ['reset', '--quiet', '--hard', `origin/${play.reset}`]);
+    if (play.merge) {
+      await git(opts.worktree, ['fetch', '--quiet', 'origin', play.merge]);
+      await git(opts.worktree, [...AGENT, 'merge', '--quiet', '--no-ff', '--no-edit', 'FETCH_HEAD']);
+    }
     for (const [subject, files] of Object.entries(play.commits ?? {})) {
       await writeFiles(opts.worktree, files);
       await git(opts.worktree, ['add', '--all']);
-      await git(opts.worktree, [
-        '-c',
-        'user.name=agent',
-        '-c',
-        'user.email=agent@example.com',
-        'commit',
-        '--quiet',
-        '-m',
-        subject,
-      ]);
+      await git(opts.worktree, [...AGENT, 'commit', '--quiet', '-m', subject]);
     }
     await writeFiles(opts.worktree, play.leftovers ?? {});
     const bundle = join(opts.runDir, 'stub-agent.bundle');
