@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ActionContext } from '../action/context.js';
 import { INPUT_DEFAULTS, parseInputs } from '../action/inputs.js';
+import { canInstallFilter } from '../isolation/egress-filter.js';
 import { isolationAvailability } from '../isolation/privilege.js';
 import type { ActionOutputs } from '../action/outputs.js';
 import { runAction, type ActionIo } from '../action/run-action.js';
@@ -163,9 +164,16 @@ export async function runDemo(o: {
     // The demo holds no real secret, so where the agent cannot have its own user it says so and runs without.
     const iso = await isolationAvailability();
     if (iso.missing) o.log.info(`The agent runs as you, not as its own user (${iso.missing}).`);
+    // Likewise the network filter: it needs the agent's own user and iptables rights (NET_ADMIN in a container).
+    const filtered = !iso.missing && iso.privilege !== 'none' && (await canInstallFilter(iso.privilege));
+    if (!iso.missing && !filtered)
+      o.log.info(
+        "The agent's network is not filtered here (no iptables rights): the demo runs with 'network: open'.",
+      );
     const inputs = parseInputs({
       ...INPUT_DEFAULTS,
       isolation: iso.missing ? 'none' : 'user',
+      network: filtered ? 'restricted' : 'open',
       'github-token': DEMO_TOKEN,
       'gemini-api-key': DEMO_API_KEY,
       'gemini-path': geminiPath,

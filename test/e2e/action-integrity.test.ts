@@ -285,6 +285,8 @@ describe('integrity, end to end (publishing; headless)', () => {
     const r = await world.run({
       mode,
       script: shellScript('changes a workflow', [commitFile('.github/workflows/ci.yml', 'Add CI')]),
+      // A team that allows workflow changes (protected paths would stop this one before the push): GitHub's refusal.
+      inputs: { 'protected-paths-policy': 'allow' },
     });
     expect(r.main.outputs.status, r.main.stdout).toBe('publish-failed');
     assertOneLineFailure(

@@ -162,7 +162,7 @@ describe('gemini-run setup', () => {
     const doctor = await cli(['doctor']);
     expect(doctor.code, doctor.stdout).toBe(0);
     expect(doctor.stdout).toMatch(new RegExp(`^OK +runner .env +${runner}/.env`, 'm'));
-    expect(doctor.stdout).toMatch(/^OK +gemini +0\.42\.0 at /m);
+    expect(doctor.stdout).toMatch(/^OK +gemini +0\.42\.0 at\b/m);
     for (const line of doctor.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
   });
 

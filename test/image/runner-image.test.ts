@@ -145,7 +145,7 @@ describe('the runner image (deploy/runner/Dockerfile on a stand-in of the offici
   }, 20 * 60_000);
 
   it('passes gemini-run doctor as runner (uid 1001)', async () => {
-    const r = await runInImage(['gemini-run', 'doctor'], { user: '1001' });
+    const r = await runInImage(['gemini-run', 'doctor', '--wide'], { user: '1001' });
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('All checks passed.');
     expect(r.stdout).toMatch(new RegExp(`OK +gemini +${DEFAULT_GEMINI_VERSION.replaceAll('.', '\\.')} at `));
@@ -289,7 +289,10 @@ describe('the runner image with the other checked CLI (GEMINI_CLI_VERSION=0.61.0
   });
 
   it('installs it, names its profile in doctor, and runs the demo to a pull request', async () => {
-    const doctor = await runInImage(['gemini-run', 'doctor'], { user: '1001', image: LATEST_IMAGE });
+    const doctor = await runInImage(['gemini-run', 'doctor', '--wide'], {
+      user: '1001',
+      image: LATEST_IMAGE,
+    });
     expect(doctor.exitCode, doctor.stdout + doctor.stderr).toBe(0);
     expect(doctor.stdout).toMatch(/OK +gemini +0\.61\.0 at .*profile 0\.61\.0/);
     const demo = await runInImage(['gemini-run', 'demo'], { user: '1001', image: LATEST_IMAGE });

@@ -497,7 +497,7 @@ describe('protected paths', () => {
     expect(w.github.pulls()).toEqual([]);
     // Not even the run branch: its changed workflow would run on push.
     expect(await originBranches()).not.toMatch(/gemini-run/);
-    const comment = commentsOn(1).find((b) => b.includes('protected paths')) ?? '';
+    const comment = commentsOn(1).find((b) => b.includes('protected-paths-policy')) ?? '';
     expect(comment).toContain('`.github/workflows/ci.yml` (+2 −0), `GEMINI.md` (+1 −0)');
     expect(comment).not.toContain('NOTES.md');
     expect(comment).toMatch(/protected-paths-policy: allow/);
