@@ -3,7 +3,7 @@
  * asked for its version; or `gemini-version`, checked against the probe-checked versions before npm runs and then
  * installed into the tool cache.
  */
-import { installGemini as installIntoCache, geminiVersion } from '../gemini/install.js';
+import { installGemini as installIntoCache, geminiVersionOf } from '../gemini/install.js';
 import { DEFAULT_GEMINI_VERSION, profileFor, type CliProfile } from '../gemini/cli-profile.js';
 import { UserError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
@@ -29,7 +29,7 @@ export async function checkGemini(
   // workflow's expressions cannot see.
   const path = inputs.geminiPath || env.GEMINI_RUN_GEMINI_PATH || '';
   if (path) {
-    const version = await geminiVersion(path);
+    const version = await geminiVersionOf(path);
     if (!version)
       throw new UserError(`The gemini at ${path} does not run ('--version' failed): check 'gemini-path'.`);
     // An explicit version that is not the binary's would run another gemini than asked, silently.

@@ -5,7 +5,7 @@
  * (src/probe/expectations.ts). Evidence for every value: compat/gemini/compat.md "0.61.0 — row by row".
  */
 import { UserError } from '../util/errors.js';
-import { geminiVersion } from './install.js';
+import { geminiVersionOf } from './install.js';
 
 export const CHECKED_VERSIONS = ['0.42.0', '0.61.0'] as const;
 export type CheckedVersion = (typeof CHECKED_VERSIONS)[number];
@@ -96,7 +96,7 @@ export async function profileOfBinary(
   geminiPath: string,
   o: { allowUnchecked: boolean; env?: NodeJS.ProcessEnv },
 ): Promise<CliProfile> {
-  const version = await geminiVersion(geminiPath, o.env);
+  const version = await geminiVersionOf(geminiPath, o.env);
   if (!version) throw new UserError(`The gemini at ${geminiPath} does not run ('--version' failed).`);
   return profileFor(version, o);
 }

@@ -1,7 +1,8 @@
 import { getExecOutput } from '@actions/exec';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { arch } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { z } from 'zod';
 import { fileURLToPath } from 'node:url';
 import { exec } from '../util/exec.js';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
@@ -39,6 +40,34 @@ export async function geminiVersion(
   return res.stdout.trim().split('\n').pop()?.trim();
 }
 
+const GeminiPackageJson = z.object({ name: z.literal(GEMINI_PACKAGE), version: z.string().min(1) });
+
+/**
+ * The version of the @google/gemini-cli package a path is the bundle of (`bundle/gemini.js`, or a link to it such as
+ * npm's `.bin/gemini`), read from the package's package.json; undefined for any other executable. The bundle's
+ * `--version` prints exactly this, but starting the bundle to ask costs one to two seconds on every run.
+ */
+export async function packagedGeminiVersion(geminiPath: string): Promise<string | undefined> {
+  try {
+    const real = await realpath(geminiPath);
+    if (basename(real) !== 'gemini.js' || basename(dirname(real)) !== 'bundle') return undefined;
+    const pkg = GeminiPackageJson.safeParse(
+      JSON.parse(await readFile(join(dirname(dirname(real)), 'package.json'), 'utf8')),
+    );
+    return pkg.success ? pkg.data.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The version of a gemini: its package's when it is the npm bundle (no process), else its `--version`. */
+export async function geminiVersionOf(
+  geminiPath: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string | undefined> {
+  return (await packagedGeminiVersion(geminiPath)) ?? geminiVersion(geminiPath, env);
+}
+
 /**
  * Installs @google/gemini-cli@<version> with npm into a prefix the runner user owns (the tool cache), without
  * global npm and without sudo, reusing a complete earlier install. On a GitHub-hosted job (whose tool cache starts
@@ -58,7 +87,7 @@ export async function installGemini(opts: {
   const env = opts.env ?? process.env;
   const dir = toolCacheDir(opts.cacheRoot, opts.version);
   const bin = geminiBinIn(dir);
-  if ((await pathExists(`${dir}.complete`)) && (await geminiVersion(bin)) === opts.version) {
+  if ((await pathExists(`${dir}.complete`)) && (await geminiVersionOf(bin)) === opts.version) {
     opts.log.info(`Using cached gemini ${opts.version} from ${dir}`);
     return bin;
   }

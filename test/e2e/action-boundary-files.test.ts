@@ -181,12 +181,14 @@ async function publishedText(world: ActionWorld): Promise<string> {
 describe.skipIf(!root)(
   'files the agent wrote are read as data, never followed (action, attacker agent)',
   () => {
-    const hosts = [
-      { host: 'root', name: 'as root' },
-      { host: 'hosted', name: 'as a hosted runner (passwordless sudo)' },
+    // Who runs the step and how gemini runs are independent here (the files are read the same way after either
+    // mode), so the two pairs cover both of each: the full square took twice as long in CI for nothing more.
+    const variants = [
+      { host: 'root', name: 'as root', modes: ['interactive'] },
+      { host: 'hosted', name: 'as a hosted runner (passwordless sudo)', modes: ['headless'] },
     ] as const;
-    for (const { host, name } of hosts) {
-      for (const mode of ['interactive', 'headless'] as const) {
+    for (const { host, name, modes } of variants) {
+      for (const mode of modes) {
         describe(`${name}, ${mode}`, () => {
           // A world of its own per attack: each run is the issue's first, its branch the one to read.
           let world: ActionWorld;

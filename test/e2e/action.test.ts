@@ -87,34 +87,6 @@ describe.each(['interactive', 'headless'] as const)('the action, end to end (%s)
     expect(comment?.body).toContain('Nothing needs to change');
   });
 
-  it('an actor without write access is refused with a comment, and nothing runs', async () => {
-    const world = worldOf();
-    const r = await world.run({
-      mode,
-      script: 'plain-answer',
-      payload: world.labeledPayload('gemini-run', 'mallory'),
-    });
-    expect(r.main.exitCode).toBe(0);
-    expect(r.main.outputs.status).toBe('refused');
-    expect(r.gemini.requests).toHaveLength(0);
-    expect(
-      world.github.comments(1).some((c) => c.body.includes('@mallory') && c.body.includes('write access')),
-    ).toBe(true);
-  });
-
-  it('another label → skipped, without touching GitHub or gemini', async () => {
-    const world = worldOf();
-    const r = await world.run({
-      mode,
-      script: 'plain-answer',
-      payload: world.labeledPayload('bug'),
-    });
-    expect(r.main.exitCode).toBe(0);
-    expect(r.main.outputs.status).toBe('skipped');
-    expect(r.gemini.requests).toHaveLength(0);
-    expect(world.github.requests).toHaveLength(0);
-  });
-
   it('a comment on a PR whose transcript is gone starts fresh with the PR as context', async () => {
     const world = worldOf();
     const first = await world.run({ mode, script: commitScript('NOTES.md', 'Add NOTES.md') });
@@ -131,11 +103,44 @@ describe.each(['interactive', 'headless'] as const)('the action, end to end (%s)
     expect(r.main.outputs['session-id']).not.toBe(first.main.outputs['session-id']);
     expect(await world.originLog('gemini-run/issue-1')).toContain('Add TODO.md');
   });
+});
+
+// Gemini never starts in these, so the mode does not matter: they run once.
+describe('the action, end to end, before gemini starts', () => {
+  const worldOf = useActionWorld({ noUnexpectedCalls: true });
+
+  it('an actor without write access is refused with a comment, and nothing runs', async () => {
+    const world = worldOf();
+    const r = await world.run({
+      mode: 'headless',
+      script: 'plain-answer',
+      payload: world.labeledPayload('gemini-run', 'mallory'),
+    });
+    expect(r.main.exitCode).toBe(0);
+    expect(r.main.outputs.status).toBe('refused');
+    expect(r.gemini.requests).toHaveLength(0);
+    expect(
+      world.github.comments(1).some((c) => c.body.includes('@mallory') && c.body.includes('write access')),
+    ).toBe(true);
+  });
+
+  it('another label → skipped, without touching GitHub or gemini', async () => {
+    const world = worldOf();
+    const r = await world.run({
+      mode: 'headless',
+      script: 'plain-answer',
+      payload: world.labeledPayload('bug'),
+    });
+    expect(r.main.exitCode).toBe(0);
+    expect(r.main.outputs.status).toBe('skipped');
+    expect(r.gemini.requests).toHaveLength(0);
+    expect(world.github.requests).toHaveLength(0);
+  });
 
   it('bad input gets one clear line: malformed creds, unknown model, broken payload', async () => {
     const world = worldOf();
     const creds = await world.run({
-      mode,
+      mode: 'headless',
       script: 'plain-answer',
       inputs: { 'gemini-api-key': '', 'gemini-oauth-creds': '{"access_token": "ya29.secret-not-json' },
     });
@@ -144,14 +149,14 @@ describe.each(['interactive', 'headless'] as const)('the action, end to end (%s)
     expect(visible(creds.main.stdout)).not.toContain('ya29.secret');
 
     const model = await world.run({
-      mode,
+      mode: 'headless',
       script: 'plain-answer',
       inputs: { model: 'gemini-9-ultra' },
     });
     assertOneLineFailure(model.main, /gemini-9-ultra.*gemini-2\.5-flash/);
 
     const broken = await world.run({
-      mode,
+      mode: 'headless',
       script: 'plain-answer',
       eventName: 'issue_comment',
       payload: { action: 'created' },
@@ -161,7 +166,7 @@ describe.each(['interactive', 'headless'] as const)('the action, end to end (%s)
 
     // Work already in the tree would be committed as the agent's: refused before gemini starts.
     await writeFile(join(world.workspace, 'build-output.txt'), 'x');
-    const dirty = await world.run({ mode, script: 'plain-answer' });
+    const dirty = await world.run({ mode: 'headless', script: 'plain-answer' });
     assertOneLineFailure(dirty.main, /uncommitted change\(s\) before the run \(e\.g\. build-output\.txt\)/);
     expect(dirty.gemini.requests).toHaveLength(0);
   });

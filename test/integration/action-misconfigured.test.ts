@@ -31,8 +31,6 @@ interface Case {
   error: RegExp;
   /** The event names an issue and an admitted actor, so the issue is told (default true). */
   told?: boolean;
-  /** The step's bound when 2 s is not enough for the check itself (running the binary named takes its start). */
-  withinMs?: number;
 }
 
 interface Dirs {
@@ -149,8 +147,6 @@ const CASES: Case[] = [
   {
     name: 'a gemini-version the gemini-path binary is not',
     inputs: { 'gemini-path': GEMINI_JS, 'gemini-version': '0.61.0' },
-    // The check asks the binary its version: gemini's own start (~1 s) comes on top of ours.
-    withinMs: 4000,
     error:
       /^'gemini-version' is 0\.61\.0 but the gemini at .*gemini\.js is 0\.42\.0: drop one of the two, or point 'gemini-path' at a gemini 0\.61\.0\.$/,
   },
@@ -377,8 +373,12 @@ async function runCase(
   return step;
 }
 
-/** What every case shows, wherever GitHub is: the exact one line, the status, the summary, no stack, 2 s. */
-function expectMisconfigured(step: Step, error: RegExp, withinMs = 2000): string {
+/**
+ * What every case shows, wherever GitHub is: the exact one line, the status, the summary, no stack, and no waiting.
+ * The bound is not a speed check (the cases run at once, on a shared machine: a step takes 0.3–5 s); it catches a
+ * step that waits for something (a retry, a network timeout, the run's own timeout), which takes longer.
+ */
+function expectMisconfigured(step: Step, error: RegExp): string {
   const errors = step.stdout.split('\n').filter((l) => l.startsWith('::error::'));
   expect(errors, step.stdout).toHaveLength(1);
   const line = errors[0]!.slice('::error::'.length);
@@ -392,7 +392,7 @@ function expectMisconfigured(step: Step, error: RegExp, withinMs = 2000): string
     .filter((l) => !l.startsWith('::debug::'))
     .join('\n');
   expect(shown).not.toMatch(STACK);
-  expect(step.ms, `${step.ms} ms`).toBeLessThan(withinMs);
+  expect(step.ms, `${step.ms} ms`).toBeLessThan(15_000);
   return line;
 }
 
@@ -409,7 +409,7 @@ describe.each(['unreachable', 'the fake GitHub'] as const)('a misconfigured run,
       actor,
       issue,
     );
-    const line = expectMisconfigured(step, c.error, c.withinMs);
+    const line = expectMisconfigured(step, c.error);
     const asked = world.github.requests
       .filter((q) => q.path.includes(`/collaborators/${actor}/`) || q.path.includes(`/issues/${issue}/`))
       .map((q) => `${q.method} ${q.path}`);

@@ -195,9 +195,19 @@ export const ctrlCProbe: Probe = {
     const aliveAfterOne = !(await tui.driver.paneState()).dead;
     await ctx.sendRawKey(tui, 'C-c');
     // 15 s: under load the second press can take longer than 8 s to end the CLI (seen on a shared 2-core machine).
-    const code = await tui.waitForExit(15_000);
+    let code = await tui.waitForExit(15_000);
+    // Under heavier load the warning can be drawn so late that the second press lands after the CLI's window, and
+    // counts as a new first press (seen on 0.61.0 in CI). One more pair, back to back, tells that from a CLI that
+    // does not quit on a second press.
+    let pairs = 1;
+    if (code === undefined) {
+      pairs++;
+      await ctx.sendRawKey(tui, 'C-c');
+      await ctx.sendRawKey(tui, 'C-c');
+      code = await tui.waitForExit(15_000);
+    }
     return {
-      observed: `1st press: ${warned ? 'warning shown' : 'no warning'}, ${aliveAfterOne ? 'still running' : 'EXITED'}; 2nd press: ${code === undefined ? 'still running' : `exit ${code}`}`,
+      observed: `1st press: ${warned ? 'warning shown' : 'no warning'}, ${aliveAfterOne ? 'still running' : 'EXITED'}; 2nd press: ${code === undefined ? 'still running' : `exit ${code}`}${pairs > 1 ? ' (after a second pair of presses)' : ''}`,
       pass: warned !== undefined && aliveAfterOne && code === 0,
     };
   },

@@ -306,11 +306,13 @@ const escapeAfterToolProbe: Probe = {
     const tui = await ctx.interactive([...postureArgs(probeSessionId('nudge')), 'do the nudge thing']);
     const titles = await recordTitles(tui, join(ctx.root, 'titles.log'));
     const requests = (): number => fake.modelRequests().length;
-    const hung = (n: number) => ctx.waitFor(() => Promise.resolve(requests() >= n ? true : undefined), 8000);
+    // The first wait covers the CLI's start, an answer and a shell tool: 30 s, as seen under load on 2 cores.
+    const hung = (n: number, ms = 12_000) =>
+      ctx.waitFor(() => Promise.resolve(requests() >= n ? true : undefined), ms);
     // Escape each hung request the way the timeout does; count the requests the TUI makes by itself.
     let escapes = 0;
     let nudges = 0;
-    if (!(await hung(2)))
+    if (!(await hung(2, 30_000)))
       return { observed: `the hung request never came (${requests()} requests)`, pass: false };
     for (let n = 2; escapes < 4; n += 2) {
       await sleep(500);
