@@ -52452,6 +52452,9 @@ function renderTracking(v, now) {
     }
     else {
         out.push(`**gemini-run** is working… (${elapsed} so far)`);
+        // The model may answer the CLI's next retry; until then the person sees why nothing moves.
+        if (v.apiError)
+            out.push('', `⚠️ The model API failed a call: ${codeSpan(inlineCode(v.apiError).slice(0, 200))}`);
     }
     out.push('', `Mode: ${v.mode} · Turns: ${v.turns} · Tool calls: ${v.toolCount} · Tokens: ${v.tokens.toLocaleString('en-US')}${v.blocked ? ` · Blocked: ${v.blocked}` : ''}`, '', `[Job run](${v.runUrl})`);
     if (v.tools.length > 0) {
@@ -52481,8 +52484,12 @@ function applyRunEvent(v, e) {
     switch (e.type) {
         case 'turn-started':
             return { ...v, turns: v.turns + 1 };
-        case 'model-response':
-            return { ...v, tokens: v.tokens + e.totalTokens };
+        case 'model-response': {
+            const { apiError: _, ...answered } = v;
+            return { ...answered, tokens: v.tokens + e.totalTokens };
+        }
+        case 'api-error':
+            return { ...v, apiError: e.statusCode ? `HTTP ${e.statusCode}: ${e.message}` : e.message };
         case 'tool-started': {
             // Telemetry reports a completion without a call id and may beat the transcript tail's start (0.42.0
             // flushes in 50 ms): a start that answers an earlier unstarted completion is the same call.

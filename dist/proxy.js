@@ -8970,7 +8970,7 @@ function object(shape, params) {
     const def = {
         type: "object",
         shape: shape ?? {},
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     };
     return new ZodObject(def);
 }
@@ -10222,15 +10222,20 @@ function checkUpstreamUrl(raw, variable) {
     }
     return undefined;
 }
-/**
- * When the run is given up. The CLI's retries of one call come 5, ~10, ~20 s apart: three calls without an answer
- * over 10 s are one call and two of its retries (~15 s in), so an unreachable model ends a run within ~30 s. A
- * 5xx may be a moment's overload: four over 30 s (~35 s in, the CLI's fourth attempt) end it within ~60 s.
- */
 const GIVE_UP = {
     noAnswer: { calls: 3, overMs: 10_000 },
     serverError: { calls: 4, overMs: 30_000 },
 };
+/** How long a call may hear nothing from the upstream before the model counts as stopped: see silenceFor. */
+const DEFAULT_SILENCE_MS = 5 * 60_000;
+/**
+ * The silence bound of a run: a quarter of its time, between 20 s and 5 min. A thinking model may take a minute
+ * or two before its first byte, which a 30-minute run must allow; a 1-minute run cannot wait that long and still
+ * say why it ended.
+ */
+function silenceFor(timeoutMs) {
+    return Math.min(DEFAULT_SILENCE_MS, Math.max(20_000, Math.round(timeoutMs / 4)));
+}
 /**
  * Failures since the last good answer. `record` returns what is new: the first failure of a streak, or the
  * streak reaching GIVE_UP (once). `upstream` is shown as host[:port] in every message.
@@ -10238,18 +10243,53 @@ const GIVE_UP = {
 class UpstreamHealth {
     upstream;
     limits;
+    silenceMs;
     streak;
     gaveUp = false;
-    constructor(upstream, limits = GIVE_UP) {
+    /** The calls in flight, by id: when each last heard from the upstream (its start, its headers, a body chunk). */
+    open = new Map();
+    constructor(upstream, limits = GIVE_UP, 
+    /** A call that hears nothing from the upstream for this long is a model that stopped answering. */
+    silenceMs = DEFAULT_SILENCE_MS) {
         this.upstream = upstream;
         this.limits = limits;
+        this.silenceMs = silenceMs;
+    }
+    /** A call was sent upstream, or heard from it (headers, a body chunk): its silence starts again. */
+    heard(call, now) {
+        this.open.set(call, now);
+    }
+    /** A call ended (answered whole, failed, or dropped by the agent): it cannot be silent any more. */
+    ended(call) {
+        this.open.delete(call);
+    }
+    /**
+     * Checked on a timer: a call that heard nothing for `silenceMs` gives the upstream up (once). The CLI waits on
+     * such a call for ever (probe escape-after-tool-call: a hung request is only ended by an Escape), so without
+     * this a model that stops answering mid-turn is only known at the run's timeout.
+     */
+    silence(now) {
+        if (this.gaveUp)
+            return undefined;
+        let quietest = 0;
+        for (const last of this.open.values())
+            quietest = Math.max(quietest, now - last);
+        if (quietest < this.silenceMs)
+            return undefined;
+        this.gaveUp = true;
+        return {
+            kind: 'down',
+            message: `the model API at ${this.upstream} stopped answering: a call has heard nothing for ${Math.round(quietest / 1000)} s`,
+        };
     }
     record(outcome, now) {
         if (outcome.kind === 'answer' && outcome.status < 500) {
             this.streak = undefined;
             return undefined;
         }
-        const what = outcome.kind === 'answer' ? `HTTP ${outcome.status}` : `no answer (${outcome.error.slice(0, 200)})`;
+        const what = outcome.kind === 'answer'
+            ? `HTTP ${outcome.status}${outcome.detail ? ` (${outcome.detail})` : ''}`
+            : `no answer (${outcome.error.slice(0, 200)})`;
         const first = this.streak === undefined;
         const s = (this.streak ??= { since: now, calls: 0, noAnswer: 0, last: what });
         s.calls++;
@@ -10290,6 +10330,26 @@ class UpstreamHealth {
 
 
 
+
+/**
+ * The `error.message` of a Google error body, reduced to plain words (it reaches the log and the issue comment),
+ * or undefined.
+ */
+function errorReason(body) {
+    try {
+        const parsed = object({ error: object({ message: schemas_string() }) }).safeParse(JSON.parse(body));
+        if (!parsed.success)
+            return undefined;
+        const plain = parsed.data.error.message
+            .replace(/[^\w .,:;'()/-]+/g, ' ')
+            .replace(/\s+/g, ' ')
+            .trim();
+        return plain.slice(0, 160) || undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
 /** What a fenced proxy answers; not retried by the CLI (a 4xx other than 429). */
 const FENCED_MESSAGE = "the run's time or token budget is spent: gemini-run stopped the agent";
 /** What a non-model call gets: a 403 the CLI does not retry, saying why. */
@@ -10374,19 +10434,22 @@ async function startModelProxy(o) {
         }
     };
     const upstream = createUpstream(base, process.env);
-    const health = new UpstreamHealth(base.host);
-    const tell = (outcome) => {
-        const note = health.record(outcome, Date.now());
-        if (!note)
+    const health = new UpstreamHealth(base.host, GIVE_UP, o.silenceMs);
+    const note = (n) => {
+        if (!n)
             return;
-        log(`${note.kind === 'down' ? 'giving up' : 'warning'}: ${note.message}`);
+        log(`${n.kind === 'down' ? 'giving up' : 'warning'}: ${n.message}`);
         try {
-            o.onHealth?.({ ...note, message: secrets.redact(note.message) });
+            o.onHealth?.({ ...n, message: secrets.redact(n.message) });
         }
         catch {
             // Reporting must not take the answer down with it.
         }
     };
+    const tell = (outcome) => note(health.record(outcome, Date.now()));
+    const silenceTimer = setInterval(() => note(health.silence(Date.now())), 1000);
+    silenceTimer.unref();
+    let calls = 0;
     let fenced = false;
     const refused = { count: 0, first: [] };
     const credentialHeader = async () => {
@@ -10398,7 +10461,9 @@ async function startModelProxy(o) {
         secrets.add(token);
         return ['authorization', `Bearer ${token}`];
     };
-    const relay = (up, res, finish) => {
+    const relay = (up, res, finish, 
+    /** Given the error body's text once it was read whole (a non-streamed answer of 400 and over). */
+    onErrorBody = () => undefined) => {
         const status = up.statusCode ?? 502;
         const reason = up.statusMessage || undefined;
         const headers = downstreamHeaders(up.rawHeaders, secrets);
@@ -10444,6 +10509,7 @@ async function startModelProxy(o) {
             settled = true;
             const raw = Buffer.concat(chunks);
             const decoded = decodeBody(raw, up.headers['content-encoding']);
+            onErrorBody(secrets.redact((decoded ?? raw).toString('utf8')));
             if (!secrets.foundIn(raw) && !(decoded && secrets.foundIn(decoded))) {
                 res.writeHead(status, reason, headers);
                 res.end(raw);
@@ -10529,8 +10595,11 @@ async function startModelProxy(o) {
         if (res.destroyed)
             return;
         const upReq = upstream.request(method, path, upstreamHeaders(req.headers, { host: base.host, placeholder: o.placeholder, credential: auth }));
+        const call = ++calls;
+        health.heard(call, Date.now());
         // The agent hung up (or reset mid-upload): stop the model call too, so no tokens are spent on nobody.
         res.once('close', () => {
+            health.ended(call);
             if (!res.writableFinished)
                 upReq.destroy();
         });
@@ -10545,8 +10614,22 @@ async function startModelProxy(o) {
             finish('');
         });
         upReq.once('response', (up) => {
-            tell({ kind: 'answer', status: up.statusCode ?? 502 });
-            relay(up, res, finish);
+            health.heard(call, Date.now());
+            up.on('data', () => health.heard(call, Date.now()));
+            const status = up.statusCode ?? 502;
+            // A 5xx is judged with the reason Google gives in its body ("The model is overloaded."), once read.
+            if (status < 500)
+                tell({ kind: 'answer', status });
+            let told = status < 500;
+            const tellError = (body) => {
+                if (told)
+                    return;
+                told = true;
+                const detail = errorReason(body);
+                tell({ kind: 'answer', status, ...(detail ? { detail } : {}) });
+            };
+            res.once('close', () => tellError(''));
+            relay(up, res, finish, tellError);
         });
         req.pipe(upReq);
     };
@@ -10590,6 +10673,7 @@ async function startModelProxy(o) {
         },
         refusals: () => ({ count: refused.count, first: [...refused.first] }),
         close: () => (closing ??= new Promise((resolve) => {
+            clearInterval(silenceTimer);
             server.close(() => resolve());
             server.closeAllConnections();
             upstream.close();
@@ -10615,6 +10699,8 @@ const proxyConfigSchema = strictObject({
     ]),
     /** Which API the upstream is; only its model calls are forwarded (model-routes.ts). */
     api: schemas_enum(['gemini-api', 'vertex', 'code-assist']),
+    /** How long a model call may hear nothing before the model counts as down (upstream-health.ts silenceFor). */
+    silenceMs: schemas_number().int().positive().optional(),
     /** The metadata server stand-in (Vertex AI), see metadata.ts. */
     metadata: strictObject({
         projectId: schemas_string().min(1).optional(),
@@ -10707,6 +10793,7 @@ async function configure(line) {
             onRefused: (call) => process.stdout.write(`${JSON.stringify({ refused: call })}\n`),
             onHealth: (note) => process.stdout.write(`${JSON.stringify({ health: note })}\n`),
             ...(config.metadata ? { metadata: config.metadata } : {}),
+            ...(config.silenceMs ? { silenceMs: config.silenceMs } : {}),
             log: (l) => process.stderr.write(`${l}\n`),
         });
     }

@@ -147,10 +147,12 @@ export function issueComment(r: ReportInput): string | undefined {
     return undefined;
   }
   if (pull) {
-    return tail([
-      `gemini-run ${r.status !== 'finished' ? 'pushed its partial work to' : r.publish?.opened === false ? 'updated' : 'opened'} #${pull.number}.`,
-      advice,
-    ]);
+    // A run that did not finish says why first: the advice below refers to that message.
+    const said =
+      r.status !== 'finished'
+        ? `${ended}. Its partial work is in #${pull.number}.`
+        : `gemini-run ${r.publish?.opened === false ? 'updated' : 'opened'} #${pull.number}.`;
+    return tail([said, advice]);
   }
   if (r.status === 'no-changes') {
     return `gemini-run finished without changing anything, so there is no pull request. Its answer:\n\n${r.finalAnswer || '_(no answer)_'}`;

@@ -45,6 +45,8 @@ export interface TrackingView {
   unfinished?: Record<string, number>;
   /** Requests of the agent the network policy refused so far (src/host/egress.ts); absent while none. */
   blocked?: number;
+  /** The model API's latest error since its last answer (a retry may still succeed): shown while working. */
+  apiError?: string;
   final?: { status: string; prUrl?: string; note?: string };
 }
 
@@ -58,6 +60,9 @@ export function renderTracking(v: TrackingView, now: number): string {
     if (v.final.prUrl) out.push('', `Pull request: ${v.final.prUrl}`);
   } else {
     out.push(`**gemini-run** is working… (${elapsed} so far)`);
+    // The model may answer the CLI's next retry; until then the person sees why nothing moves.
+    if (v.apiError)
+      out.push('', `⚠️ The model API failed a call: ${codeSpan(inlineCode(v.apiError).slice(0, 200))}`);
   }
   out.push(
     '',
@@ -93,8 +98,12 @@ export function applyRunEvent(v: TrackingView, e: RunEvent): TrackingView {
   switch (e.type) {
     case 'turn-started':
       return { ...v, turns: v.turns + 1 };
-    case 'model-response':
-      return { ...v, tokens: v.tokens + e.totalTokens };
+    case 'model-response': {
+      const { apiError: _, ...answered } = v;
+      return { ...answered, tokens: v.tokens + e.totalTokens };
+    }
+    case 'api-error':
+      return { ...v, apiError: e.statusCode ? `HTTP ${e.statusCode}: ${e.message}` : e.message };
     case 'tool-started': {
       // Telemetry reports a completion without a call id and may beat the transcript tail's start (0.42.0
       // flushes in 50 ms): a start that answers an earlier unstarted completion is the same call.

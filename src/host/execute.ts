@@ -17,6 +17,7 @@ import type { Logger } from '../util/log.js';
 import type { FilterState } from '../isolation/egress-filter.js';
 import { openEgress, type NetworkPolicy } from './egress.js';
 import { startModelAccess, writeBackHostLogin, type ModelAccess } from './model-access.js';
+import { silenceFor } from '../proxy/upstream-health.js';
 
 /** The engine's options, less what execute fills in from its own. */
 type EngineOptions = Omit<
@@ -69,6 +70,7 @@ export async function execute(o: ExecuteOptions, deps: Partial<ExecuteDeps> = {}
       env: o.env,
       log: o.log,
       mask: (secret) => o.mask(secret),
+      silenceMs: silenceFor(o.engine.timeoutMs),
     });
     // Deferred first so it runs last: once the proxy stopped, the creds its token source refreshed are final.
     stack.defer(() => writeBack(o, live));

@@ -124,6 +124,8 @@ export interface ModelAccessOptions {
   env: NodeJS.ProcessEnv;
   log: Logger;
   mask(secret: string): void;
+  /** How long a model call may hear nothing before the run stops `model-unavailable` (silenceFor). */
+  silenceMs?: number;
 }
 
 /** Each kind of auth, with Vertex AI split in two: on an access token, or on express mode's API key. */
@@ -249,6 +251,7 @@ export async function startModelAccess(o: ModelAccessOptions): Promise<ModelAcce
     placeholder,
     credential: held,
     ...(metadata ? { metadata } : {}),
+    ...(o.silenceMs ? { silenceMs: o.silenceMs } : {}),
     log: (line) => o.log.debug(line),
     onHealth: (note) => {
       // The first failure is said at once (not only in debug lines): a run that then waits is not a silent one.

@@ -17,6 +17,8 @@ export const proxyConfigSchema = z.strictObject({
   ]),
   /** Which API the upstream is; only its model calls are forwarded (model-routes.ts). */
   api: z.enum(['gemini-api', 'vertex', 'code-assist']),
+  /** How long a model call may hear nothing before the model counts as down (upstream-health.ts silenceFor). */
+  silenceMs: z.number().int().positive().optional(),
   /** The metadata server stand-in (Vertex AI), see metadata.ts. */
   metadata: z
     .strictObject({

@@ -155,6 +155,7 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
       cred.kind === 'api-key' ? { kind: 'api-key', apiKey: cred.apiKey } : { kind: 'bearer', token },
     api: o.api,
     ...(o.metadata ? { metadata: o.metadata } : {}),
+    ...(o.silenceMs ? { silenceMs: o.silenceMs } : {}),
   };
 
   const child = spawn(process.execPath, [...(o.execArgv ?? []), script], {

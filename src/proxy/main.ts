@@ -45,6 +45,7 @@ async function configure(line: string): Promise<void> {
       onRefused: (call) => process.stdout.write(`${JSON.stringify({ refused: call })}\n`),
       onHealth: (note) => process.stdout.write(`${JSON.stringify({ health: note })}\n`),
       ...(config.metadata ? { metadata: config.metadata } : {}),
+      ...(config.silenceMs ? { silenceMs: config.silenceMs } : {}),
       log: (l) => process.stderr.write(`${l}\n`),
     });
   } catch (e) {

@@ -8,6 +8,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
+import { z } from 'zod';
 import { getErrorMessage, oneLine } from '../util/errors.js';
 import {
   SecretSet,
@@ -28,7 +29,13 @@ import {
   type Refusals,
 } from './model-routes.js';
 import { createUpstream } from './upstream.js';
-import { UpstreamHealth, checkUpstreamUrl, type CallOutcome, type HealthNote } from './upstream-health.js';
+import {
+  GIVE_UP,
+  UpstreamHealth,
+  checkUpstreamUrl,
+  type CallOutcome,
+  type HealthNote,
+} from './upstream-health.js';
 
 export type ModelCredential =
   | { kind: 'api-key'; apiKey: string }
@@ -57,6 +64,8 @@ export interface ModelProxyOptions {
    * unavailable (upstream-health.ts): the engine stops the run on the latter.
    */
   onHealth?: (note: HealthNote) => void;
+  /** How long a model call may hear nothing from the upstream before the model counts as down (default 5 min). */
+  silenceMs?: number;
 }
 
 export interface RunningProxy {
@@ -70,6 +79,24 @@ export interface RunningProxy {
   /** The non-model calls refused so far (403 PERMISSION_DENIED, never forwarded). */
   refusals(): Refusals;
   close(): Promise<void>;
+}
+
+/**
+ * The `error.message` of a Google error body, reduced to plain words (it reaches the log and the issue comment),
+ * or undefined.
+ */
+function errorReason(body: string): string | undefined {
+  try {
+    const parsed = z.object({ error: z.object({ message: z.string() }) }).safeParse(JSON.parse(body));
+    if (!parsed.success) return undefined;
+    const plain = parsed.data.error.message
+      .replace(/[^\w .,:;'()/-]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    return plain.slice(0, 160) || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What a fenced proxy answers; not retried by the CLI (a 4xx other than 429). */
@@ -159,17 +186,20 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
     }
   };
   const upstream = createUpstream(base, process.env);
-  const health = new UpstreamHealth(base.host);
-  const tell = (outcome: CallOutcome): void => {
-    const note = health.record(outcome, Date.now());
-    if (!note) return;
-    log(`${note.kind === 'down' ? 'giving up' : 'warning'}: ${note.message}`);
+  const health = new UpstreamHealth(base.host, GIVE_UP, o.silenceMs);
+  const note = (n: HealthNote | undefined): void => {
+    if (!n) return;
+    log(`${n.kind === 'down' ? 'giving up' : 'warning'}: ${n.message}`);
     try {
-      o.onHealth?.({ ...note, message: secrets.redact(note.message) });
+      o.onHealth?.({ ...n, message: secrets.redact(n.message) });
     } catch {
       // Reporting must not take the answer down with it.
     }
   };
+  const tell = (outcome: CallOutcome): void => note(health.record(outcome, Date.now()));
+  const silenceTimer = setInterval(() => note(health.silence(Date.now())), 1000);
+  silenceTimer.unref();
+  let calls = 0;
   let fenced = false;
   const refused: Refusals = { count: 0, first: [] };
 
@@ -181,7 +211,13 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
     return ['authorization', `Bearer ${token}`];
   };
 
-  const relay = (up: IncomingMessage, res: ServerResponse, finish: (note: string) => void): void => {
+  const relay = (
+    up: IncomingMessage,
+    res: ServerResponse,
+    finish: (note: string) => void,
+    /** Given the error body's text once it was read whole (a non-streamed answer of 400 and over). */
+    onErrorBody: (text: string) => void = () => undefined,
+  ): void => {
     const status = up.statusCode ?? 502;
     const reason = up.statusMessage || undefined;
     const headers = downstreamHeaders(up.rawHeaders, secrets);
@@ -223,6 +259,7 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
       settled = true;
       const raw = Buffer.concat(chunks);
       const decoded = decodeBody(raw, up.headers['content-encoding']);
+      onErrorBody(secrets.redact((decoded ?? raw).toString('utf8')));
       if (!secrets.foundIn(raw) && !(decoded && secrets.foundIn(decoded))) {
         res.writeHead(status, reason, headers);
         res.end(raw);
@@ -317,8 +354,11 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
       path,
       upstreamHeaders(req.headers, { host: base.host, placeholder: o.placeholder, credential: auth }),
     );
+    const call = ++calls;
+    health.heard(call, Date.now());
     // The agent hung up (or reset mid-upload): stop the model call too, so no tokens are spent on nobody.
     res.once('close', () => {
+      health.ended(call);
       if (!res.writableFinished) upReq.destroy();
     });
     req.on('error', () => upReq.destroy());
@@ -331,8 +371,20 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
       finish('');
     });
     upReq.once('response', (up) => {
-      tell({ kind: 'answer', status: up.statusCode ?? 502 });
-      relay(up, res, finish);
+      health.heard(call, Date.now());
+      up.on('data', () => health.heard(call, Date.now()));
+      const status = up.statusCode ?? 502;
+      // A 5xx is judged with the reason Google gives in its body ("The model is overloaded."), once read.
+      if (status < 500) tell({ kind: 'answer', status });
+      let told = status < 500;
+      const tellError = (body: string): void => {
+        if (told) return;
+        told = true;
+        const detail = errorReason(body);
+        tell({ kind: 'answer', status, ...(detail ? { detail } : {}) });
+      };
+      res.once('close', () => tellError(''));
+      relay(up, res, finish, tellError);
     });
     req.pipe(upReq);
   };
@@ -385,6 +437,7 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
     refusals: () => ({ count: refused.count, first: [...refused.first] }),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
+        clearInterval(silenceTimer);
         server.close(() => resolve());
         server.closeAllConnections();
         upstream.close();

@@ -34,7 +34,7 @@ export function checkUpstreamUrl(raw: string, variable: string): string | undefi
 /** What the proxy saw of one model call it forwarded. */
 export type CallOutcome =
   /** An HTTP answer: a status below 500 is the model being there (a 4xx is the caller's problem, or a quota). */
-  | { kind: 'answer'; status: number }
+  | { kind: 'answer'; status: number; detail?: string }
   /** No answer at all: refused, reset, no DNS name, no route, a connect timeout. */
   | { kind: 'no-answer'; error: string };
 
@@ -43,10 +43,27 @@ export type CallOutcome =
  * over 10 s are one call and two of its retries (~15 s in), so an unreachable model ends a run within ~30 s. A
  * 5xx may be a moment's overload: four over 30 s (~35 s in, the CLI's fourth attempt) end it within ~60 s.
  */
-export const GIVE_UP = {
+export interface GiveUp {
+  noAnswer: { calls: number; overMs: number };
+  serverError: { calls: number; overMs: number };
+}
+
+export const GIVE_UP: GiveUp = {
   noAnswer: { calls: 3, overMs: 10_000 },
   serverError: { calls: 4, overMs: 30_000 },
-} as const;
+};
+
+/** How long a call may hear nothing from the upstream before the model counts as stopped: see silenceFor. */
+const DEFAULT_SILENCE_MS = 5 * 60_000;
+
+/**
+ * The silence bound of a run: a quarter of its time, between 20 s and 5 min. A thinking model may take a minute
+ * or two before its first byte, which a 30-minute run must allow; a 1-minute run cannot wait that long and still
+ * say why it ended.
+ */
+export function silenceFor(timeoutMs: number): number {
+  return Math.min(DEFAULT_SILENCE_MS, Math.max(20_000, Math.round(timeoutMs / 4)));
+}
 
 export type HealthNote =
   /** The first failure since the last good answer: a warning, not yet a wall. */
@@ -61,11 +78,42 @@ export type HealthNote =
 export class UpstreamHealth {
   private streak: { since: number; calls: number; noAnswer: number; last: string } | undefined;
   private gaveUp = false;
+  /** The calls in flight, by id: when each last heard from the upstream (its start, its headers, a body chunk). */
+  private readonly open = new Map<number, number>();
 
   constructor(
     private readonly upstream: string,
-    private readonly limits: typeof GIVE_UP = GIVE_UP,
+    private readonly limits: GiveUp = GIVE_UP,
+    /** A call that hears nothing from the upstream for this long is a model that stopped answering. */
+    private readonly silenceMs: number = DEFAULT_SILENCE_MS,
   ) {}
+
+  /** A call was sent upstream, or heard from it (headers, a body chunk): its silence starts again. */
+  heard(call: number, now: number): void {
+    this.open.set(call, now);
+  }
+
+  /** A call ended (answered whole, failed, or dropped by the agent): it cannot be silent any more. */
+  ended(call: number): void {
+    this.open.delete(call);
+  }
+
+  /**
+   * Checked on a timer: a call that heard nothing for `silenceMs` gives the upstream up (once). The CLI waits on
+   * such a call for ever (probe escape-after-tool-call: a hung request is only ended by an Escape), so without
+   * this a model that stops answering mid-turn is only known at the run's timeout.
+   */
+  silence(now: number): HealthNote | undefined {
+    if (this.gaveUp) return undefined;
+    let quietest = 0;
+    for (const last of this.open.values()) quietest = Math.max(quietest, now - last);
+    if (quietest < this.silenceMs) return undefined;
+    this.gaveUp = true;
+    return {
+      kind: 'down',
+      message: `the model API at ${this.upstream} stopped answering: a call has heard nothing for ${Math.round(quietest / 1000)} s`,
+    };
+  }
 
   record(outcome: CallOutcome, now: number): HealthNote | undefined {
     if (outcome.kind === 'answer' && outcome.status < 500) {
@@ -73,7 +121,9 @@ export class UpstreamHealth {
       return undefined;
     }
     const what =
-      outcome.kind === 'answer' ? `HTTP ${outcome.status}` : `no answer (${outcome.error.slice(0, 200)})`;
+      outcome.kind === 'answer'
+        ? `HTTP ${outcome.status}${outcome.detail ? ` (${outcome.detail})` : ''}`
+        : `no answer (${outcome.error.slice(0, 200)})`;
     const first = this.streak === undefined;
     const s = (this.streak ??= { since: now, calls: 0, noAnswer: 0, last: what });
     s.calls++;

@@ -131,16 +131,56 @@ describe.each(['interactive', 'headless'] as const)('integrity, end to end (%s)'
     });
   }
 
-  it('6. a model that answers 503 to every call is named unavailable, with no word of a pull request', async () => {
-    const r = await world.run({ mode, script: 'overloaded', inputs: { 'timeout-minutes': '0.3' } });
-    expect(['timed-out', 'crashed']).toContain(r.main.outputs.status);
-    assertOneLineFailure(r.main, /the model was unavailable: .*503 .*The model is overloaded/);
+  it('6. a model that answers 503 to every call ends model-unavailable within 60 s, with no word of a pull request', async () => {
+    const started = Date.now();
+    // 1.5 min: the give-up (4 calls over 30 s of the CLI's retries) must come first, and well before it.
+    const r = await world.run({ mode, script: 'overloaded', inputs: { 'timeout-minutes': '1.5' } });
+    // The timeout would have ended it timed-out: the status says the give-up came first.
+    expect(r.main.outputs.status, r.main.stdout).toBe('model-unavailable');
+    console.log(`503 to every call (${mode}): model-unavailable after ${Date.now() - started} ms`);
+    assertOneLineFailure(r.main, /unavailable: .*503/);
     const comment = issueComment(world);
-    expect(comment).toMatch(/the model was unavailable/);
+    expect(comment).toMatch(
+      /ended `model-unavailable`: the model API at 127\.0\.0\.1:\d+ is unavailable: .*HTTP 503 \(The model is overloaded/,
+    );
     expect(comment).toContain('503');
     expect(comment).toContain('The model is overloaded');
     expect(comment).not.toMatch(/pull request/i);
     expect(world.github.pulls()).toHaveLength(0);
+  });
+
+  it('6. a model that stops answering mid-turn ends model-unavailable at the silence bound, not at the timeout, the work pushed', async () => {
+    const started = Date.now();
+    const r = await world.run({
+      mode,
+      script: {
+        description: 'commits, then the next model call is never answered',
+        steps: [
+          {
+            functionCalls: [
+              {
+                name: 'run_shell_command',
+                args: {
+                  command: "echo partial > PARTIAL.md && git add -A && git commit -q -m 'Partial work'",
+                },
+              },
+            ],
+          },
+          { hang: true },
+        ],
+      },
+      // One minute: the silence bound is 20 s (a quarter, at least 20 s), the timeout would be 60 s.
+      inputs: { 'timeout-minutes': '1' },
+    });
+    expect(r.main.outputs, r.main.stdout).toMatchObject({ status: 'model-unavailable', 'commit-count': '1' });
+    assertOneLineFailure(r.main, /stopped answering: a call has heard nothing for 2\d s/);
+    // Ended by the silence (~20 s after the hung call), not the timeout, which would have said timed-out.
+    console.log(`a model that stops answering (${mode}): model-unavailable after ${Date.now() - started} ms`);
+    expect(await world.originLog('gemini-run/issue-1')).toContain('Partial work');
+    expect(world.github.pulls()[0]?.draft).toBe(true);
+    expect(issueComment(world)).toMatch(
+      /^<!-- gemini-run:issue -->\ngemini-run ended `model-unavailable`: the model API at \S+ stopped answering: .*\. Its partial work is in #2\./,
+    );
   });
 
   it('6. a model that fails once with 503 and then answers is not called unavailable', async () => {

@@ -739,7 +739,55 @@ describe('model proxy: a model API that is not there', () => {
     expect(notes.map((n) => n.kind)).toEqual(['first-failure', 'first-failure']);
     await at(40_000, 503);
     expect(notes.map((n) => n.kind)).toEqual(['first-failure', 'first-failure', 'down']);
-    expect(notes[2]!.message).toMatch(/is unavailable: 5 call\(s\) in 30 s failed .*the last: HTTP 503$/);
+    expect(notes[2]!.message).toMatch(
+      /is unavailable: 5 call\(s\) in 30 s failed .*the last: HTTP 503 \(The model is overloaded\. Please try again later\.\)$/,
+    );
+  });
+});
+
+describe('model proxy: a model that stops answering', () => {
+  const model = '/v1beta/models/m:streamGenerateContent';
+
+  it('gives a call that hears nothing for the silence bound up as down, while the CLI would wait for ever', async () => {
+    // Takes the request, never answers (the fake's `hang`, a dead backend behind a load balancer).
+    const up = await startUpstream(() => undefined);
+    const notes: { note: HealthNote; at: number }[] = [];
+    const proxy = await proxyTo(up.url, {
+      silenceMs: 1500,
+      onHealth: (note) => notes.push({ note, at: performance.now() }),
+    });
+    const sent = performance.now();
+    const pending = call(proxy.url, model, { body: '{}', headers: withKey() }).catch(() => undefined);
+    await vi.waitFor(() => expect(notes).toHaveLength(1), { timeout: 5000, interval: 50 });
+    expect(notes[0]!.note.kind).toBe('down');
+    expect(notes[0]!.note.message).toMatch(
+      new RegExp(
+        `^the model API at 127\\.0\\.0\\.1:\\d+ stopped answering: a call has heard nothing for [12] s$`,
+      ),
+    );
+    // Not before the bound; and the 1 s check tick adds at most a second.
+    expect(notes[0]!.at - sent).toBeGreaterThanOrEqual(1400);
+    await proxy.close();
+    await pending;
+  });
+
+  it('leaves a slow stream alone: each chunk is heard, whatever the call lasts', async () => {
+    const up = await startUpstream(async (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let i = 0; i < 6; i++) {
+        res.write(`data: {"i":${i}}\n\n`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      res.end();
+    });
+    const notes: HealthNote[] = [];
+    const proxy = await proxyTo(up.url, { silenceMs: 1200, onHealth: (n) => notes.push(n) });
+    const r = await call(proxy.url, model, { body: '{}', headers: withKey() });
+    expect(r.status).toBe(200);
+    expect(r.body.toString()).toContain('"i":5');
+    // The whole call took ~3 s, longer than the bound, and was never silent for it.
+    await new Promise((res) => setTimeout(res, 1500));
+    expect(notes).toEqual([]);
   });
 });
 

@@ -24,6 +24,35 @@ const base: TrackingView = {
 };
 
 describe('the tracking view', () => {
+  it("shows the model API's latest failure while working, until the model answers again; never in the final comment", () => {
+    let v = applyRunEvent(base, {
+      type: 'api-error',
+      statusCode: 503,
+      message: 'The model is `overloaded`.\n@all see https://x',
+      terminalQuota: false,
+    });
+    const working = renderTracking(v, 5000);
+    expect(working).toContain('⚠️ The model API failed a call: <code>HTTP 503');
+    // The text is not markdown: no mention, no link, on one line.
+    expect(working).not.toMatch(/(^|[^\\])@all|https:\/\/x/);
+    expect(working.split('\n').filter((l) => l.includes('⚠️'))).toHaveLength(1);
+    v = applyRunEvent(v, {
+      type: 'model-response',
+      model: 'm',
+      inputTokens: 1,
+      outputTokens: 1,
+      totalTokens: 2,
+    });
+    expect(renderTracking(v, 6000)).not.toContain('⚠️');
+    v = applyRunEvent(v, {
+      type: 'api-error',
+      message: 'the model API at h:1 failed a call: no answer',
+      terminalQuota: false,
+    });
+    expect(renderTracking(v, 7000)).toContain('no answer');
+    expect(renderTracking({ ...v, final: { status: 'model-unavailable' } }, 8000)).not.toContain('⚠️');
+  });
+
   it('folds turns, tokens and tool calls with their kind and target', () => {
     let v = applyRunEvent(base, { type: 'turn-started', at: 1 });
     v = applyRunEvent(v, { type: 'tool-started', name: 'write_file', kind: 'write', detail: 'NOTES.md' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GIVE_UP, UpstreamHealth, checkUpstreamUrl } from '../../src/proxy/upstream-health.js';
+import { GIVE_UP, UpstreamHealth, checkUpstreamUrl, silenceFor } from '../../src/proxy/upstream-health.js';
 
 describe('checkUpstreamUrl', () => {
   it('refuses port 0, which Node would silently turn into port 80, naming the variable', () => {
@@ -73,5 +73,59 @@ describe('UpstreamHealth', () => {
     expect(h.record(noAnswer, 25_000)).toBeUndefined();
     expect(h.record({ kind: 'answer', status: 200 }, 26_000)).toBeUndefined();
     expect(h.record(noAnswer, 40_000)?.kind).toBe('first-failure');
+  });
+});
+
+describe('UpstreamHealth: a call that hears nothing', () => {
+  it('gives the upstream up once a call in flight heard nothing for the silence bound, and only once', () => {
+    const h = new UpstreamHealth('model.example:443', GIVE_UP, 20_000);
+    h.heard(1, 0);
+    expect(h.silence(19_999)).toBeUndefined();
+    expect(h.silence(20_000)).toEqual({
+      kind: 'down',
+      message: 'the model API at model.example:443 stopped answering: a call has heard nothing for 20 s',
+    });
+    expect(h.silence(60_000)).toBeUndefined();
+  });
+
+  it('counts silence from the last thing heard: a slow stream is not silent', () => {
+    const h = new UpstreamHealth('m', GIVE_UP, 20_000);
+    h.heard(1, 0);
+    for (let t = 15_000; t <= 120_000; t += 15_000) {
+      h.heard(1, t);
+      expect(h.silence(t + 5_000)).toBeUndefined();
+    }
+  });
+
+  it('forgets a call that ended, and judges each open call by its own silence', () => {
+    const h = new UpstreamHealth('m', GIVE_UP, 20_000);
+    h.heard(1, 0);
+    h.ended(1);
+    expect(h.silence(100_000)).toBeUndefined();
+    h.heard(2, 100_000);
+    h.heard(3, 110_000);
+    h.heard(3, 125_000);
+    expect(h.silence(119_000)).toBeUndefined();
+    expect(h.silence(121_000)?.message).toMatch(/heard nothing for 21 s$/);
+  });
+
+  it('says nothing more once the upstream was given up by failed calls', () => {
+    const h = new UpstreamHealth(
+      'm',
+      { noAnswer: { calls: 1, overMs: 0 }, serverError: GIVE_UP.serverError },
+      1000,
+    );
+    h.record({ kind: 'no-answer', error: 'x' }, 0);
+    expect(h.record({ kind: 'no-answer', error: 'x' }, 1)?.kind).toBe('down');
+    h.heard(1, 0);
+    expect(h.silence(10_000)).toBeUndefined();
+  });
+
+  it('bounds silence by a quarter of the run, between 20 s and 5 min', () => {
+    expect(silenceFor(60_000)).toBe(20_000);
+    expect(silenceFor(2 * 60_000)).toBe(30_000);
+    expect(silenceFor(10 * 60_000)).toBe(150_000);
+    expect(silenceFor(30 * 60_000)).toBe(300_000);
+    expect(silenceFor(6 * 60 * 60_000)).toBe(300_000);
   });
 });
