@@ -90,11 +90,22 @@ export function describeEvent(e: RunEvent): string | undefined {
   }
 }
 
+/**
+ * How long a tool's completion line waits for its start line. In interactive mode the completion comes from
+ * telemetry (flushed within 50 ms) and the start, with the arguments, from the session file, which the CLI may
+ * write a moment later: the log reads in order when the completion waits for it.
+ */
+const HOLD_COMPLETION_MS = 1500;
+
 export class Progress {
   turns = 0;
   tokens = 0;
   toolCalls = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Per tool name: starts logged whose completion is not yet logged. */
+  private readonly open = new Map<string, number>();
+  /** Completions logged before their start could be: each waits (bounded) for a start of its name. */
+  private held: { name: string; line: string; timer: NodeJS.Timeout }[] = [];
 
   constructor(
     private readonly log: Logger,
@@ -106,14 +117,44 @@ export class Progress {
     if (e.type === 'turn-started') this.turns++;
     else if (e.type === 'model-response') this.tokens += e.totalTokens;
     else if (e.type === 'tool-completed') this.toolCalls++;
-    const line = describeEvent(e);
-    if (line) this.log.info(line);
+    this.logInOrder(e);
     try {
       this.onEvent?.(e);
     } catch (err) {
       // A listener's bug must not end the run.
       this.log.debug(`onEvent listener threw: ${String(err)}`);
     }
+  }
+
+  private logInOrder(e: RunEvent): void {
+    const line = describeEvent(e);
+    if (!line) return;
+    if (e.type === 'tool-completed' && e.id === undefined) {
+      const open = this.open.get(e.name) ?? 0;
+      if (open === 0) {
+        const timer = setTimeout(() => this.release(e.name), HOLD_COMPLETION_MS);
+        timer.unref();
+        this.held.push({ name: e.name, line, timer });
+        return;
+      }
+      this.open.set(e.name, open - 1);
+    }
+    this.log.info(line);
+    if (e.type === 'tool-started') {
+      if (this.held.some((h) => h.name === e.name)) this.release(e.name);
+      else this.open.set(e.name, (this.open.get(e.name) ?? 0) + 1);
+    }
+  }
+
+  /** Logs the oldest held completion of `name` (or every held one), after whatever is logged already. */
+  private release(name?: string): void {
+    const i = name === undefined ? 0 : this.held.findIndex((h) => h.name === name);
+    const h = this.held[i];
+    if (i < 0 || !h) return;
+    clearTimeout(h.timer);
+    this.held.splice(i, 1);
+    this.log.info(h.line);
+    if (name === undefined) this.release();
   }
 
   heartbeatLine(now = Date.now()): string {
@@ -127,9 +168,11 @@ export class Progress {
     this.timer.unref();
   }
 
+  /** The end of the run's progress: no more heartbeats, and a completion still waiting for its start is logged. */
   stopHeartbeat(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    this.release();
   }
 }
 

@@ -8,6 +8,7 @@
  * Both as root (containers, CI) and as a non-root user with passwordless sudo (a GitHub-hosted runner).
  */
 import { randomBytes } from 'node:crypto';
+import { readlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
@@ -19,6 +20,20 @@ import { exec } from '../../src/util/exec.js';
 import { ActionWorld, ROOT } from '../harness/action-job.js';
 import { useActionWorld } from '../harness/action-world.js';
 import { letReach } from '../harness/reach.js';
+
+/**
+ * The processes of the agent's uid that belong to this run (their working directory is under its world, as the
+ * daemon the attack leaves is): the pool may hand the same uid to a run of another test file as soon as this one
+ * released it.
+ */
+async function pidsOfRun(uid: number, root: string): Promise<number[]> {
+  const mine: number[] = [];
+  for (const pid of await pidsOfUid(uid)) {
+    const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => undefined);
+    if (cwd !== undefined && cwd.startsWith(root)) mine.push(pid);
+  }
+  return mine;
+}
 
 // Made up per test run, so that no file on the host (a compile cache of this very test, say) already holds them.
 const GITHUB_TOKEN = `ghs_${randomBytes(18).toString('hex')}`;
@@ -147,7 +162,7 @@ describe.skipIf(!root)('the agent cannot reach a secret (action, attacker agent)
           expect(found).not.toContain('SUDO_WORKS');
           for (const secret of SECRETS) expect(found).not.toContain(secret);
           // The daemon and everything else of the agent's uid ended before the step did.
-          expect(await pidsOfUid(uid)).toEqual([]);
+          expect(await pidsOfRun(uid, world.tmp)).toEqual([]);
           const saved = r.main.state.sandbox;
           if (saved) expect(sandboxStateSchema.safeParse(JSON.parse(saved)).success).toBe(true);
           expect(r.post.exitCode).toBe(0);

@@ -17,6 +17,9 @@ describeVersionedCases({
   version: '0.61.0',
   inputs: { 'gemini-path': GEMINI_LATEST_BIN },
   rollsBackCancelledTurn: true,
+  // The timeout's Escape and the TUI's nudges are the interactive mode's; the headless timeout ends a process group
+  // whatever the version. The quota wall's words differ in the headless stream; the TUI shows the same dialog.
+  oneMode: { timeout: 'interactive', quota: 'headless' },
 });
 
 describe('the version gate', () => {

@@ -21,6 +21,11 @@ export interface CheckedBinary {
    * has nothing to resume; 0.42.0 keeps the cancelled turn.
    */
   rollsBackCancelledTurn: boolean;
+  /**
+   * Cases run in one mode only on this binary (the others run in both): where what differs between versions is
+   * in one mode's handling, the other mode's run repeats the first binary's.
+   */
+  oneMode?: Partial<Record<'timeout' | 'quota', 'interactive' | 'headless'>>;
 }
 
 export const commitScript = (file: string, message: string): Script => ({
@@ -133,107 +138,111 @@ export function describeVersionedCases(bin: CheckedBinary): void {
       ]);
     });
 
-    it('timeout → the partial commit is pushed as a draft PR and the step fails; nothing runs after the timeout', async () => {
-      const world = worldOf();
-      // 0.61.0 answers the cancelled continuation by asking the model again (an auto-nudge, twice at most): the
-      // answers below are what a model would send back. Their commits must not land (probe escape-after-tool-call):
-      // the model proxy is fenced at the timeout, and the engine Escapes each nudge.
-      const late = (n: number) => ({
-        // Faster than the 700 ms between Escapes: only the model proxy's fence keeps this from running.
-        delayMs: 100,
-        functionCalls: [
-          {
-            name: 'run_shell_command',
-            args: { command: `echo late > LATE${n}.md && git add -A && git commit -q -m 'Late ${n}'` },
-          },
-        ],
-      });
-      const script: Script = {
-        description: 'commits, then the next model call hangs; a nudge would be answered with more commits',
-        steps: [
-          {
-            functionCalls: [
-              {
-                name: 'run_shell_command',
-                args: {
-                  command: "echo partial > PARTIAL.md && git add -A && git commit -q -m 'Partial work'",
-                  description: 'x',
+    const inMode = (c: 'timeout' | 'quota') => (bin.oneMode?.[c] ?? mode) === mode;
+
+    if (inMode('timeout'))
+      it('timeout → the partial commit is pushed as a draft PR and the step fails; nothing runs after the timeout', async () => {
+        const world = worldOf();
+        // 0.61.0 answers the cancelled continuation by asking the model again (an auto-nudge, twice at most): the
+        // answers below are what a model would send back. Their commits must not land (probe escape-after-tool-call):
+        // the model proxy is fenced at the timeout, and the engine Escapes each nudge.
+        const late = (n: number) => ({
+          // Faster than the 700 ms between Escapes: only the model proxy's fence keeps this from running.
+          delayMs: 100,
+          functionCalls: [
+            {
+              name: 'run_shell_command',
+              args: { command: `echo late > LATE${n}.md && git add -A && git commit -q -m 'Late ${n}'` },
+            },
+          ],
+        });
+        const script: Script = {
+          description: 'commits, then the next model call hangs; a nudge would be answered with more commits',
+          steps: [
+            {
+              functionCalls: [
+                {
+                  name: 'run_shell_command',
+                  args: {
+                    command: "echo partial > PARTIAL.md && git add -A && git commit -q -m 'Partial work'",
+                    description: 'x',
+                  },
                 },
-              },
-            ],
-          },
-          { hang: true },
-          late(1),
-          late(2),
-        ],
-      };
-      const started = Date.now();
-      const r = await world.run({ mode, script, inputs: { ...inputs, 'timeout-minutes': '0.25' } });
-      expect(Date.now() - started).toBeLessThan(90_000);
-      expect(r.main.outputs, r.main.stdout).toMatchObject({
-        status: 'timed-out',
-        'commit-count': '1',
-        'pr-number': '2',
+              ],
+            },
+            { hang: true },
+            late(1),
+            late(2),
+          ],
+        };
+        const started = Date.now();
+        const r = await world.run({ mode, script, inputs: { ...inputs, 'timeout-minutes': '0.25' } });
+        expect(Date.now() - started).toBeLessThan(90_000);
+        expect(r.main.outputs, r.main.stdout).toMatchObject({
+          status: 'timed-out',
+          'commit-count': '1',
+          'pr-number': '2',
+        });
+        expect(r.main.exitCode).toBe(1);
+        expect(r.main.stdout).toMatch(/::error::gemini ended timed-out/);
+        expect(r.main.stdout).toContain('fenced: every further model call is refused');
+        expect(world.github.pulls()[0]?.draft).toBe(true);
+        const log = await world.originLog('gemini-run/issue-1');
+        expect(log).toContain('Partial work');
+        expect(log).not.toMatch(/Late/);
+        if (
+          mode === 'interactive' &&
+          profileFor(bin.version, { allowUnchecked: false }).nudgesAfterCancel > 0
+        ) {
+          // The proxy refused the TUI's nudges: they never reached the model (headless and 0.42.0 do not nudge).
+          const bodies = JSON.stringify(r.gemini.modelRequests().map((q) => q.body));
+          expect(bodies).not.toContain('You successfully executed a tool');
+        }
+        // Even where the cancel left nothing resumable and the CLI deleted its session file at /quit (0.61.0), the
+        // run kept a copy: the summary still lists the turn's tool call.
+        expect(r.main.outputs['transcript-path']).not.toBe('');
+        const summary = world.github.comments(2).find((c) => c.body.includes('gemini-run:summary'));
+        expect(summary?.body).toContain('| shell | `run_shell_command` | 1 | 0 |');
+        if (mode !== 'interactive') return;
+
+        // A follow-up: 0.42.0 resumes the cancelled session; 0.61.0 refuses to --resume it (exit 42, "No previous
+        // sessions found"), so the follow-up starts afresh and says why, instead of crashing.
+        const next = await commentFollowUp(world, { mode, inputs, text: '/gemini go on' });
+        expect(next.main.outputs, next.main.stdout).toMatchObject({ status: 'finished', 'pr-number': '2' });
+        // Resumed or not, the agent is told the last run was cut off (0.61.0's resumed model forgets that turn).
+        expect(JSON.stringify(next.gemini.modelRequests()[0]?.body)).toContain(
+          'The previous run on this pull request was stopped at its time limit, in the middle of its work.',
+        );
+        const comments = world.github
+          .comments(2)
+          .map((c) => c.body)
+          .join('\n');
+        if (bin.rollsBackCancelledTurn) {
+          expect(next.main.outputs['session-id']).not.toBe(r.main.outputs['session-id']);
+          expect(comments).toContain('could not continue the previous session: nothing in it can be resumed');
+        } else {
+          expect(next.main.outputs['session-id']).toBe(r.main.outputs['session-id']);
+          expect(comments).not.toContain('could not continue the previous session');
+          expect(JSON.stringify(next.gemini.modelRequests()[0]?.body)).toContain('Partial work');
+        }
       });
-      expect(r.main.exitCode).toBe(1);
-      expect(r.main.stdout).toMatch(/::error::gemini ended timed-out/);
-      expect(r.main.stdout).toContain('fenced: every further model call is refused');
-      expect(world.github.pulls()[0]?.draft).toBe(true);
-      const log = await world.originLog('gemini-run/issue-1');
-      expect(log).toContain('Partial work');
-      expect(log).not.toMatch(/Late/);
-      if (
-        mode === 'interactive' &&
-        profileFor(bin.version, { allowUnchecked: false }).nudgesAfterCancel > 0
-      ) {
-        // The proxy refused the TUI's nudges: they never reached the model (headless and 0.42.0 do not nudge).
-        const bodies = JSON.stringify(r.gemini.modelRequests().map((q) => q.body));
-        expect(bodies).not.toContain('You successfully executed a tool');
-      }
-      // Even where the cancel left nothing resumable and the CLI deleted its session file at /quit (0.61.0), the
-      // run kept a copy: the summary still lists the turn's tool call.
-      expect(r.main.outputs['transcript-path']).not.toBe('');
-      const summary = world.github.comments(2).find((c) => c.body.includes('gemini-run:summary'));
-      expect(summary?.body).toContain('| shell | `run_shell_command` | 1 | 0 |');
-      if (mode !== 'interactive') return;
 
-      // A follow-up: 0.42.0 resumes the cancelled session; 0.61.0 refuses to --resume it (exit 42, "No previous
-      // sessions found"), so the follow-up starts afresh and says why, instead of crashing.
-      const next = await commentFollowUp(world, { mode, inputs, text: '/gemini go on' });
-      expect(next.main.outputs, next.main.stdout).toMatchObject({ status: 'finished', 'pr-number': '2' });
-      // Resumed or not, the agent is told the last run was cut off (0.61.0's resumed model forgets that turn).
-      expect(JSON.stringify(next.gemini.modelRequests()[0]?.body)).toContain(
-        'The previous run on this pull request was stopped at its time limit, in the middle of its work.',
-      );
-      const comments = world.github
-        .comments(2)
-        .map((c) => c.body)
-        .join('\n');
-      if (bin.rollsBackCancelledTurn) {
-        expect(next.main.outputs['session-id']).not.toBe(r.main.outputs['session-id']);
-        expect(comments).toContain('could not continue the previous session: nothing in it can be resumed');
-      } else {
-        expect(next.main.outputs['session-id']).toBe(r.main.outputs['session-id']);
-        expect(comments).not.toContain('could not continue the previous session');
-        expect(JSON.stringify(next.gemini.modelRequests()[0]?.body)).toContain('Partial work');
-      }
-    });
-
-    it('a daily-quota wall ends quota-exhausted within seconds, fails the step and tells the user what to do', async () => {
-      const world = worldOf();
-      const started = Date.now();
-      const r = await world.run({ mode, script: 'quota-daily', inputs });
-      expect(Date.now() - started).toBeLessThan(45_000);
-      expect(r.main.outputs.status, r.main.stdout).toBe('quota-exhausted');
-      expect(r.main.exitCode).toBe(1);
-      expect(r.main.stdout).toMatch(/::error::gemini ended quota-exhausted/);
-      // 0.61.0 exits 173 (HTTP 429 & 0xFF): an exit code, not a signal.
-      expect(r.main.stdout).not.toMatch(/signal 45/);
-      expect(world.github.pulls()).toHaveLength(0);
-      const [comment] = world.github.comments(1).filter((c) => c.body.includes('gemini-run:issue'));
-      expect(comment?.body).toContain('quota-exhausted');
-      expect(comment?.body).toContain('Wait for it to reset');
-    });
+    if (inMode('quota'))
+      it('a daily-quota wall ends quota-exhausted within seconds, fails the step and tells the user what to do', async () => {
+        const world = worldOf();
+        const started = Date.now();
+        const r = await world.run({ mode, script: 'quota-daily', inputs });
+        expect(Date.now() - started).toBeLessThan(45_000);
+        expect(r.main.outputs.status, r.main.stdout).toBe('quota-exhausted');
+        expect(r.main.exitCode).toBe(1);
+        expect(r.main.stdout).toMatch(/::error::gemini ended quota-exhausted/);
+        // 0.61.0 exits 173 (HTTP 429 & 0xFF): an exit code, not a signal.
+        expect(r.main.stdout).not.toMatch(/signal 45/);
+        expect(world.github.pulls()).toHaveLength(0);
+        const [comment] = world.github.comments(1).filter((c) => c.body.includes('gemini-run:issue'));
+        expect(comment?.body).toContain('quota-exhausted');
+        expect(comment?.body).toContain('Wait for it to reset');
+      });
 
     it('a comment on the run PR continues the session: history sent, new commit on the same PR, both turns in the summary', async () => {
       const world = worldOf();

@@ -81,7 +81,36 @@ describe('Progress', () => {
     expect(p.heartbeatLine(95_000)).toBe(
       '… working: 1 min 35 s elapsed, 1 turn(s), 100 tokens, 1 tool call(s)',
     );
+    // A completion without its start waits for it, and is logged at the end at the latest.
+    expect(log.lines).not.toContain('tool glob [glob] ok');
+    p.stopHeartbeat();
     expect(log.lines).toContain('tool glob [glob] ok');
+  });
+
+  it("logs a tool's start before its end, whichever source reported first (telemetry beats the session file)", () => {
+    vi.useFakeTimers();
+    const log = createMemoryLogger();
+    const p = new Progress(log, undefined, 0);
+    const tools = () => log.lines.filter((l) => l.startsWith('tool '));
+    // Telemetry's completion first, the session file's start a moment later.
+    p.emit({ type: 'tool-completed', name: 'write_file', kind: 'write', ok: true, durationMs: 100 });
+    p.emit({ type: 'tool-started', name: 'write_file', kind: 'write', detail: 'NOTES.md' });
+    // In order: a start, then its completion.
+    p.emit({ type: 'tool-started', name: 'run_shell_command', kind: 'shell', detail: 'ls' });
+    p.emit({ type: 'tool-completed', name: 'run_shell_command', kind: 'shell', ok: false });
+    expect(tools()).toEqual([
+      'tool write_file [write]: NOTES.md',
+      'tool write_file [write] ok (0.1 s)',
+      'tool run_shell_command [shell]: ls',
+      'tool run_shell_command [shell] FAILED',
+    ]);
+    // A completion whose start never comes (an unreadable session file) is logged after a moment anyway.
+    p.emit({ type: 'tool-completed', name: 'glob', kind: 'glob', ok: true });
+    expect(tools()).toHaveLength(4);
+    vi.advanceTimersByTime(1500);
+    expect(tools().at(-1)).toBe('tool glob [glob] ok');
+    // The counters do not wait: the heartbeat counts every completion at once.
+    expect(p.toolCalls).toBe(3);
   });
 
   it('beats every heartbeatMs until stopped', () => {
