@@ -86,6 +86,9 @@ export async function runDemo(o: {
 }): Promise<DemoResult> {
   const started = Date.now();
   const root = await mkdtemp(join(tmpdir(), 'gemini-run-demo-'));
+  // The artifact the run saves (transcript, summary, run record) outlives the throw-away repositories: the log
+  // names its path, and a path that is gone when the demo ends would be a lie.
+  const artifacts = await mkdtemp(join(tmpdir(), 'gemini-run-demo-artifact-'));
   // Ctrl-C during the demo must not leave its throw-away repositories behind.
   const releaseGuard = o.keep
     ? () => undefined
@@ -133,6 +136,9 @@ export async function runDemo(o: {
       user: 'octocat',
     });
     gemini = await FakeGemini.start('demo');
+    o.log.info(
+      `The GitHub here is a local fake (${github.url}), and so is the model (${gemini.url}): nothing leaves this machine, and the github.com links below lead nowhere.`,
+    );
 
     const payload = {
       action: 'labeled',
@@ -186,7 +192,7 @@ export async function runDemo(o: {
       mask: () => undefined,
       saveState: (k, v) => void state.set(k, v),
       writeJobSummary: () => Promise.resolve(),
-      transcriptStore: ({ repo }) => localTranscriptStore(join(root, 'transcripts'), repo),
+      transcriptStore: ({ repo }) => localTranscriptStore(artifacts, repo),
       env: {
         PATH: process.env.PATH,
         HOME: root,

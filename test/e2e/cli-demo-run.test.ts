@@ -2,8 +2,8 @@
  * The README's first command (`gemini-run demo`) and `gemini-run run`, through dist/cli.js as a user runs them.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGemini } from '../../src/fake/gemini-api.js';
 import { exec } from '../../src/util/exec.js';
@@ -73,6 +73,21 @@ describe('gemini-run demo', () => {
     );
     expect(r.out).not.toContain('AIzaSy');
     expect(Date.now() - started).toBeLessThan(60_000);
+    // It says what is fake, and the artifact it names is there after it exited.
+    expect(r.out).toMatch(
+      /The GitHub here is a local fake \(http:\/\/127\.0\.0\.1:\d+\), and so is the model/,
+    );
+    const artifact = /Saved the artifact: (\S+)/.exec(r.out)?.[1];
+    expect(artifact, r.out).toBeDefined();
+    expect((await readdir(artifact!)).sort()).toEqual(['run-summary.json', 'summary.md', 'transcript.jsonl']);
+    await rm(dirname(dirname(dirname(artifact!))), { recursive: true, force: true });
+    // Its tool lines are in order: each start (with its target) before its end.
+    const tools = r.out.split('\n').filter((l) => /^\s*tool /.test(l));
+    expect(tools.length, r.out).toBeGreaterThan(1);
+    for (let i = 0; i < tools.length; i += 2) {
+      expect(tools[i]).toMatch(/^\s*tool \S+ \[\w+\]: /);
+      expect(tools[i + 1]).toMatch(/^\s*tool \S+ \[\w+\] (ok|FAILED)/);
+    }
   });
 
   it.skipIf(process.getuid?.() !== 0)(

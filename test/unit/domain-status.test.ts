@@ -51,6 +51,17 @@ describe('the status table', () => {
     expect(quoted(row ?? '').slice(1)).toEqual([...ACTION_STATUSES]);
   });
 
+  it("has a row in the README's troubleshooting table for every status, marked as the step ends", () => {
+    const readme = readFileSync(new URL('README.md', root), 'utf8');
+    const section = readme.split('### Troubleshooting')[1]?.split('\n## ')[0] ?? '';
+    const rows = section
+      .split('\n')
+      .map((l) => /^\| `([a-z-]+)` +\| (✓|✗) +\| \S/.exec(l))
+      .filter((m) => m !== null)
+      .map((m) => [m[1], m[2]]);
+    expect(rows).toEqual(statuses.map((s) => [s, failsStep(s) ? '✗' : '✓']));
+  });
+
   it('tells an interrupted run’s follow-up in its own words, and nothing for the others', () => {
     for (const s of statuses) {
       const previousRun = previousRunOf(s);
