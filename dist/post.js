@@ -51713,12 +51713,14 @@ function createGitHubClient(token, baseUrl, opts = {}) {
     const onLimit = (kind) => (retryAfter, options, _o, retryCount) => {
         const what = `${options.method ?? 'GET'} ${options.url ?? ''}`;
         const until = new Date(Date.now() + retryAfter * base).toISOString();
-        if (retryCount < rateLimitRetries && retryAfter <= maxWait) {
+        const left = opts.deadline === undefined ? undefined : Math.floor((opts.deadline - Date.now()) / base);
+        const longest = left ?? maxWait;
+        if (retryCount < rateLimitRetries && retryAfter <= longest) {
             logger?.warning(`GitHub ${kind} rate limit on ${what}: waiting ${retryAfter} s until ${until} (${retryCount + 1}/${rateLimitRetries}).`);
             return true;
         }
-        logger?.warning(retryAfter > maxWait
-            ? `GitHub ${kind} rate limit on ${what}: it lifts at ${until}, ${retryAfter} s from now, longer than gemini-run waits (${maxWait} s); giving up.`
+        logger?.warning(retryAfter > longest
+            ? `GitHub ${kind} rate limit on ${what}: it lifts at ${until}, ${retryAfter} s from now, ${left === undefined ? `longer than gemini-run waits (${maxWait} s)` : `after this run's time is up (${Math.max(0, left)} s left)`}; giving up.`
             : `GitHub ${kind} rate limit on ${what}: still limited after ${rateLimitRetries} wait(s); giving up.`);
         return false;
     };

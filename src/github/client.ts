@@ -24,6 +24,11 @@ export interface GitHubClientOptions {
   /** Longest `retry-after` (seconds) worth waiting for; longer waits fail the request instead. Default 120. */
   maxRetryAfterSeconds?: number;
   /**
+   * When the run's time is up (epoch ms): a rate limit is waited out until then, however long (a primary reset can
+   * be an hour away), and fails at once when it lifts later. Replaces `maxRetryAfterSeconds`.
+   */
+  deadline?: number;
+  /**
    * Milliseconds per second of back-off (retry-after and the retry plugin's 1 s, 4 s, 9 s). Default 1000; tests
    * make it tiny so retries are exercised without waiting.
    */
@@ -66,15 +71,17 @@ export function createGitHubClient(
     (retryAfter: number, options: { method?: string; url?: string }, _o: unknown, retryCount: number) => {
       const what = `${options.method ?? 'GET'} ${options.url ?? ''}`;
       const until = new Date(Date.now() + retryAfter * base).toISOString();
-      if (retryCount < rateLimitRetries && retryAfter <= maxWait) {
+      const left = opts.deadline === undefined ? undefined : Math.floor((opts.deadline - Date.now()) / base);
+      const longest = left ?? maxWait;
+      if (retryCount < rateLimitRetries && retryAfter <= longest) {
         logger?.warning(
           `GitHub ${kind} rate limit on ${what}: waiting ${retryAfter} s until ${until} (${retryCount + 1}/${rateLimitRetries}).`,
         );
         return true;
       }
       logger?.warning(
-        retryAfter > maxWait
-          ? `GitHub ${kind} rate limit on ${what}: it lifts at ${until}, ${retryAfter} s from now, longer than gemini-run waits (${maxWait} s); giving up.`
+        retryAfter > longest
+          ? `GitHub ${kind} rate limit on ${what}: it lifts at ${until}, ${retryAfter} s from now, ${left === undefined ? `longer than gemini-run waits (${maxWait} s)` : `after this run's time is up (${Math.max(0, left)} s left)`}; giving up.`
           : `GitHub ${kind} rate limit on ${what}: still limited after ${rateLimitRetries} wait(s); giving up.`,
       );
       return false;

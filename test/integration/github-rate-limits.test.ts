@@ -61,4 +61,31 @@ describe('rate limits', () => {
       /lifts at \d{4}-\d\d-\d\dT\S+, 90\d s from now, longer than gemini-run waits \(60 s\); giving up/,
     );
   });
+
+  it("waits out a reset beyond two minutes when the run's time allows it", async () => {
+    const logger = createMemoryLogger();
+    // 10 ms per "second": a 150 s reset is 1.5 s here, and the run has 500 "s" left.
+    const client = createGitHubClient(TOKEN, gh.url, {
+      logger,
+      retryAfterBaseValue: 10,
+      deadline: Date.now() + 5000,
+    });
+    gh.failNext({ path: PATH, kind: 'rate-limit-429', retryAfter: 150 });
+    await expect(client.rest.repos.get(repo)).resolves.toMatchObject({ status: 200 });
+    expect(gh.requests.filter((r) => r.path === PATH).map((r) => r.status)).toEqual([429, 200]);
+    expect(logger.lines.join('\n')).toMatch(/waiting 15\d s until/);
+  });
+
+  it("fails at once when the limit lifts after the run's time is up, naming both", async () => {
+    const logger = createMemoryLogger();
+    const client = createGitHubClient(TOKEN, gh.url, { logger, deadline: Date.now() + 30_000 });
+    gh.failNext({ path: PATH, kind: 'rate-limit', retryAfter: 900 });
+    const t0 = Date.now();
+    await expect(client.rest.repos.get(repo)).rejects.toMatchObject({ status: 403 });
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(gh.requests.filter((r) => r.path === PATH)).toHaveLength(1);
+    expect(logger.lines.at(-1)).toMatch(
+      /lifts at \d{4}-\d\d-\d\dT\S+, 90\d s from now, after this run's time is up \(\d\d s left\); giving up/,
+    );
+  });
 });

@@ -30,6 +30,12 @@ export function interpret(r: Basics): Triggered | ActionResult {
   return { trigger };
 }
 
+/** How long a whole run may take, from its admission: the agent's time and its setup and publishing. */
+function runTimeMs(timeoutMinutes: number): number {
+  const agent = timeoutMinutes * 60_000;
+  return agent + Math.min(agent, 10 * 60_000);
+}
+
 /** The token, the client, and how the run speaks on GitHub (one place that makes text publishable). */
 function speaker(r: Basics & Triggered): Omit<Admitted, 'self' | 'tellIssue'> {
   const { inputs, ctx, redactor, trigger } = r;
@@ -40,7 +46,12 @@ function speaker(r: Basics & Triggered): Omit<Admitted, 'self' | 'tellIssue'> {
   const scrubbed = (text: string) => redactor.redact(inputs.scrubAttribution ? scrubAttribution(text) : text);
   return {
     token,
-    client: createGitHubClient(token, ctx.apiUrl, { logger: r.log }),
+    // A rate limit is waited out within the run's own time: the agent's timeout, and as long again (at most ten
+    // minutes) for everything around it; a limit that lifts later fails the call at once, naming when it lifts.
+    client: createGitHubClient(token, ctx.apiUrl, {
+      logger: r.log,
+      deadline: Date.now() + runTimeMs(inputs.timeoutMinutes),
+    }),
     repo,
     runUrl: runUrlOf(ctx),
     scrubbed,
