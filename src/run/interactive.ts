@@ -13,6 +13,7 @@ import { neutralize } from '../util/untrusted-text.js';
 import { prepareSpawn, runAttempts, type Attempt, type SpawnContext, type SpawnOutcome } from './attempt.js';
 import { SpawnLifecycle } from './lifecycle.js';
 import { TranscriptToolTail, telemetryToRunEvents } from './progress.js';
+import { silenceFor } from '../proxy/upstream-health.js';
 import { TitleEdges, followTitles, titleHookCommand } from './title-edge.js';
 import { decideWall, type WallDecision, type WallInput } from './walls.js';
 import { WatchState } from './watch-state.js';
@@ -165,6 +166,8 @@ class InteractiveSpawn {
       ...(opts.cliProfile ? { cli: opts.cliProfile } : {}),
       titleIdle: this.titles.idle,
       ...(modelDown !== undefined ? { modelDown } : {}),
+      stillForMs: state.stillFor(Date.now(), this.life.events.length),
+      stallMs: silenceFor(opts.timeoutMs),
     };
   }
 

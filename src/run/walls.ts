@@ -152,6 +152,13 @@ export interface WallInput {
   titleIdle?: boolean;
   /** The model proxy gave the model API up for unavailable (src/proxy/upstream-health.ts): its message. */
   modelDown?: string;
+  /**
+   * How long neither the screen nor telemetry changed, and the bound past which that is a stall (the run's
+   * silence bound, silenceFor). The TUI animates a spinner while it waits for the model or a tool, so a screen
+   * that stays still while not idle is a CLI stuck (a dialog nobody answers, a hung render), not a slow one.
+   */
+  stillForMs?: number;
+  stallMs?: number;
 }
 
 export type WallDecision =
@@ -343,6 +350,14 @@ export function decideWall(input: WallInput): WallDecision {
     return { action: 'quit', status: 'finished' };
   }
   if (input.elapsedMs >= input.timeoutMs) return { action: 'escape' };
+  if (input.stallMs !== undefined && (input.stillForMs ?? 0) >= input.stallMs) {
+    const tail = screenTail(screen);
+    return {
+      action: 'stop',
+      status: 'crashed',
+      message: `gemini stalled: its screen and telemetry did not change for ${Math.round((input.stillForMs ?? 0) / 1000)} s while it was working${tail ? `; the screen ends: ${tail}` : ''}`,
+    };
+  }
   return { action: 'wait' };
 }
 

@@ -13,6 +13,8 @@ export class WatchState {
   /** The first Escape (the timeout's or the budget's), the latest one, and how many: ms since the spawn. */
   private escapes: { firstAtMs: number; lastAtMs: number; count: number } | undefined;
   private screenWallSeen = false;
+  /** When the screen or the telemetry last changed (ms since the epoch), and what they were then. */
+  private lastChange: { at: number; screen: string; events: number } | undefined;
 
   /** The pane is dead: true the first time only (the caller lets the followers read the last records). */
   paneDied(now: number): boolean {
@@ -36,6 +38,17 @@ export class WatchState {
     } else {
       this.escapes = { firstAtMs: elapsedMs, lastAtMs: elapsedMs, count: 1 };
     }
+  }
+
+  /** A capture or a telemetry count was seen at `now`: how long neither has changed (0 when one just did). */
+  stillFor(now: number, events: number): number {
+    const screen = this.screen.join('\n');
+    const last = this.lastChange;
+    if (!last || last.screen !== screen || last.events !== events) {
+      this.lastChange = { at: now, screen, events };
+      return 0;
+    }
+    return now - last.at;
   }
 
   /** The Escapes as decideWall reads them: nothing until the first one. */

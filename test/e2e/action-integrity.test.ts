@@ -5,6 +5,7 @@
  * Each failure path has its own test, written to fail if its handling were removed.
  */
 import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
+import net, { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
@@ -40,6 +41,16 @@ function assertOneLineFailure(step: StepResult, pattern: RegExp): void {
   expect(errors).toHaveLength(1);
   expect(errors[0]).toMatch(pattern);
   expect(step.stdout + step.stderr).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/); // no stack trace
+}
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const s = net.createServer();
+  const port = await new Promise<number>((r) =>
+    s.listen(0, '127.0.0.1', () => r((s.address() as AddressInfo).port)),
+  );
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
 }
 
 async function git(args: string[], cwd?: string): Promise<string> {
@@ -185,12 +196,68 @@ describe.each(['interactive', 'headless'] as const)('integrity, end to end (%s)'
     );
   });
 
-  it('6. a model that fails once with 503 and then answers is not called unavailable', async () => {
-    const r = await world.run({ mode, script: 'transient-then-ok' });
-    expect(r.main.outputs.status, r.main.stdout).toBe('no-changes');
-    expect(r.main.exitCode).toBe(0);
-    expect(issueComment(world)).toContain('Recovered after a transient error.');
-  });
+  // Gemini never starts in these, so they run once.
+  if (mode === 'headless')
+    it('6. a model API at port 0, a closed port or an unknown host ends before gemini starts, naming it', async () => {
+      const closed = await closedPort();
+      const cases = [
+        { url: 'http://127.0.0.1:0', status: 'misconfigured', error: /GOOGLE_GEMINI_BASE_URL names port 0/ },
+        {
+          url: `http://127.0.0.1:${closed}`,
+          status: 'model-unavailable',
+          error: new RegExp(`the model API at 127\\.0\\.0\\.1:${closed} cannot be reached: ECONNREFUSED`),
+        },
+        {
+          url: 'https://model.gemini-run.invalid',
+          status: 'model-unavailable',
+          error: /the model API at model\.gemini-run\.invalid cannot be reached: (ENOTFOUND|EAI_AGAIN)/,
+        },
+      ];
+      for (const c of cases) {
+        const started = Date.now();
+        const r = await world.run({ mode, script: 'plain-answer', env: { GOOGLE_GEMINI_BASE_URL: c.url } });
+        expect(r.main.outputs.status, r.main.stdout).toBe(c.status);
+        assertOneLineFailure(r.main, c.error);
+        expect(r.gemini.requests).toHaveLength(0);
+        // No retries to sit through: seconds, where the CLI would have retried for minutes.
+        expect(Date.now() - started, c.url).toBeLessThan(20_000);
+      }
+    });
+
+  if (mode === 'interactive')
+    it('6. an upstream that accepts and resets every connection ends model-unavailable within ~30 s, naming it', async () => {
+      const resetting = net.createServer((socket) => socket.resetAndDestroy());
+      const port = await new Promise<number>((r) =>
+        resetting.listen(0, '127.0.0.1', () => r((resetting.address() as AddressInfo).port)),
+      );
+      try {
+        const started = Date.now();
+        const r = await world.run({
+          mode,
+          script: 'plain-answer',
+          env: { GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}` },
+        });
+        expect(r.main.outputs.status, r.main.stdout).toBe('model-unavailable');
+        assertOneLineFailure(
+          r.main,
+          new RegExp(`the model API at 127\\.0\\.0\\.1:${port} is unavailable: \\d+ call`),
+        );
+        // The first failure was a warning at once, before the give-up.
+        expect(r.main.stdout).toMatch(/::warning::Model proxy: the model API at .* failed a call: no answer/);
+        console.log(`a resetting upstream (${mode}): model-unavailable after ${Date.now() - started} ms`);
+      } finally {
+        await new Promise<void>((r) => resetting.close(() => r()));
+      }
+    });
+
+  // The proxy forgets a failure once the model answers, whatever the mode.
+  if (mode === 'headless')
+    it('6. a model that fails once with 503 and then answers is not called unavailable', async () => {
+      const r = await world.run({ mode, script: 'transient-then-ok' });
+      expect(r.main.outputs.status, r.main.stdout).toBe('no-changes');
+      expect(r.main.exitCode).toBe(0);
+      expect(issueComment(world)).toContain('Recovered after a transient error.');
+    });
 });
 
 describe('integrity, end to end (publishing; headless)', () => {

@@ -122,13 +122,19 @@ async function worldFor(
 }
 
 describe.skipIf(!root)('the agent cannot reach a secret (action, attacker agent)', () => {
-  const hosts: { host: Host; name: string }[] = [
-    { host: 'root', name: 'as root' },
-    { host: 'hosted', name: 'as a hosted runner (passwordless sudo)' },
-    { host: 'self-hosted', name: "as a self-hosted runner prepared by 'gemini-run setup --agent-users'" },
+  // Both modes as root (the tmux server and a headless spawn put the agent in its user differently); one each for
+  // the other two runners, whose difference is how the user switch is made, not the mode.
+  const hosts: { host: Host; name: string; modes: readonly ('interactive' | 'headless')[] }[] = [
+    { host: 'root', name: 'as root', modes: ['interactive', 'headless'] },
+    { host: 'hosted', name: 'as a hosted runner (passwordless sudo)', modes: ['headless'] },
+    {
+      host: 'self-hosted',
+      name: "as a self-hosted runner prepared by 'gemini-run setup --agent-users'",
+      modes: ['interactive'],
+    },
   ];
-  for (const { host, name } of hosts) {
-    for (const mode of ['interactive', 'headless'] as const) {
+  for (const { host, name, modes } of hosts) {
+    for (const mode of modes) {
       describe(`${name}, ${mode}`, () => {
         let world: ActionWorld;
         let asUser: { uid: number; gid: number; home: string } | undefined;

@@ -238,6 +238,23 @@ describe('engine e2e (interactive, real gemini 0.42.0)', () => {
     expect(r.geminiLifetimeMs).toBeLessThan(12_000 + 8_000);
   });
 
+  it('a quiet shell tool longer than the stall bound is not a stall: the TUI animates while it runs', async () => {
+    // 60 s: the stall bound is its floor, 20 s; the command is silent for 26 s.
+    const c = await runCase({
+      script: {
+        description: 'a long silent command, then done',
+        steps: [
+          shell("sleep 26 && printf 'x\\n' > slow.txt && git add slow.txt && git commit -q -m 'Slow'"),
+          { text: 'Done.' },
+        ],
+      },
+      opts: { timeoutMs: 60_000 },
+    });
+    expect(c.result.status, c.lines.join('\n')).toBe('finished');
+    expect(c.result.commits.map((x) => x.subject)).toEqual(['Slow']);
+    expect(c.lines.join('\n')).not.toMatch(/stalled/);
+  });
+
   it('crash: gemini killed mid-turn is noticed within 10 s', async () => {
     let killedAt = 0;
     const c = await runCase({

@@ -101,6 +101,18 @@ describe('engine walls against stand-in executables', () => {
     expect(result.lastScreen?.join('\n')).toContain('Keep trying');
   });
 
+  it('a screen that stays still while working is a stall: crashed at the stall bound with the screen, not at the timeout', async () => {
+    // A prompt nobody will answer: no spinner, no telemetry. 80 s: the bound is a quarter, 20 s.
+    const { result, wallMs } = await run(`echo 'Allow execution of: rm -rf build? (y/n)'\nexec sleep 120`, {
+      timeoutMs: 80_000,
+    });
+    expect(result.status).toBe('crashed');
+    expect(result.message).toMatch(
+      /^gemini stalled: its screen and telemetry did not change for 2\d s while it was working; the screen ends: .*Allow execution of: rm -rf build\? \(y\/n\)/,
+    );
+    expect(wallMs).toBeLessThan(40_000);
+  });
+
   it('an auth dialog with the server reason, on screen only → auth-failed with that reason', async () => {
     const { result } = await run(
       `echo 'How would you like to authenticate for this project?'\necho 'Failed to sign in. Message: account suspended'\nexec sleep 60`,

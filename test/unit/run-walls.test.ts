@@ -427,3 +427,37 @@ describe('the timeout against an auto-nudging CLI (0.61.0, probe escape-after-to
     expect(decideWall(afterEscape({ elapsedMs: 12_000 }))).toEqual({ action: 'wait' });
   });
 });
+
+describe('a stall', () => {
+  it('stops a CLI whose screen and telemetry stayed still past the bound, with the screen, as crashed', () => {
+    const d = decideWall(
+      input({
+        events: [turn()],
+        screen: ['│ Allow execution? (y/n) │'],
+        stillForMs: 21_000,
+        stallMs: 20_000,
+      }),
+    );
+    expect(d).toEqual({
+      action: 'stop',
+      status: 'crashed',
+      message:
+        'gemini stalled: its screen and telemetry did not change for 21 s while it was working; the screen ends: Allow execution? (y/n)',
+    });
+  });
+
+  it('waits below the bound, and leaves a run past its timeout to the timeout', () => {
+    expect(decideWall(input({ events: [turn()], stillForMs: 19_999, stallMs: 20_000 }))).toEqual({
+      action: 'wait',
+    });
+    const late = decideWall(
+      input({ events: [turn()], stillForMs: 60_000, stallMs: 20_000, elapsedMs: 61_000, timeoutMs: 60_000 }),
+    );
+    expect(late).toEqual({ action: 'escape' });
+  });
+
+  it('lets an idle TUI quit rather than call it stalled', () => {
+    const d = decideWall(input({ events: [turn(1), idle(2)], stillForMs: 60_000, stallMs: 20_000 }));
+    expect(d.action).toBe('quit');
+  });
+});
