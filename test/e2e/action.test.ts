@@ -73,36 +73,40 @@ describe.each(['interactive', 'headless'] as const)('the action, end to end (%s)
     assertNoSecrets(world, [r.main.stdout, r.main.stderr, r.main.summary, r.telemetry, runSummary, spy]);
   });
 
-  it('a finished run without commits ends no-changes with a comment and no PR', async () => {
-    const world = worldOf();
-    const r = await world.run({
-      mode,
-      script: 'plain-answer',
+  // Decided by the pipeline whatever the mode: once, headless.
+  if (mode === 'headless')
+    it('a finished run without commits ends no-changes with a comment and no PR', async () => {
+      const world = worldOf();
+      const r = await world.run({
+        mode,
+        script: 'plain-answer',
+      });
+      expect(r.main.exitCode, r.main.stdout).toBe(0);
+      expect(r.main.outputs).toMatchObject({ status: 'no-changes', 'pr-number': '', 'commit-count': '0' });
+      expect(world.github.pulls()).toHaveLength(0);
+      const [comment] = world.github.comments(1).filter((c) => c.body.includes('gemini-run:issue'));
+      expect(comment?.body).toContain('without changing anything');
+      expect(comment?.body).toContain('Nothing needs to change');
     });
-    expect(r.main.exitCode, r.main.stdout).toBe(0);
-    expect(r.main.outputs).toMatchObject({ status: 'no-changes', 'pr-number': '', 'commit-count': '0' });
-    expect(world.github.pulls()).toHaveLength(0);
-    const [comment] = world.github.comments(1).filter((c) => c.body.includes('gemini-run:issue'));
-    expect(comment?.body).toContain('without changing anything');
-    expect(comment?.body).toContain('Nothing needs to change');
-  });
 
-  it('a comment on a PR whose transcript is gone starts fresh with the PR as context', async () => {
-    const world = worldOf();
-    const first = await world.run({ mode, script: commitScript('NOTES.md', 'Add NOTES.md') });
-    expect(first.main.outputs['pr-number']).toBe('2');
-    await rm(join(world.tmp, 'transcripts'), { recursive: true, force: true });
-    const r = await commentFollowUp(world, { mode });
-    expect(r.main.outputs.status, r.main.stdout).toBe('finished');
-    expect(r.main.stdout).toContain('starting a fresh session');
-    const fresh = world.github.comments(2).filter((c) => c.body.includes('gemini-run:fresh-session'));
-    expect(fresh).toHaveLength(1);
-    expect(fresh[0]?.body).toMatch(
-      /\ngemini-run could not continue the previous session: the transcript of run \d+ was not found\.\n/,
-    );
-    expect(r.main.outputs['session-id']).not.toBe(first.main.outputs['session-id']);
-    expect(await world.originLog('gemini-run/issue-1')).toContain('Add TODO.md');
-  });
+  // Decided by the pipeline whatever the mode: once, headless.
+  if (mode === 'headless')
+    it('a comment on a PR whose transcript is gone starts fresh with the PR as context', async () => {
+      const world = worldOf();
+      const first = await world.run({ mode, script: commitScript('NOTES.md', 'Add NOTES.md') });
+      expect(first.main.outputs['pr-number']).toBe('2');
+      await rm(join(world.tmp, 'transcripts'), { recursive: true, force: true });
+      const r = await commentFollowUp(world, { mode });
+      expect(r.main.outputs.status, r.main.stdout).toBe('finished');
+      expect(r.main.stdout).toContain('starting a fresh session');
+      const fresh = world.github.comments(2).filter((c) => c.body.includes('gemini-run:fresh-session'));
+      expect(fresh).toHaveLength(1);
+      expect(fresh[0]?.body).toMatch(
+        /\ngemini-run could not continue the previous session: the transcript of run \d+ was not found\.\n/,
+      );
+      expect(r.main.outputs['session-id']).not.toBe(first.main.outputs['session-id']);
+      expect(await world.originLog('gemini-run/issue-1')).toContain('Add TODO.md');
+    });
 });
 
 // Gemini never starts in these, so the mode does not matter: they run once.

@@ -42,11 +42,13 @@ export async function hostedRunner(
 }
 
 /** Every attacker e2e that runs as root and as a hosted runner's user, in both modes. */
+/**
+ * Who runs the step and how gemini runs, in pairs that cover each value of both: where neither depends on the
+ * other (the proxy's refusals, the log's neutralising), the full square only doubled the time.
+ */
 export const HOSTS_AND_MODES = [
-  ['root', 'headless'],
   ['root', 'interactive'],
   ['hosted', 'headless'],
-  ['hosted', 'interactive'],
 ] as const;
 
 export function hostLabel(host: 'root' | 'hosted'): string {
