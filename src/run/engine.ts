@@ -114,7 +114,8 @@ const TRANSCRIPT_COPY = 'transcript.jsonl';
 
 /** The model API could not be reached before gemini started: no spawn, whose retries would only hide it. */
 function modelDownAtStart(message: string, log: Logger): SpawnOutcome {
-  log.error(`model-unavailable: ${message}; gemini was not started`);
+  // The step says it as its one error line; here, only that gemini was never started.
+  log.info(`model-unavailable: ${message}; gemini was not started`);
   return {
     status: 'model-unavailable',
     message,

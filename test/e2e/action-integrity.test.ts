@@ -38,7 +38,7 @@ const commitFile = (file: string, message: string) => {
 function assertOneLineFailure(step: StepResult, pattern: RegExp): void {
   expect(step.exitCode, step.stdout).toBe(1);
   const errors = step.stdout.split('\n').filter((l) => l.startsWith('::error::'));
-  expect(errors).toHaveLength(1);
+  expect(errors, step.stdout).toHaveLength(1);
   expect(errors[0]).toMatch(pattern);
   expect(step.stdout + step.stderr).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/); // no stack trace
 }
