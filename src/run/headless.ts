@@ -14,8 +14,14 @@ import { prepareSpawn, runAttempts, type Attempt, type SpawnContext, type SpawnO
 import { SpawnLifecycle } from './lifecycle.js';
 import { telemetryToRunEvents } from './progress.js';
 import { decideHeadlessEnd } from './walls.js';
+import { silenceFor } from '../proxy/upstream-health.js';
 
 const KILL_AFTER_TERM_MS = 5_000;
+/**
+ * Past the silence bound, headless gemini is stalled only this much later: a model call that hears nothing is the
+ * proxy's to name (model-unavailable, at the bound itself), and its verdict must come first.
+ */
+const STALL_AFTER_SILENCE_MS = 15_000;
 const MODEL_WATCH_MS = 250;
 const STDERR_TAIL_BYTES = 64 * 1024;
 
@@ -46,16 +52,30 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
   const stream = new StreamTally(ctx, checkBudget);
   // The proxy's verdict on the model API arrives between events: looked at on a timer, as interactive's tick does.
   let modelDown: string | undefined;
+  let stalled: string | undefined;
+  const stallMs = silenceFor(opts.timeoutMs) + STALL_AFTER_SILENCE_MS;
+  let heardAt = Date.now();
+  let events = 0;
   const watch = setInterval(() => {
+    if (group.pid === undefined || life.stopping) return;
     const down = ctx.modelDown();
-    if (down === undefined || group.pid === undefined || life.stopping) return;
-    modelDown = down;
-    opts.log.warning(`model-unavailable: ${down}`);
-    group.stop('the model API is unavailable');
+    if (down !== undefined) {
+      modelDown = down;
+      opts.log.warning(`model-unavailable: ${down}`);
+      group.stop('the model API is unavailable');
+      return;
+    }
+    // A tool may run as long as the timeout allows, silently (a build, a test suite): only a CLI that says
+    // nothing with no tool running is stuck.
+    if (life.events.length !== events) [events, heardAt] = [life.events.length, Date.now()];
+    const quietMs = Date.now() - heardAt;
+    if (quietMs < stallMs || stream.toolRunning()) return;
+    stalled = `gemini stalled: it printed nothing and recorded no telemetry for ${Math.round(quietMs / 1000)} s with no tool running`;
+    group.stop('gemini stalled');
   }, MODEL_WATCH_MS);
   let ran: Awaited<ReturnType<typeof runGemini>>;
   try {
-    ran = await runGemini(spec, { ctx, life, group, stream });
+    ran = await runGemini(spec, { ctx, life, group, stream, heard: () => (heardAt = Date.now()) });
   } finally {
     clearInterval(watch);
   }
@@ -74,6 +94,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     sessionRetries: attempt,
     ...(opts.cliProfile ? { cli: opts.cliProfile } : {}),
     ...(modelDown !== undefined ? { modelDown } : {}),
+    ...(stalled !== undefined ? { stalled } : {}),
   });
   if (d.action === 'retry') return { kind: 'retry', message: d.message };
   const lastScreen = stderr.trim() ? stderr.trim().split('\n').slice(-20) : undefined;
@@ -144,6 +165,12 @@ class StreamTally {
     return [...this.calls.values()];
   }
 
+  /** A tool started and has not reported its result. */
+  toolRunning(): boolean {
+    for (const c of this.calls.values()) if (c.status === 'running') return true;
+    return false;
+  }
+
   private take(evs: RunEvent[]): void {
     for (const e of evs) {
       if (e.type === 'tool-started') {
@@ -173,7 +200,14 @@ class StreamTally {
 /** Runs gemini to its exit (or the timeout's stop), then ends its group and the followers. */
 async function runGemini(
   spec: SpawnSpec,
-  o: { ctx: SpawnContext; life: SpawnLifecycle; group: GroupStop; stream: StreamTally },
+  o: {
+    ctx: SpawnContext;
+    life: SpawnLifecycle;
+    group: GroupStop;
+    stream: StreamTally;
+    /** Called on every chunk gemini writes (stdout or stderr). */
+    heard: () => void;
+  },
 ): Promise<{
   exit: { code: number | null; signal: NodeJS.Signals | null };
   stderr: string;
@@ -196,8 +230,12 @@ async function runGemini(
   let stderr = '';
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => o.stream.push(chunk));
+  child.stdout.on('data', (chunk: string) => {
+    o.heard();
+    o.stream.push(chunk);
+  });
   child.stderr.on('data', (chunk: string) => {
+    o.heard();
     stderr = (stderr + chunk).slice(-STDERR_TAIL_BYTES);
   });
   child.stdin.on('error', () => undefined);

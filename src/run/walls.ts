@@ -379,6 +379,8 @@ export interface HeadlessEndInput {
   cli?: Pick<CliBehaviour, 'httpStatusExitCodes'>;
   /** The model proxy gave the model API up and gemini was stopped for it: its message. */
   modelDown?: string;
+  /** gemini said nothing (stream, stderr, telemetry) past the stall bound with no tool running, and was stopped. */
+  stalled?: string;
 }
 
 /** The end state of a headless run from its exit code and stream. Pure. */
@@ -398,6 +400,9 @@ export function decideHeadlessEnd(
   }
   if (input.modelDown !== undefined && !wallError(input.events)) {
     return { action: 'end', status: 'model-unavailable', message: input.modelDown };
+  }
+  if (input.stalled !== undefined && !wallError(input.events)) {
+    return { action: 'end', status: 'crashed', message: input.stalled };
   }
   if (input.timedOut) {
     const unavailable = modelUnavailable(input.events, 'timed-out');

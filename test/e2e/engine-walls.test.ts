@@ -113,6 +113,34 @@ describe('engine walls against stand-in executables', () => {
     expect(wallMs).toBeLessThan(40_000);
   });
 
+  it('headless: a CLI that says nothing with no tool running is a stall, past the bound and the grace', async () => {
+    const init = '{"type":"init","session_id":"11111111-2222-3333-4444-555555555555","model":"m"}';
+    // 80 s: the silence bound is 20 s; headless waits 15 s more for the proxy's verdict on a hung model call.
+    const { result, wallMs } = await run(`cat > /dev/null\necho '${init}'\nexec sleep 120`, {
+      mode: 'headless',
+      timeoutMs: 80_000,
+    });
+    expect(result.status).toBe('crashed');
+    expect(result.message).toMatch(
+      /^gemini stalled: it printed nothing and recorded no telemetry for 3\d s with no tool running$/,
+    );
+    expect(wallMs).toBeLessThan(55_000);
+  });
+
+  it('headless: a tool that runs quietly past the bound is not a stall', async () => {
+    const use =
+      '{"type":"tool_use","tool_name":"run_shell_command","tool_id":"t1","parameters":{"command":"make"}}';
+    const done = '{"type":"tool_result","tool_id":"t1","status":"success","output":""}';
+    const result =
+      '{"type":"result","status":"success","stats":{"total_tokens":1,"input_tokens":1,"output_tokens":0,"duration_ms":1,"tool_calls":1}}';
+    const { result: r } = await run(
+      `cat > /dev/null\necho '{"type":"init","session_id":"11111111-2222-3333-4444-555555555555","model":"m"}'\necho '${use}'\nsleep 40\necho '${done}'\necho '${result}'\nexit 0`,
+      { mode: 'headless', timeoutMs: 80_000 },
+    );
+    expect(r.message ?? '').not.toMatch(/stalled/);
+    expect(r.status).not.toBe('timed-out');
+  });
+
   it('an auth dialog with the server reason, on screen only → auth-failed with that reason', async () => {
     const { result } = await run(
       `echo 'How would you like to authenticate for this project?'\necho 'Failed to sign in. Message: account suspended'\nexec sleep 60`,

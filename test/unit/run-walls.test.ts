@@ -461,3 +461,31 @@ describe('a stall', () => {
     expect(d.action).toBe('quit');
   });
 });
+
+describe('a headless stall', () => {
+  it('ends crashed with the stall named, unless a wall explains it', () => {
+    const base = {
+      events: [],
+      exitCode: null,
+      signal: 'SIGTERM',
+      timedOut: true,
+      streamTerminalQuota: false,
+      stderr: '',
+      sessionRetries: 0,
+    } as const;
+    expect(decideHeadlessEnd({ ...base, stalled: 'gemini stalled: x' })).toEqual({
+      action: 'end',
+      status: 'crashed',
+      message: 'gemini stalled: x',
+    });
+    expect(
+      decideHeadlessEnd({
+        ...base,
+        stalled: 'gemini stalled: x',
+        modelDown: 'the model API at h is unavailable',
+      }),
+    ).toMatchObject({
+      status: 'model-unavailable',
+    });
+  });
+});
