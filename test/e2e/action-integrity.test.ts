@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
 import { exec } from '../../src/util/exec.js';
+import { TRACKING_MARKER } from '../../src/action/tracking-comment.js';
 import { ActionWorld, OWNER, REPO, type StepResult } from '../harness/action-job.js';
 import { useActionWorld } from '../harness/action-world.js';
 import { scrubbedGitEnv } from '../harness/repo.js';
@@ -235,7 +236,11 @@ describe.each(['interactive', 'headless'] as const)('integrity, end to end (%s)'
         const r = await world.run({
           mode,
           script: 'plain-answer',
-          env: { GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}` },
+          // Edits every second: the tracking comment's warning is seen while the run works.
+          env: {
+            GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`,
+            GEMINI_RUN_TRACKING_INTERVAL_MS: '1000',
+          },
         });
         expect(r.main.outputs.status, r.main.stdout).toBe('model-unavailable');
         assertOneLineFailure(
@@ -244,6 +249,14 @@ describe.each(['interactive', 'headless'] as const)('integrity, end to end (%s)'
         );
         // The first failure was a warning at once, before the give-up.
         expect(r.main.stdout).toMatch(/::warning::Model proxy: the model API at .* failed a call: no answer/);
+        // …and in the tracking comment while it worked, not in its final version.
+        const edits = world.github.requests
+          .filter((q) => q.method === 'PATCH' && q.path.includes('/issues/comments/'))
+          .map((q) => JSON.stringify(q.body));
+        expect(edits.some((b) => b.includes('⚠️ The model API failed a call'))).toBe(true);
+        const tracking = world.github.comments(1).find((c) => c.body.includes(TRACKING_MARKER));
+        expect(tracking?.body).toContain('`model-unavailable`');
+        expect(tracking?.body).not.toContain('⚠️');
         console.log(`a resetting upstream (${mode}): model-unavailable after ${Date.now() - started} ms`);
       } finally {
         await new Promise<void>((r) => resetting.close(() => r()));
