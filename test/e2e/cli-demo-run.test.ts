@@ -111,6 +111,11 @@ describe('gemini-run demo', () => {
       expect(plain.code, plain.out + plain.err).toBe(0);
       expect(plain.out + plain.err).toContain('The agent runs as you, not as its own user');
       expect(plain.out).toMatch(/status: finished {2}commits: 1/);
+      // The artifacts the demos kept, as they said.
+      for (const m of (root.out + plain.out).matchAll(
+        /Saved the artifact: (\/tmp\/gemini-run-demo-artifact-[^/\s]+)\//g,
+      ))
+        await rm(m[1]!, { recursive: true, force: true });
     },
   );
 
