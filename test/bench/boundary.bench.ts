@@ -15,7 +15,7 @@ import { Git } from '../../src/git/git.js';
 import { createVault, importBundle } from '../../src/git/vault.js';
 import { inspectWorkspace, rebuildWorkspaceGit } from '../../src/git/workspace.js';
 import { copyAgentFile, ownerUids } from '../../src/util/agent-file.js';
-import { bench } from './lib.js';
+import { bench, median } from './lib.js';
 
 process.env.GIT_CONFIG_GLOBAL = '/dev/null';
 process.env.GIT_CONFIG_NOSYSTEM = '1';
@@ -58,11 +58,6 @@ async function agentWork(dir: string): Promise<void> {
     await git.run(['commit', '-q', '-m', `Agent ${c}`]);
   }
   await writeFile(join(dir, 'left.ts'), 'left\n');
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
 const root = await mkdtemp(join(tmpdir(), 'bench-boundary-'));

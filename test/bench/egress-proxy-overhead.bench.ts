@@ -11,7 +11,7 @@
 import http from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { startForwardProxy } from '../../src/proxy/forward-proxy.js';
-import { bench } from './lib.js';
+import { bench, median } from './lib.js';
 
 const REQUESTS = Math.max(10, Number(process.env.REQUESTS ?? 300));
 const WARMUP = 30;
@@ -66,12 +66,6 @@ function proxied(): Promise<number> {
     req.end();
   });
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 try {
   for (let i = 0; i < WARMUP; i++) {

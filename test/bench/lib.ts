@@ -382,6 +382,14 @@ export function bench(
   console.log(line);
 }
 
+/** The middle of the samples (the mean of the two middle ones for an even count); NaN, "not measured", for none. */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  if (s.length === 0) return NaN;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
 export interface Measured<T> {
   value: T;
   /** Best wall time over the rounds: the machine is shared, and noise only ever adds time. */

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ActionWorld } from '../harness/action-job.js';
-import { bench } from './lib.js';
+import { bench, median } from './lib.js';
 
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 20));
 const MODE = process.env.MODE === 'headless' ? 'headless' : 'interactive';
@@ -39,8 +39,6 @@ async function oneRun(): Promise<number> {
     await world[Symbol.asyncDispose]();
   }
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 const unloaded: number[] = [];
 for (let i = 0; i < 3; i++) unloaded.push(await oneRun());

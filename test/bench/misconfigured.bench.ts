@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ACTION_NODE, GEMINI_JS, runNode } from '../harness/action-job.js';
 import { createWorkRepo } from '../harness/repo.js';
-import { bench } from './lib.js';
+import { bench, median } from './lib.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ROUNDS = Math.max(1, Number(process.env.RUNS ?? 5));
@@ -76,7 +76,6 @@ async function step(label: string, inputs: Record<string, string>): Promise<{ ms
   return { ms: performance.now() - t0, stdout: r.stdout };
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 try {
   const baseline: number[] = [];
   const measured: number[] = [];
