@@ -129,7 +129,7 @@ class InteractiveSpawn {
         continue;
       }
       if (tick % CAPTURE_EVERY_TICKS === 0 || pane.dead) {
-        state.screen = await driver.capture(pane.dead ? 200 : undefined);
+        state.captured(await driver.capture(pane.dead ? 200 : undefined), Date.now());
         await this.emitToolTail();
       }
       const elapsedMs = Date.now() - this.spawnedAt;

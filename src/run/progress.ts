@@ -146,15 +146,23 @@ export class Progress {
     }
   }
 
-  /** Logs the oldest held completion of `name` (or every held one), after whatever is logged already. */
-  private release(name?: string): void {
-    const i = name === undefined ? 0 : this.held.findIndex((h) => h.name === name);
-    const h = this.held[i];
-    if (i < 0 || !h) return;
+  /** Logs the oldest held completion of `name`, after whatever is logged already. */
+  private release(name: string): void {
+    const i = this.held.findIndex((h) => h.name === name);
+    if (i < 0) return;
+    const [h] = this.held.splice(i, 1);
+    if (!h) return;
     clearTimeout(h.timer);
-    this.held.splice(i, 1);
     this.log.info(h.line);
-    if (name === undefined) this.release();
+  }
+
+  /** Logs every held completion, oldest first. */
+  private releaseAll(): void {
+    for (const h of this.held) {
+      clearTimeout(h.timer);
+      this.log.info(h.line);
+    }
+    this.held = [];
   }
 
   heartbeatLine(now = Date.now()): string {
@@ -172,7 +180,7 @@ export class Progress {
   stopHeartbeat(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    this.release();
+    this.releaseAll();
   }
 }
 

@@ -6,15 +6,15 @@
 import type { WallInput } from './walls.js';
 
 export class WatchState {
-  /** The latest capture (one per second, and on the pane's death). */
+  /** The latest capture (one per second, and on the pane's death): set through `captured`. */
   screen: string[] = [];
   /** When the pane was first seen dead: the agent's lifetime ends there. */
   deadAt: number | undefined;
   /** The first Escape (the timeout's or the budget's), the latest one, and how many: ms since the spawn. */
   private escapes: { firstAtMs: number; lastAtMs: number; count: number } | undefined;
   private screenWallSeen = false;
-  /** When the screen or the telemetry last changed (ms since the epoch), and what they were then. */
-  private lastChange: { at: number; screen: string; events: number } | undefined;
+  /** When the screen or the telemetry count last changed (ms since the epoch), and the count then. */
+  private lastChange = { at: Date.now(), events: 0 };
 
   /** The pane is dead: true the first time only (the caller lets the followers read the last records). */
   paneDied(now: number): boolean {
@@ -40,15 +40,18 @@ export class WatchState {
     }
   }
 
-  /** A capture or a telemetry count was seen at `now`: how long neither has changed (0 when one just did). */
-  stillFor(now: number, events: number): number {
-    const screen = this.screen.join('\n');
-    const last = this.lastChange;
-    if (!last || last.screen !== screen || last.events !== events) {
-      this.lastChange = { at: now, screen, events };
-      return 0;
+  /** A new capture, taken at `now`: a screen unlike the last one is a change. */
+  captured(screen: string[], now: number): void {
+    if (screen.length !== this.screen.length || screen.some((l, i) => l !== this.screen[i])) {
+      this.lastChange.at = now;
     }
-    return now - last.at;
+    this.screen = screen;
+  }
+
+  /** How long neither the screen nor the telemetry count (`events`, now) has changed. */
+  stillFor(now: number, events: number): number {
+    if (events !== this.lastChange.events) this.lastChange = { at: now, events };
+    return now - this.lastChange.at;
   }
 
   /** The Escapes as decideWall reads them: nothing until the first one. */
