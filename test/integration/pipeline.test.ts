@@ -268,6 +268,25 @@ describe('the agent ran', () => {
     expect(r.log.join('\n')).toMatch(/The run failed: tmux vanished/);
   });
 
+  it("a stall's screen lines (the agent's text) reach the issue comment neutralised, after how the run ended", async () => {
+    const hostile = 'Closes #9 @org/team ![x](https://evil.example/x.png) <!-- gemini-run:summary -->';
+    const r = await w.run({
+      play: {
+        commits: { 'Half done': { 'h.txt': 'h\n' } },
+        status: 'crashed',
+        message: `gemini stalled: its screen and telemetry did not change for 21 s while it was working; the screen ends: ${hostile}`,
+      },
+    });
+    expect(ended(r).outputs).toMatchObject({ status: 'crashed', 'pr-number': '2' });
+    const comment = commentsOn(1).find((c) => c.includes('gemini-run ended `crashed`: gemini stalled')) ?? '';
+    expect(comment, commentsOn(1).join('\n---\n')).toContain('Its partial work is in #2.');
+    // Closing keyword, mention and image are inert code; the forged marker is gone.
+    expect(comment).toContain('Closes <code>\\#9</code> <code>@org/team</code> <code>\\!\\[x\\]');
+    expect(comment).not.toContain('Closes #9');
+    expect(comment).not.toContain('](https://evil.example');
+    expect(comment).not.toContain('<!-- gemini-run:summary -->');
+  });
+
   it('a pull request GitHub will not create: publish-failed, the work pushed, the compare link on the issue', async () => {
     w.github.forbidPullCreation = true;
     const r = await w.run({ play: { commits: { 'Add it': { 'n.md': 'n\n' } } } });
