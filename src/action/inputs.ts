@@ -134,6 +134,18 @@ const INPUT_SHAPE = {
   'commit-author': input('', person('commit-author')),
   committer: input('', person('committer')),
   'rewrite-author': input('false', bool('rewrite-author')),
+  'sign-commits': input(
+    'false',
+    z
+      .string()
+      .transform((s) => s.toLowerCase())
+      .pipe(
+        z.enum(['false', 'true', 'required'], {
+          message: "'sign-commits' must be 'true', 'false' or 'required'",
+        }),
+      )
+      .transform((s) => (s === 'false' ? 'off' : s === 'true' ? 'on' : 'required')),
+  ),
   isolation: input('user', z.enum(ISOLATION_MODES, { message: "'isolation' must be 'user' or 'none'" })),
   settings: input(
     '',

@@ -10,6 +10,8 @@ import { filesChanged, listCommits, type CommitInfo } from '../git/commits.js';
 import { scrubCommits, type IdentityChange } from '../git/scrub.js';
 import { Git } from '../git/git.js';
 import { PushRejectedError, pushBranch } from '../git/push.js';
+import { SignError, signCommits } from '../github/signed-commits.js';
+import { commitObjects } from '../git/commit-objects.js';
 import type { GitHubClient } from '../github/client.js';
 import { applyPullControls, type PullControls } from '../github/pull-controls.js';
 import { createOrUpdatePull, type PullInfo, type PullSpec } from '../github/pulls.js';
@@ -30,6 +32,8 @@ export interface PublishOutcome {
   pushedTo?: string;
   /** The commit `pushedTo` points at when it is not the vault's head (commits re-created through the API). */
   headSha?: string;
+  /** `sign-commits`: each local commit → the one GitHub re-created and signed. */
+  signed?: { map: ReadonlyMap<string, string>; unverified: number };
   /** The commits went to another branch than the run's, and why. */
   diverted?: { branch: string; why: 'rewrote' | 'moved' };
   pull?: PullInfo;
@@ -68,8 +72,13 @@ export interface PublishInput {
    * go to the bundle only.
    */
   blockedBy?: readonly ProtectedChange[];
-  /** The pull request to open when the run branch has none; built only when needed. */
-  pullSpec: () => Omit<PullSpec, 'head' | 'base'>;
+  /**
+   * `sign-commits`: re-create the commits through GitHub's API so GitHub signs them (`on`: a plain push when
+   * that fails, with a warning; `required`: no push at all then).
+   */
+  sign?: 'off' | 'on' | 'required';
+  /** The pull request to open when the run branch has none; built only when needed, with the signed commits' map. */
+  pullSpec: (signed: ReadonlyMap<string, string> | undefined) => Omit<PullSpec, 'head' | 'base'>;
   /** Labels, assignees and reviewers added to the pull request, opened or updated. */
   controls?: PullControls;
   log: Logger;
@@ -159,18 +168,10 @@ async function pushAndOpen(o: PublishInput): Promise<PublishOutcome> {
     );
   }
 
-  const push = (branch: string) =>
-    log.group(`Pushing to ${branch}`, () =>
-      pushBranch({
-        worktree: o.repoDir,
-        remote: o.originUrl,
-        url: o.originUrl,
-        branch,
-        token: o.token,
-        // A diverted branch must be new; the run branch is pushed without force (fast-forward only).
-        ...(branch === plan.branch ? {} : { force: { expectedSha: null } }),
-      }),
-    );
+  let pushed: Pushed = {};
+  const push = async (branch: string) => {
+    pushed = await pushTo(o, head, branch);
+  };
 
   let failure: PushRejectedError | Error | undefined;
   try {
@@ -192,7 +193,7 @@ async function pushAndOpen(o: PublishInput): Promise<PublishOutcome> {
 
   if (failure) return bundleInstead(o, failure);
 
-  const outcome: PublishOutcome = { pushedTo: target };
+  const outcome: PublishOutcome = { pushedTo: target, ...pushed };
   if (why) {
     outcome.diverted = { branch: target, why };
     outcome.compareUrl = compareUrl(o.serverUrl, o.repo, why === 'moved' ? plan.branch : plan.base, target);
@@ -200,6 +201,58 @@ async function pushAndOpen(o: PublishInput): Promise<PublishOutcome> {
     return outcome;
   }
   return openPull(o, outcome);
+}
+
+type Pushed = Pick<PublishOutcome, 'headSha' | 'signed'>;
+
+/**
+ * The commits onto `branch`: pushed as they are, or (`sign-commits`) re-created through GitHub's API so GitHub
+ * signs them. The branch not being where the run expected is a `moved` refusal either way.
+ */
+function pushTo(o: PublishInput, head: string, branch: string): Promise<Pushed> {
+  const { plan, log } = o;
+  const sign = o.sign ?? 'off';
+  const plainPush = () =>
+    pushBranch({
+      worktree: o.repoDir,
+      remote: o.originUrl,
+      url: o.originUrl,
+      branch,
+      token: o.token,
+      // A diverted branch must be new; the run branch is pushed without force (fast-forward only).
+      ...(branch === plan.branch ? {} : { force: { expectedSha: null } }),
+    });
+  if (sign === 'off') return log.group(`Pushing to ${branch}`, async () => (await plainPush(), {}));
+  return log.group(`Re-creating the commits on ${branch} through GitHub's API, signed`, async () => {
+    try {
+      const made = await signCommits({
+        client: o.client,
+        repo: o.repo,
+        source: await commitObjects(o.repoDir, head, o.known),
+        head,
+        branch,
+        exists: branch === plan.branch && o.startTip !== null,
+        log,
+      });
+      if (made.unverified)
+        log.warning(
+          `GitHub did not report ${made.unverified} of the re-created commits as verified: GitHub signs the commits of a GITHUB_TOKEN or a GitHub App's token.`,
+        );
+      return { headSha: made.head, signed: { map: made.map, unverified: made.unverified } };
+    } catch (thrown) {
+      // Reading the commits can fail too (a corrupt vault): as any refusal, never a crash of the publish.
+      const error =
+        thrown instanceof SignError ? thrown : new SignError('refused', oneLine(getErrorMessage(thrown)));
+      // The branch is not where the run expected: the same as a push refused for it.
+      if (error.kind === 'moved') throw new PushRejectedError(branch, 'moved', error.message);
+      if (sign === 'required') throw new SignRequiredError(error.message);
+      log.warning(
+        `Could not re-create the commits signed (${error.message}); pushing them unsigned instead.`,
+      );
+      await plainPush();
+      return {};
+    }
+  });
 }
 
 /** The pull request for the pushed run branch: the one the run continues, or one opened (or updated) now. */
@@ -215,7 +268,7 @@ async function openPull(o: PublishInput, outcome: PublishOutcome): Promise<Publi
       const made = await createOrUpdatePull(o.client, o.repo, {
         head: plan.branch,
         base: plan.base,
-        ...o.pullSpec(),
+        ...o.pullSpec(outcome.signed?.map),
       });
       log.info(
         `${made.created ? 'Opened' : 'Updated'} pull request #${made.pull.number}: ${made.pull.htmlUrl}`,
@@ -255,8 +308,23 @@ async function keepInBundle(
   return { ...(bundle ? { bundle } : {}), problem };
 }
 
+/** `sign-commits: required`, and the commits could not be re-created signed: nothing was pushed. */
+class SignRequiredError extends Error {
+  override readonly name = 'SignRequiredError';
+}
+
 /** Exported for tests. */
 export function pushProblem(branch: string, failure: Error, artifact: string | undefined): PublishProblem {
+  if (failure instanceof SignRequiredError) {
+    const keep = artifact
+      ? `The commits are in the artifact \`${artifact}\` as \`gemini-run.bundle\` (\`git fetch gemini-run.bundle HEAD:${branch}\`)`
+      : 'The commits could not be saved anywhere else';
+    return {
+      headline: `the commits could not be re-created signed, and sign-commits is 'required': ${failure.message}`,
+      what: `Nothing was pushed to \`${branch}\`: \`sign-commits: required\` asks for commits GitHub signs, and re-creating them through GitHub's API failed: ${failure.message}.`,
+      todo: `${keep}. Re-run once the cause is fixed, or set \`sign-commits: true\` to push unsigned commits when signing fails.`,
+    };
+  }
   const kind = failure instanceof PushRejectedError ? failure.kind : 'other';
   const detail = failure instanceof PushRejectedError ? failure.detail : oneLine(failure.message);
   const keep = artifact

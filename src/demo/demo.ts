@@ -126,6 +126,7 @@ export async function runDemo(o: {
     github = new FakeGitHub({
       token: DEMO_TOKEN,
       resolveBranch: branchesFromGit({ [`${DEMO_OWNER}/${DEMO_REPO}`]: origin }),
+      gitDirs: { [`${DEMO_OWNER}/${DEMO_REPO}`]: origin },
     });
     await github.start();
     github.addRepo({ owner: DEMO_OWNER, name: DEMO_REPO });

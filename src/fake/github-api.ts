@@ -81,6 +81,11 @@ export interface FakeGitHubOptions {
   resolveBranch?: ResolveBranch;
   /** Creating a pull request answers 403, as when Actions may not create pull requests in the repository. */
   forbidPullCreation?: boolean;
+  /**
+   * The bare repository behind a repository (`owner/name` → path): the Git database API (blobs, trees, commits,
+   * refs) is served over it, so commits created through the API are real objects there.
+   */
+  gitDirs?: Record<string, string>;
 }
 
 export interface FakeComment {
@@ -136,6 +141,17 @@ export class FakeGitHub implements AsyncDisposable {
     this.requests = this.state.requests;
     this.unexpected = this.state.unexpected;
     this.reactions = this.state.reactions;
+    for (const [name, dir] of Object.entries(opts.gitDirs ?? {})) this.serveGitData(name, dir);
+  }
+
+  /** Serves the Git database API of `repo` (`owner/name`) over the bare repository `dir` (see `gitDirs`). */
+  serveGitData(repo: string, dir: string): void {
+    this.state.gitDirs.set(repo.toLowerCase(), dir);
+  }
+
+  /** See GitHubState.corruptTrees: the Git database API answers every new tree with one entry missing. */
+  set corruptTrees(on: boolean) {
+    this.state.corruptTrees = on;
   }
 
   /** See FakeGitHubOptions.forbidPullCreation; may be switched during a test. */

@@ -148,6 +148,7 @@ export class ActionWorld implements AsyncDisposable {
       token,
       ...(o.tokenUser ? { tokenUser: o.tokenUser } : {}),
       resolveBranch: branchesFromGit({ [`${OWNER}/${REPO}`]: repo.originDir }),
+      gitDirs: { [`${OWNER}/${REPO}`]: repo.originDir },
     });
     await github.start();
     github.addRepo({ owner: OWNER, name: REPO });

@@ -25,6 +25,11 @@ export interface AgentPlay {
   merge?: string;
   /** Committed by the "agent" itself, one commit each: subject → files (null: the file is deleted). */
   commits?: Record<string, Record<string, string | null>>;
+  /**
+   * Anything else the agent does in its worktree, after `commits` (binary files, modes, symlinks, renames): given
+   * the worktree and a git that commits as the agent.
+   */
+  act?: (worktree: string, git: (args: string[]) => Promise<string>) => Promise<void>;
   /** Left uncommitted (the export commits them as leftovers). */
   leftovers?: Record<string, string>;
   answer?: string;
@@ -82,6 +87,7 @@ export function stubEngine(play: AgentPlay, seen: SeenRuns = []): (o: RunOptions
       await git(opts.worktree, ['add', '--all']);
       await git(opts.worktree, [...AGENT, 'commit', '--quiet', '-m', subject]);
     }
+    if (play.act) await play.act(opts.worktree, (args) => git(opts.worktree, [...AGENT, ...args]));
     await writeFiles(opts.worktree, play.leftovers ?? {});
     const bundle = join(opts.runDir, 'stub-agent.bundle');
     const exported = await exportWork({

@@ -76,6 +76,12 @@ async function settled(r: AtPublish, known: string[]): Promise<RunResult> {
   return { ...r.result, headSha: head, commits, filesChanged };
 }
 
+/** The result with each commit named by its signed re-creation (`sign-commits`), when there is one. */
+function asSigned(result: RunResult, signed: ReadonlyMap<string, string> | undefined): RunResult {
+  if (!signed?.size) return result;
+  return { ...result, commits: result.commits.map((c) => ({ ...c, sha: signed.get(c.sha) ?? c.sha })) };
+}
+
 /** A finished run whose work is kept but in no pull request ended `publish-failed`: its outputs name no PR. */
 function statusOf(result: RunResult, published: PublishOutcome): ActionStatus {
   return result.status === 'finished' && !published.pull ? 'publish-failed' : result.status;
@@ -97,7 +103,8 @@ export async function publish(r: AtPublish): Promise<Published> {
   const result = await settled(r, known);
   const touched = await protectedChanges(r, result, remoteTips);
   const allowed = r.inputs.protectedPathsPolicy === 'allow' ? touched : [];
-  const summaryBody = protectedWarning(allowed) + renderSummary(result, { task });
+  const summaryOf = (res: RunResult) => protectedWarning(allowed) + renderSummary(res, { task });
+  const summaryBody = summaryOf(result);
   const base = { result, summaryBody, outDir, artifactName };
   if (result.commits.length === 0) {
     return {
@@ -120,14 +127,15 @@ export async function publish(r: AtPublish): Promise<Published> {
     divertBranch: `${plan.branch}-run-${ctx.runId}${ctx.runAttempt === '1' ? '' : `-${ctx.runAttempt}`}`,
     outDir,
     artifactName,
-    pullSpec: () => ({
+    sign: r.inputs.signCommits,
+    pullSpec: (signed) => ({
       // A title is plain text (no markup to neutralise), and the task's, not the agent's.
       title: r.scrubbed(prTitle(task)),
       body: r.publish(
         prBody({
           task,
-          result,
-          summary: summaryBody,
+          result: asSigned(result, signed),
+          summary: summaryOf(asSigned(result, signed)),
           closes: trigger.isPullRequest ? undefined : trigger.number,
           runUrl: r.runUrl,
           protectedChanges: allowed,
@@ -143,8 +151,12 @@ export async function publish(r: AtPublish): Promise<Published> {
     },
     log: r.log,
   });
+  // Signed commits are GitHub's re-creations: the summary and the run record name those, not the vault's.
+  const shown = asSigned(result, published.signed?.map);
   return {
     ...base,
+    result: shown,
+    summaryBody: shown === result ? summaryBody : summaryOf(shown),
     status: statusOf(result, published),
     published: { ...published, ...(allowed.length ? { protectedAllowed: allowed } : {}) },
   };

@@ -2,7 +2,7 @@
 import { DOCS, type Reply } from './http.js';
 
 export type FaultKind =
-  'bad-gateway' | 'server-error' | 'secondary-rate-limit' | 'rate-limit' | 'rate-limit-429';
+  'bad-gateway' | 'server-error' | 'secondary-rate-limit' | 'rate-limit' | 'rate-limit-429' | 'forbidden';
 
 export interface Fault {
   method: string | undefined;
@@ -24,6 +24,12 @@ export function takeFault(faults: Fault[], method: string, path: string): Reply 
   fault.remaining--;
   const retry = { 'retry-after': String(fault.retryAfter) };
   switch (fault.kind) {
+    // A token without the permission the call needs (e.g. `contents: read` creating a blob).
+    case 'forbidden':
+      return {
+        status: 403,
+        body: { message: 'Resource not accessible by integration', documentation_url: DOCS, status: '403' },
+      };
     case 'bad-gateway':
       return { status: 502, body: { message: 'Server Error', documentation_url: DOCS, status: '502' } };
     case 'server-error':

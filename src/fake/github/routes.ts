@@ -1,6 +1,7 @@
 /** The route table, assembled from the resources, and the dispatch of a request to its route. */
 import { artifactRoutes } from './artifacts.js';
 import { commentRoutes } from './comments.js';
+import { gitDataRoutes } from './git-data.js';
 import { graphql } from './graphql.js';
 import { fail, type Reply } from './http.js';
 import { issueRoutes } from './issues.js';
@@ -28,6 +29,7 @@ const ROUTES: readonly Route[] = [
   ...permissionRoutes,
   ...artifactRoutes,
   ...workflowRunRoutes,
+  ...gitDataRoutes,
 ];
 
 /**

@@ -138,6 +138,10 @@ export class GitHubState {
   forbidPullCreation: boolean;
   artifacts: ArtifactsBackend | undefined;
   actionsPermission: TokenPermission = 'read';
+  /** The bare repository behind each repository (`owner/name`, lower case), for the Git database API. */
+  readonly gitDirs = new Map<string, string>();
+  /** Every tree the Git database API creates loses its last entry (a server answering with the wrong tree). */
+  corruptTrees = false;
   /** The API base URL, once the server listens. */
   baseUrl = '';
   private readonly users = new Map<string, StoredUser>();
