@@ -18,6 +18,9 @@ export default defineConfig({
     reporters: ['default'],
     // Transformed modules are kept on disk between runs (node_modules/.experimental-vitest-cache, keyed by content).
     experimental: { fsModuleCache: true },
+    // GitHub's workflow parser imports its JSON schema without an import attribute, which Node refuses: it is
+    // transformed like our own code instead of loaded by Node.
+    server: { deps: { inline: ['@actions/workflow-parser'] } },
     projects: [
       {
         extends: true,

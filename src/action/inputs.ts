@@ -112,6 +112,7 @@ const INPUT_SHAPE = {
   prompt: input('', text),
   'trigger-label': input('gemini-run', text),
   'trigger-phrase': input('/gemini', text),
+  'trigger-phrase-anywhere': input('false', bool('trigger-phrase-anywhere')),
   'trigger-assignee': input(
     '',
     z.string().regex(/^[A-Za-z0-9-]*(\[bot\])?$/, {

@@ -24,7 +24,7 @@ import {
   type HiddenTally,
 } from './sanitize.js';
 
-export type TriggerVia = 'label' | 'comment' | 'dispatch' | 'assign' | 'review-comment' | 'review';
+export type TriggerVia = 'label' | 'comment' | 'dispatch' | 'assign' | 'review-comment' | 'review' | 'opened';
 
 export interface RunTrigger {
   kind: 'run';
@@ -67,6 +67,8 @@ export interface TriggerSettings {
   prompt?: string;
   /** `trigger-assignee`: assigning an issue to this login starts a run; empty turns the trigger off. */
   triggerAssignee?: string;
+  /** `trigger-phrase-anywhere`: a comment starts a run when the phrase stands anywhere in it, not only first. */
+  phraseAnywhere?: boolean;
 }
 
 /** One event's decision, given its parsed payload, the settings and the sanitised `prompt` input. */
@@ -105,7 +107,7 @@ function always<E>(schema: z.ZodType<E>, decide: Decide<E>): EventTrigger {
 
 /** The events that can start a run. Exported for tests. */
 export const TRIGGERS = {
-  issues: byAction(issuesEventSchema, { labeled: onLabeled, assigned: onAssigned }),
+  issues: byAction(issuesEventSchema, { labeled: onLabeled, assigned: onAssigned, opened: onOpened }),
   issue_comment: byAction(issueCommentEventSchema, { created: onIssueComment }),
   pull_request_review_comment: byAction(reviewCommentEventSchema, { created: onReviewComment }),
   pull_request_review: byAction(reviewEventSchema, { submitted: onReview }),
@@ -167,8 +169,21 @@ function onAssigned(e: IssuesEvent, settings: TriggerSettings, prompt: string): 
   return issueRun(e, prompt, 'assign');
 }
 
+/**
+ * `issues: opened` whose body holds the trigger phrase (anywhere, outside quotes and code): the opener asks for a
+ * run, and their access is checked like a labeller's. Not `edited`: the task is the issue as it was opened, and
+ * an edit by its author after approval must not start one.
+ */
+function onOpened(e: IssuesEvent, settings: TriggerSettings, prompt: string): Trigger {
+  if (isBotUser(e.sender)) return skip(`the issue was opened by a bot (${who(e.sender)})`);
+  const body = sanitizeUserText(e.issue.body ?? '');
+  if (findTriggerPhrase(body, settings.triggerPhrase) === undefined)
+    return skip(`the new issue's body does not hold the trigger phrase '${settings.triggerPhrase}'`);
+  return issueRun(e, prompt, 'opened');
+}
+
 /** A run on the issue of an `issues` event, started by its sender; the task is the issue as the payload has it. */
-function issueRun(e: IssuesEvent, prompt: string, via: 'label' | 'assign'): Trigger {
+function issueRun(e: IssuesEvent, prompt: string, via: 'label' | 'assign' | 'opened'): Trigger {
   return {
     kind: 'run',
     actor: e.sender.login,
@@ -260,8 +275,12 @@ function commentRun(
   if (hasOwnMarker(body)) return skip('the comment was written by gemini-run');
   if (isBotUser(user)) return skip(`the comment is by a bot (${who(user)})`);
   const phrase = settings.triggerPhrase;
-  const rest = matchTriggerPhrase(sanitizeUserTextCounted(body, hidden), phrase);
-  if (rest === undefined) return skip(`the comment does not start with the trigger phrase '${phrase}'`);
+  const text = sanitizeUserTextCounted(body, hidden);
+  const rest = settings.phraseAnywhere ? findTriggerPhrase(text, phrase) : matchTriggerPhrase(text, phrase);
+  if (rest === undefined)
+    return skip(
+      `the comment does not ${settings.phraseAnywhere ? 'hold' : 'start with'} the trigger phrase '${phrase}'`,
+    );
   return { kind: 'run', actor: user.login, instruction: prompt || rest };
 }
 
@@ -304,6 +323,44 @@ export function matchTriggerPhrase(text: string, phrase: string): string | undef
   const m = new RegExp(`^${escapeRegExp(trimmedPhrase)}(?=\\s|$)`, 'i').exec(text.trimStart());
   if (!m) return undefined;
   return text.trimStart().slice(m[0].length).trim();
+}
+
+/**
+ * `trigger-phrase-anywhere`: the comment without the phrase when the phrase stands on its own anywhere in it (as
+ * run-gemini-cli's `@gemini-cli`), or undefined. Not inside a quoted line (`> `: a reply quoting someone's
+ * request is not a new one), a fenced code block or an inline code span, and not as part of a longer word or
+ * path (`/gemini-foo`, `x/gemini`). The text around the phrase stays: it is the request's context.
+ */
+export function findTriggerPhrase(text: string, phrase: string): string | undefined {
+  const trimmed = phrase.trim();
+  if (!trimmed) return undefined;
+  const word = new RegExp(`(^|[\\s(\\[{,;:!?])${escapeRegExp(trimmed)}(?=$|[\\s)\\]},;:.!?])`, 'i');
+  const lines = text.split('\n');
+  let fence: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (open && open[0] === fence[0] && open.length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (open) {
+      fence = open;
+      continue;
+    }
+    if (/^ {0,3}>/.test(line)) continue;
+    // Inline code spans are blanked out (same length) so a phrase inside one is not seen.
+    const visible = line.replace(/(`+)[^`]*?\1/g, (m) => ' '.repeat(m.length));
+    const m = word.exec(visible);
+    if (!m) continue;
+    const at = m.index + (m[1] ?? '').length;
+    const before = line.slice(0, at).trimEnd();
+    const after = line.slice(at + trimmed.length).trimStart();
+    const gap = before && after && !/[([{]$/.test(before) && !/^[,;:.!?)\]}]/.test(after) ? ' ' : '';
+    lines[i] = before + gap + after;
+    return lines.join('\n').trim();
+  }
+  return undefined;
 }
 
 function who(user: { login: string } | null | undefined): string {

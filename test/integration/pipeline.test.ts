@@ -64,6 +64,28 @@ describe('the pipeline ends before the agent', () => {
     expect(r.seen).toHaveLength(0);
   });
 
+  it('a new issue whose body asks for a run: the opener is the actor, and without write access refused', async () => {
+    const opened = (sender: string) => {
+      const p = w.world.labeledPayload() as { issue: Record<string, unknown> };
+      return {
+        ...p,
+        action: 'opened',
+        label: undefined,
+        issue: { ...p.issue, body: 'Please add NOTES.md.\n\n/gemini' },
+        sender: { login: sender, type: 'User' },
+      };
+    };
+    const refused = await w.run({ payload: opened('mallory') });
+    expect(ended(refused).outputs.status).toBe('refused');
+    expect(refused.seen).toHaveLength(0);
+    const r = await w.run({
+      payload: opened('alice'),
+      play: { commits: { 'Add notes': { 'NOTES.md': 'n\n' } } },
+    });
+    expect(ended(r).outputs.status).toBe('finished');
+    expect(r.seen[0]?.task.instruction).toContain('Please add NOTES.md.');
+  });
+
   /** A preflight mistake: misconfigured, the job summary, and (the actor admitted) one comment with the fix. */
   function misconfigured(r: PipelineRun, line: RegExp): void {
     const { outputs, failure } = ended(r);

@@ -62,6 +62,16 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
     }
   });
 
+  it('issues.opened: a run when the new body holds the phrase, by the opener', () => {
+    const examples = examplesOf('issues', 'opened');
+    expect(examples.length).toBeGreaterThan(0);
+    for (const p of examples) {
+      const issue: Record<string, unknown> = { ...field(p, 'issue'), body: 'Something to do.\n\n/gemini' };
+      const t = interpretEvent('issues', { ...p, issue }, settings);
+      expect(t).toMatchObject({ kind: 'run', via: 'opened', actor: login(p.sender), number: issue.number });
+    }
+  });
+
   it('issue_comment.created: a run on the issue, the comment being the instruction', () => {
     const examples = examplesOf('issue_comment', 'created');
     expect(examples.length).toBeGreaterThan(0);

@@ -5,6 +5,7 @@ import { commentMarker } from '../../src/github/comments.js';
 import { buildTask, existedAtTrigger, titleFromInstruction } from '../../src/github/task.js';
 import {
   interpretEvent,
+  findTriggerPhrase,
   matchTriggerPhrase,
   TRIGGERS,
   type RunTrigger,
@@ -22,7 +23,7 @@ const settings: TriggerSettings = { triggerLabel: 'gemini-run', triggerPhrase: '
 describe('interpretEvent', () => {
   it.each([
     ['issues', 'issues-labeled-other', /label 'bug' is not the trigger label/],
-    ['issues', 'issues-opened', /action 'opened' does not start a run/],
+    ['issues', 'issues-opened', /the new issue's body does not hold the trigger phrase '\/gemini'/],
     ['issue_comment', 'issue-comment-no-phrase', /does not start with the trigger phrase '\/gemini'/],
     ['issue_comment', 'issue-comment-bot', /by a bot \(dependabot\[bot\]\)/],
     ['issue_comment', 'issue-comment-edited', /action 'edited' does not start a run/],
@@ -151,7 +152,7 @@ describe('interpretEvent', () => {
 
   it('skips an event the trigger table lacks, naming every event it has', () => {
     const expected =
-      "event 'pull_request' is not supported (use issues: labeled or assigned, issue_comment," +
+      "event 'pull_request' is not supported (use issues: labeled, assigned or opened, issue_comment," +
       ' pull_request_review_comment, pull_request_review or workflow_dispatch)';
     for (const name of ['pull_request', 'push', 'constructor', '__proto__', '']) {
       // Unknown events are not parsed: any payload, even none, gives the same skip.
@@ -190,6 +191,66 @@ describe('matchTriggerPhrase', () => {
     ).toBeUndefined();
     // An invisible character in front of the phrase does not stop a visible trigger.
     expect(matchTriggerPhrase(sanitizeUserText('\u200B/gemini go'), '/gemini')).toBe('go');
+  });
+});
+
+describe('findTriggerPhrase (trigger-phrase-anywhere)', () => {
+  it.each<[string, string | undefined]>([
+    ['/gemini fix it', 'fix it'],
+    ['The build is red. /gemini fix the test', 'The build is red. fix the test'],
+    ['Hey @gemini-cli, can you look?', 'Hey, can you look?'],
+    ['line one\nthen (/gemini) here', 'line one\nthen () here'],
+    ['please /gemini', 'please'],
+    ['/geminifix it', undefined],
+    ['see docs/gemini for it', undefined],
+    ['/gemini-pro is a model', undefined],
+    ['> /gemini fix it\n\nI agree with that', undefined],
+    ['run `/gemini fix` to try', undefined],
+    ['```\n/gemini fix it\n```', undefined],
+    // The phrase in a fence is passed over; the one after it counts, and the fence stays in the instruction.
+    ['~~~sh\n/gemini x\n~~~\nafter /gemini go', '~~~sh\n/gemini x\n~~~\nafter go'],
+  ])('%j → %j', (text, expected) => {
+    const phrase = text.includes('@gemini-cli') ? '@gemini-cli' : '/gemini';
+    expect(findTriggerPhrase(text, phrase)).toBe(expected);
+  });
+
+  it('a comment with the phrase in the middle runs only with the option', () => {
+    const payload = fixture('issue-comment-no-phrase') as { comment: { body: string } };
+    const body = { ...payload, comment: { ...payload.comment, body: 'This fails on CI. /gemini fix it' } };
+    expect(interpretEvent('issue_comment', body, settings)).toMatchObject({ kind: 'skip' });
+    expect(interpretEvent('issue_comment', body, { ...settings, phraseAnywhere: true })).toMatchObject({
+      kind: 'run',
+      instruction: 'This fails on CI. fix it',
+    });
+  });
+});
+
+describe('issues opened with the phrase in the body', () => {
+  const opened = (body: string, sender = 'alice', type = 'User') => {
+    const p = fixture('issues-opened') as Record<string, Record<string, unknown>>;
+    return { ...p, issue: { ...p.issue, body }, sender: { ...p.sender, login: sender, type } };
+  };
+
+  it('runs on the new issue, its opener the actor, the issue as opened the task', () => {
+    expect(interpretEvent('issues', opened('Please add a dark mode.\n\n/gemini'), settings)).toMatchObject({
+      kind: 'run',
+      actor: 'alice',
+      number: 8,
+      via: 'opened',
+      instruction: '',
+      approved: { title: 'Add a dark mode', body: 'Please add a dark mode.\n\n/gemini' },
+    });
+  });
+
+  it('not for a bot, not for a phrase in a quote, code or hidden comment', () => {
+    for (const [body, sender, type] of [
+      ['/gemini do it', 'dependabot[bot]', 'Bot'],
+      ['> /gemini do it', 'alice', 'User'],
+      ['`/gemini` is how you ask', 'alice', 'User'],
+      ['<!-- /gemini do it -->', 'alice', 'User'],
+    ] as const) {
+      expect(interpretEvent('issues', opened(body, sender, type), settings).kind, body).toBe('skip');
+    }
   });
 });
 

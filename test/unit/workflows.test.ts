@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { parse } from 'yaml';
 import { z } from 'zod';
 
@@ -25,7 +26,28 @@ const files = [
   ...readdirSync('examples').map((f) => `examples/${f}`),
 ].filter((f) => f.endsWith('.yml'));
 
+/** GitHub's own parser (@actions/workflow-parser): the errors GitHub would show for the file, none when valid. */
+async function parserErrors(name: string, content: string): Promise<string[]> {
+  const parsed = parseWorkflow({ name, content }, new NoOperationTraceWriter());
+  const errors = parsed.context.errors.getErrors().map((e) => e.message);
+  if (!parsed.value) return errors;
+  const template = await convertWorkflowTemplate(parsed.context, parsed.value);
+  return [...errors, ...(template.errors ?? []).map((e) => e.Message)];
+}
+
 describe('workflows', () => {
+  it.each(files)("%s: GitHub's workflow parser accepts it", async (file) => {
+    expect(await parserErrors(file, readFileSync(file, 'utf8'))).toEqual([]);
+  });
+
+  it("GitHub's workflow parser refuses what GitHub would (the check can fail)", async () => {
+    const broken = readFileSync('examples/github-app.yml', 'utf8').replace(
+      'contents: read',
+      'contents: writ',
+    );
+    expect((await parserErrors('broken.yml', broken)).join('\n')).toMatch(/writ/);
+  });
+
   it.each(files)(
     '%s: every steps.<id> an `if:` refers to exists (a missing id silently disables the step)',
     (file) => {

@@ -20,6 +20,7 @@ export function interpret(r: Basics): Triggered | ActionResult {
   const trigger = interpretEvent(r.ctx.eventName, r.ctx.payload, {
     triggerLabel: r.inputs.triggerLabel,
     triggerPhrase: r.inputs.triggerPhrase,
+    phraseAnywhere: r.inputs.triggerPhraseAnywhere,
     prompt: r.inputs.prompt || undefined,
     triggerAssignee: r.inputs.triggerAssignee,
   });
