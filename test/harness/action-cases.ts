@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
 import { profileFor } from '../../src/gemini/cli-profile.js';
+import { exec } from '../../src/util/exec.js';
 import type { ActionWorld } from './action-job.js';
 import { assertNoSecrets, useActionWorld } from './action-world.js';
+import { scrubbedGitEnv } from './repo.js';
 
 export interface CheckedBinary {
   version: '0.42.0' | '0.61.0';
@@ -112,10 +114,27 @@ export function describeVersionedCases(bin: CheckedBinary): void {
       expect(config).toContain('extraheader');
       expect((await readdir(world.workspace)).sort()).not.toContain('GEMINI.local.md');
 
-      // Re-run for the same issue: same branch, same PR, one more commit, no second PR.
+      // Re-run for the same issue: same branch, same PR, one more commit, no second PR. This one signs its commit
+      // through the fake GitHub's Git database API (the bundled Octokit's git endpoints, an existing branch moved).
       await world.checkout();
-      const second = await world.run({ mode, script: commitScript('MORE.md', 'Add MORE.md'), inputs });
+      const second = await world.run({
+        mode,
+        script: commitScript('MORE.md', 'Add MORE.md'),
+        inputs: { ...inputs, 'sign-commits': 'required' },
+      });
       expect(second.main.exitCode, second.main.stdout).toBe(0);
+      expect(second.main.stdout).toMatch(/Re-created 1 commit\(s\) through GitHub's API/);
+      const tip = await exec(
+        'git',
+        ['--git-dir', world.repo.originDir, 'cat-file', 'commit', 'gemini-run/issue-1'],
+        {
+          env: scrubbedGitEnv(),
+        },
+      );
+      expect(tip.stdout).toMatch(
+        /^committer GitHub <noreply@github\.com> .*\ngpgsig -----BEGIN PGP SIGNATURE-----$/m,
+      );
+      expect(tip.stdout).toContain(`parent ${first.main.outputs['head-sha']}`);
       expect(second.main.outputs).toMatchObject({
         status: 'finished',
         'pr-number': '2',
