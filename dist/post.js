@@ -52458,6 +52458,8 @@ function renderTracking(v, now) {
         if (v.apiError)
             out.push('', `⚠️ The model API failed a call: ${codeSpan(inlineCode(v.apiError).slice(0, 200))}`);
     }
+    if (v.purpose)
+        out.push('', v.purpose);
     out.push('', `Mode: ${v.mode} · Turns: ${v.turns} · Tool calls: ${v.toolCount} · Tokens: ${v.tokens.toLocaleString('en-US')}${v.blocked ? ` · Blocked: ${v.blocked}` : ''}`, '', `[Job run](${v.runUrl})`);
     if (v.tools.length > 0) {
         out.push('', '<details><summary>Tool calls</summary>', '');
@@ -52576,6 +52578,7 @@ class TrackingComment {
             tokens: 0,
             tools: [],
             toolCount: 0,
+            ...(o.purpose ? { purpose: o.purpose } : {}),
         };
         const t = new TrackingComment({
             client: o.client,

@@ -113,6 +113,14 @@ const INPUT_SHAPE = {
   'trigger-label': input('gemini-run', text),
   'trigger-phrase': input('/gemini', text),
   'trigger-phrase-anywhere': input('false', bool('trigger-phrase-anywhere')),
+  'fix-ci': input('false', bool('fix-ci')),
+  'max-fix-attempts': input(
+    '2',
+    z
+      .string()
+      .regex(/^\d{1,2}$/, { message: "'max-fix-attempts' must be a whole number from 0 to 99" })
+      .transform(Number),
+  ),
   'trigger-assignee': input(
     '',
     z.string().regex(/^[A-Za-z0-9-]*(\[bot\])?$/, {

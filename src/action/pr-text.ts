@@ -21,6 +21,16 @@ export interface SessionRecord {
   /** The pull request the summary comment is on, and its repository (`owner/repo`): a record elsewhere is not ours. */
   pr: number;
   repo: string;
+  /** The commit the run left the pull request's branch at: a CI failure there is the action's to fix. */
+  head?: string;
+  /** Fix runs in a row up to this one (`fix-ci`), and the failure the last one was started for. */
+  ciFix?: CiFixRecord;
+}
+
+export interface CiFixRecord {
+  attempts: number;
+  /** The normalised failure (workflow, job, step, first error line) the last fix run was started for. */
+  signature: string;
 }
 
 export function sessionMarker(record: SessionRecord): string {
@@ -40,6 +50,15 @@ const sessionRecordSchema = z.object({
   status: z.enum(ENGINE_STATUSES).optional().catch(undefined),
   pr: z.number().int().positive(),
   repo: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/),
+  head: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .optional()
+    .catch(undefined),
+  ciFix: z
+    .object({ attempts: z.number().int().min(1).max(1000), signature: z.string().max(2000) })
+    .optional()
+    .catch(undefined),
 });
 
 /**

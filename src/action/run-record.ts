@@ -9,6 +9,7 @@ import type { SavedCredentials } from '../git/credentials.js';
 import type { GitHubClient, RepoRef } from '../github/client.js';
 import type { CommitIdentity } from '../github/identity.js';
 import type { RunTrigger } from '../github/trigger.js';
+import type { CiFix } from './ci-fix.js';
 import type { Privilege } from '../isolation/privilege.js';
 import type { OAuthTokenSource } from '../proxy/oauth-token.js';
 import type { runAgent } from '../run/engine.js';
@@ -108,6 +109,10 @@ export interface Admitted {
   scrubbed(text: string): string;
   /** Writes the marked comment on the issue (or PR) of the trigger; best effort. */
   tellIssue(text: string): Promise<void>;
+  /** The trigger as admission settled it (a CI fix learns its pull request and task only here). */
+  trigger: RunTrigger;
+  /** `fix-ci`: the fix run's attempt and failure, for its record and its tracking comment. */
+  ciFix?: CiFix;
 }
 
 /** acknowledge: the person sees the run was picked up. */

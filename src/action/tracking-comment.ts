@@ -48,6 +48,8 @@ export interface TrackingView {
   /** The model API's latest error since its last answer (a retry may still succeed): shown while working. */
   apiError?: string;
   final?: { status: string; prUrl?: string; note?: string };
+  /** What the run is for, when it is not the issue's task as such (a CI fix): shown under the status line. */
+  purpose?: string;
 }
 
 /** Pure: the comment's markdown (without the marker). */
@@ -64,6 +66,7 @@ export function renderTracking(v: TrackingView, now: number): string {
     if (v.apiError)
       out.push('', `⚠️ The model API failed a call: ${codeSpan(inlineCode(v.apiError).slice(0, 200))}`);
   }
+  if (v.purpose) out.push('', v.purpose);
   out.push(
     '',
     `Mode: ${v.mode} · Turns: ${v.turns} · Tool calls: ${v.toolCount} · Tokens: ${v.tokens.toLocaleString('en-US')}${v.blocked ? ` · Blocked: ${v.blocked}` : ''}`,
@@ -207,6 +210,7 @@ export class TrackingComment {
     author: string | undefined;
     mode: string;
     runUrl: string;
+    purpose?: string;
     log: Logger;
     intervalMs?: number;
     now?: () => number;
@@ -221,6 +225,7 @@ export class TrackingComment {
       tokens: 0,
       tools: [],
       toolCount: 0,
+      ...(o.purpose ? { purpose: o.purpose } : {}),
     };
     const t = new TrackingComment(
       {

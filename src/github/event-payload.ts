@@ -77,6 +77,25 @@ export const workflowDispatchEventSchema = z.object({
   sender: userSchema.optional(),
 });
 
+/** `workflow_run` (a CI run completed): what the CI-fix loop reads; the rest is checked against the API. */
+export const workflowRunEventSchema = z.object({
+  action: z.string(),
+  workflow_run: z.object({
+    id: z.number().int().positive(),
+    name: z.string().nullish(),
+    head_branch: z.string().nullish(),
+    head_sha: z.string().regex(/^[0-9a-f]{40}$/),
+    conclusion: z.string().nullish(),
+    run_attempt: z.number().int().positive().optional(),
+    head_repository: z.object({ full_name: z.string() }).nullish(),
+    pull_requests: z
+      .array(z.object({ number: z.number().int().positive(), head: z.object({ ref: z.string() }) }))
+      .optional(),
+  }),
+  repository: z.object({ full_name: z.string() }),
+  sender: userSchema,
+});
+
 /** The payload as `schema` reads it, or a UserError naming the first field that is missing or invalid. */
 export function parsePayload<T>(event: string, schema: z.ZodType<T>, payload: unknown): T {
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {

@@ -14,6 +14,7 @@ import {
   reviewCommentEventSchema,
   reviewEventSchema,
   workflowDispatchEventSchema,
+  workflowRunEventSchema,
   type userSchema,
 } from './event-payload.js';
 import {
@@ -24,7 +25,16 @@ import {
   type HiddenTally,
 } from './sanitize.js';
 
-export type TriggerVia = 'label' | 'comment' | 'dispatch' | 'assign' | 'review-comment' | 'review' | 'opened';
+export type TriggerVia =
+  'label' | 'comment' | 'dispatch' | 'assign' | 'review-comment' | 'review' | 'opened' | 'ci-fix';
+
+/** The failed CI run a `workflow_run` event names (checked against the API before anything runs). */
+export interface CiRun {
+  id: number;
+  workflow: string;
+  branch: string;
+  headSha: string;
+}
 
 export interface RunTrigger {
   kind: 'run';
@@ -54,6 +64,8 @@ export interface RunTrigger {
   approved?: { title: string; body: string; at?: string };
   /** What sanitising the instruction (the triggering comment) removed as not shown by GitHub; absent if nothing. */
   hidden?: HiddenTally;
+  /** `via: 'ci-fix'`: the failed run. The PR number may be unknown until the API is asked. */
+  ciRun?: CiRun;
 }
 
 type Skip = { kind: 'skip'; reason: string };
@@ -69,6 +81,10 @@ export interface TriggerSettings {
   triggerAssignee?: string;
   /** `trigger-phrase-anywhere`: a comment starts a run when the phrase stands anywhere in it, not only first. */
   phraseAnywhere?: boolean;
+  /** `fix-ci`: a failed `workflow_run` on one of the action's branches starts a fix run. */
+  fixCi?: boolean;
+  /** `branch-prefix`: the action's own branches. */
+  branchPrefix?: string;
 }
 
 /** One event's decision, given its parsed payload, the settings and the sanitised `prompt` input. */
@@ -112,6 +128,7 @@ export const TRIGGERS = {
   pull_request_review_comment: byAction(reviewCommentEventSchema, { created: onReviewComment }),
   pull_request_review: byAction(reviewEventSchema, { submitted: onReview }),
   workflow_dispatch: always(workflowDispatchEventSchema, onDispatch),
+  workflow_run: byAction(workflowRunEventSchema, { completed: onWorkflowRun }),
 } satisfies Record<string, EventTrigger>;
 
 export function interpretEvent(name: string, payload: unknown, settings: TriggerSettings): Trigger {
@@ -283,6 +300,39 @@ function commentRun(
     );
   return { kind: 'run', actor: user.login, instruction: prompt || rest };
 }
+
+/**
+ * A completed CI run, for `fix-ci`. What the payload alone can settle: a failure (or time-out), on one of the
+ * action's branches, whose head is this repository (a fork's head is the fork's to fix). Whether the pull request
+ * and the head commit are the action's own is asked of the API at admission (src/action/ci-fix.ts): the event's
+ * sender is whoever pushed, never the person to check.
+ */
+function onWorkflowRun(e: z.infer<typeof workflowRunEventSchema>, settings: TriggerSettings): Trigger {
+  const run = e.workflow_run;
+  if (!settings.fixCi) return skip("workflow_run: 'fix-ci' is not 'true'");
+  const conclusion = run.conclusion ?? 'none';
+  if (!FIXABLE.has(conclusion))
+    return skip(`the workflow run concluded '${conclusion}', not 'failure' or 'timed_out'`);
+  const head = run.head_repository?.full_name ?? 'an unknown repository';
+  if (head.toLowerCase() !== e.repository.full_name.toLowerCase())
+    return skip(`the run's head is in another repository (${head}): a fork's failure is the fork's to fix`);
+  const branch = run.head_branch ?? '';
+  const prefix = settings.branchPrefix ?? 'gemini-run/';
+  if (!prefix || !branch.startsWith(prefix))
+    return skip(`the run's branch '${branch}' is not one of gemini-run's (prefix '${prefix}')`);
+  const pull = run.pull_requests?.find((p) => p.head.ref === branch);
+  return {
+    kind: 'run',
+    actor: e.sender.login,
+    ...(pull ? { number: pull.number } : {}),
+    isPullRequest: true,
+    instruction: '',
+    via: 'ci-fix',
+    ciRun: { id: run.id, workflow: run.name || 'workflow', branch, headSha: run.head_sha },
+  };
+}
+
+const FIXABLE = new Set(['failure', 'timed_out']);
 
 function onDispatch(
   e: z.infer<typeof workflowDispatchEventSchema>,

@@ -216,6 +216,41 @@ export class ActionWorld implements AsyncDisposable {
     };
   }
 
+  /**
+   * A `workflow_run: completed` payload in GitHub's shape (@octokit/webhooks-examples): the CI run `id` of
+   * `workflow` on `branch` at `headSha`, pushed by the token's own identity unless `sender` says otherwise.
+   */
+  workflowRunPayload(o: {
+    id: number;
+    workflow?: string;
+    branch: string;
+    headSha: string;
+    conclusion?: string;
+    pull?: number;
+    headRepo?: string;
+    sender?: string;
+  }): unknown {
+    const full = `${OWNER}/${REPO}`;
+    return {
+      action: 'completed',
+      workflow_run: {
+        id: o.id,
+        name: o.workflow ?? 'CI',
+        head_branch: o.branch,
+        head_sha: o.headSha,
+        event: 'push',
+        status: 'completed',
+        conclusion: o.conclusion ?? 'failure',
+        run_attempt: 1,
+        head_repository: { full_name: o.headRepo ?? full },
+        repository: { full_name: full },
+        pull_requests: o.pull ? [{ id: 1, number: o.pull, head: { ref: o.branch, sha: o.headSha } }] : [],
+      },
+      repository: { full_name: full, name: REPO, owner: { login: OWNER } },
+      sender: { login: o.sender ?? 'github-actions[bot]', type: o.sender ? 'User' : 'Bot' },
+    };
+  }
+
   /** Runs main then post; returns both. */
   async run(
     o: JobOptions,

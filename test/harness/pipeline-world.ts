@@ -5,6 +5,9 @@
  */
 import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { OUTPUT_NAMES } from '../../src/action/outputs.js';
+import { failsStep } from '../../src/domain/status.js';
 import { checkGemini, installGemini } from '../../src/action/gemini-binary.js';
 import { INPUT_DEFAULTS, parseInputs, type InputName } from '../../src/action/inputs.js';
 import { runAction } from '../../src/action/run-action.js';
@@ -14,6 +17,7 @@ import { profileFor } from '../../src/gemini/cli-profile.js';
 import type { FakeUser } from '../../src/fake/github-api.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 import { ActionWorld, GEMINI_API_KEY, GEMINI_JS, OWNER, REPO } from './action-job.js';
+import { assertNoSecrets } from './action-world.js';
 import { assertConformsToGitHub } from './openapi-check.js';
 import { stubEngine, type AgentPlay, type SeenRuns } from './stub-engine.js';
 
@@ -152,4 +156,38 @@ export class PipelineWorld implements AsyncDisposable {
       await this.world[Symbol.asyncDispose]();
     }
   }
+}
+
+/**
+ * A fresh PipelineWorld for each test of the file, handed to `set`; after each test, no call the fake does not
+ * know, nothing any run published holds a secret, and (on dispose) every request is one GitHub's REST
+ * description allows.
+ */
+export function usePipelineWorld(set: (w: PipelineWorld) => void): void {
+  let w: PipelineWorld | undefined;
+  beforeEach(async () => {
+    w = await PipelineWorld.create();
+    set(w);
+  });
+  afterEach(async () => {
+    if (!w) return;
+    w.github.assertNoUnexpected();
+    assertNoSecrets(w.world, w.published);
+    await w[Symbol.asyncDispose]();
+  });
+}
+
+/** The run's result, with the invariant every end state keeps: the step fails exactly for a failing status. */
+export function ended(r: PipelineRun): ActionResult {
+  expect(r.error, r.log.join('\n')).toBeUndefined();
+  const result = r.result!;
+  expect(result.failure !== undefined, `failure for ${result.outputs.status}`).toBe(
+    failsStep(result.outputs.status),
+  );
+  if (!result.outputs['pr-url']) expect(result.outputs['pr-number']).toBe('');
+  // Every output in every end state, and `conclusion` exactly the step's result.
+  for (const name of OUTPUT_NAMES) expect(typeof result.outputs[name], name).toBe('string');
+  expect(result.outputs.conclusion).toBe(result.failure ? 'failure' : 'success');
+  if (!result.outputs['pr-url']) expect(result.outputs['pull-request-operation']).toBe('none');
+  return result;
 }

@@ -6,30 +6,13 @@
  */
 import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { failsStep } from '../../src/domain/status.js';
-import type { ActionResult } from '../../src/action/run-record.js';
+import { describe, expect, it } from 'vitest';
 import { exec } from '../../src/util/exec.js';
-import { assertNoSecrets } from '../harness/action-world.js';
-import { PipelineWorld, type PipelineRun } from '../harness/pipeline-world.js';
+import { ended, PipelineWorld, usePipelineWorld } from '../harness/pipeline-world.js';
 import { scrubbedGitEnv } from '../harness/repo.js';
 
 let w: PipelineWorld;
-beforeEach(async () => {
-  w = await PipelineWorld.create();
-});
-afterEach(async () => {
-  w.github.assertNoUnexpected();
-  assertNoSecrets(w.world, w.published);
-  await w[Symbol.asyncDispose]();
-});
-
-function ended(r: PipelineRun): ActionResult {
-  expect(r.error, r.log.join('\n')).toBeUndefined();
-  const result = r.result!;
-  expect(result.failure !== undefined).toBe(failsStep(result.outputs.status));
-  return result;
-}
+usePipelineWorld((world) => (w = world));
 
 const gitIn = async (dir: string, args: string[]) =>
   (await exec('git', ['-C', dir, ...args], { env: scrubbedGitEnv() })).stdout;

@@ -5,43 +5,16 @@
  */
 import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OUTPUT_NAMES } from '../../src/action/outputs.js';
-import { failsStep } from '../../src/domain/status.js';
-import type { ActionResult } from '../../src/action/run-record.js';
+import { describe, expect, it } from 'vitest';
 import { exec } from '../../src/util/exec.js';
 import { GEMINI_JS } from '../harness/action-job.js';
-import { assertNoSecrets } from '../harness/action-world.js';
-import { PipelineWorld, type PipelineRun } from '../harness/pipeline-world.js';
+import { ended, PipelineWorld, usePipelineWorld, type PipelineRun } from '../harness/pipeline-world.js';
 import { scrubbedGitEnv } from '../harness/repo.js';
 
 let w: PipelineWorld;
-beforeEach(async () => {
-  w = await PipelineWorld.create();
-});
-afterEach(async () => {
-  w.github.assertNoUnexpected();
-  // Nothing any run published — log, job summary, outputs, comments and pull requests — holds a secret.
-  assertNoSecrets(w.world, w.published);
-  await w[Symbol.asyncDispose]();
-});
+usePipelineWorld((world) => (w = world));
 
 const RESUMABLE = 'fixtures/gemini-0.42.0/plain-answer-headless/transcript.jsonl';
-
-/** The run's result, with the invariant every end state keeps: the step fails exactly for a failing status. */
-function ended(r: PipelineRun): ActionResult {
-  expect(r.error, r.log.join('\n')).toBeUndefined();
-  const result = r.result!;
-  expect(result.failure !== undefined, `failure for ${result.outputs.status}`).toBe(
-    failsStep(result.outputs.status),
-  );
-  if (!result.outputs['pr-url']) expect(result.outputs['pr-number']).toBe('');
-  // Every output in every end state, and `conclusion` exactly the step's result.
-  for (const name of OUTPUT_NAMES) expect(typeof result.outputs[name], name).toBe('string');
-  expect(result.outputs.conclusion).toBe(result.failure ? 'failure' : 'success');
-  if (!result.outputs['pr-url']) expect(result.outputs['pull-request-operation']).toBe('none');
-  return result;
-}
 
 function commentsOn(issue: number): string[] {
   return w.github.comments(issue).map((c) => c.body);

@@ -72,6 +72,33 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
     }
   });
 
+  it('workflow_run.completed: a failure on a gemini-run branch is a ci-fix run, with fix-ci on', () => {
+    const examples = examplesOf('workflow_run', 'completed');
+    expect(examples.length).toBeGreaterThan(0);
+    for (const p of examples) {
+      const run = field(p, 'workflow_run');
+      const repository = field(p, 'repository');
+      const failed = {
+        ...p,
+        workflow_run: {
+          ...run,
+          conclusion: 'failure',
+          head_branch: 'gemini-run/issue-7',
+          head_repository: { ...(run.head_repository as object), full_name: repository.full_name },
+        },
+      };
+      expect(interpretEvent('workflow_run', failed, settings)).toMatchObject({ kind: 'skip' });
+      expect(interpretEvent('workflow_run', failed, { ...settings, fixCi: true })).toMatchObject({
+        kind: 'run',
+        via: 'ci-fix',
+        isPullRequest: true,
+        ciRun: { id: run.id, branch: 'gemini-run/issue-7', headSha: run.head_sha },
+      });
+      // As GitHub sent it: not a failure, or not our branch.
+      expect(interpretEvent('workflow_run', p, { ...settings, fixCi: true }).kind).toBe('skip');
+    }
+  });
+
   it('issue_comment.created: a run on the issue, the comment being the instruction', () => {
     const examples = examplesOf('issue_comment', 'created');
     expect(examples.length).toBeGreaterThan(0);

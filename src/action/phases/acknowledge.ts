@@ -1,5 +1,6 @@
 /** The acknowledge phase: the person sees at once that the run was picked up (👀, the live tracking comment). */
 import { reactToComment } from '../../github/comments.js';
+import { codeSpan } from '../../github/published-text.js';
 import { getErrorMessage } from '../../util/errors.js';
 import type { Acknowledged, AtAdmit, Admitted } from '../run-record.js';
 import { TrackingComment } from '../tracking-comment.js';
@@ -25,6 +26,11 @@ export async function acknowledge(r: AtAdmit & Admitted): Promise<Acknowledged> 
     author: await r.self(),
     mode: r.inputs.mode,
     runUrl: r.runUrl,
+    ...(r.ciFix
+      ? {
+          purpose: `🔧 Fixing CI: ${codeSpan(r.ciFix.workflow)} / ${codeSpan(r.ciFix.job)} (attempt ${r.ciFix.attempts})`,
+        }
+      : {}),
     log,
     ...trackingInterval(r.io.env),
     saveState: (value) => r.io.saveState('tracking', value),

@@ -11,7 +11,9 @@ import { publishedText } from '../../github/published-text.js';
 import { getErrorMessage } from '../../util/errors.js';
 import { runUrlOf } from '../context.js';
 import { neutralize } from '../../util/untrusted-text.js';
-import { ended } from './report.js';
+import { admitCiFix, type CiFix } from '../ci-fix.js';
+import type { RunTrigger } from '../../github/trigger.js';
+import { ended, writeJobSummary } from './report.js';
 import type { ActionResult, Admitted, Basics, Triggered } from '../run-record.js';
 
 const ISSUE_MARKER = commentMarker('issue');
@@ -21,6 +23,8 @@ export function interpret(r: Basics): Triggered | ActionResult {
     triggerLabel: r.inputs.triggerLabel,
     triggerPhrase: r.inputs.triggerPhrase,
     phraseAnywhere: r.inputs.triggerPhraseAnywhere,
+    fixCi: r.inputs.fixCi,
+    branchPrefix: r.inputs.branchPrefix,
     prompt: r.inputs.prompt || undefined,
     triggerAssignee: r.inputs.triggerAssignee,
   });
@@ -38,7 +42,7 @@ function runTimeMs(timeoutMinutes: number): number {
 }
 
 /** The token, the client, and how the run speaks on GitHub (one place that makes text publishable). */
-function speaker(r: Basics & Triggered): Omit<Admitted, 'self' | 'tellIssue'> {
+function speaker(r: Basics & Triggered): Omit<Admitted, 'self' | 'tellIssue' | 'trigger' | 'ciFix'> {
   const { inputs, ctx, redactor, trigger } = r;
   // The preflight refused a run without one.
   const token = inputs.githubToken || r.io.env.GITHUB_TOKEN || '';
@@ -69,8 +73,62 @@ function speaker(r: Basics & Triggered): Omit<Admitted, 'self' | 'tellIssue'> {
 }
 
 export async function admit(r: Basics & Triggered): Promise<Admitted | ActionResult> {
-  const { log, trigger } = r;
+  const { log } = r;
+  let { trigger } = r;
   const s = speaker(r);
+  const { client, repo } = s;
+  let identity: Promise<string | undefined> | undefined;
+  const self = () =>
+    (identity ??= tokenIdentity(client).catch((e: unknown) => {
+      log.warning(
+        `Could not tell which account the token is (${getErrorMessage(e)}): earlier comments are not reused.`,
+      );
+      return undefined;
+    }));
+  let ciFix: CiFix | undefined;
+  if (trigger.ciRun) {
+    // Admitted because the pull request and its head commit are the action's own, not by who pushed.
+    const fix = await admitCiFix({
+      client,
+      repo,
+      trigger: { ...trigger, ciRun: trigger.ciRun },
+      self: await self(),
+      maxAttempts: r.inputs.maxFixAttempts,
+      publish: s.publish,
+      log,
+    });
+    if (fix.kind !== 'run') {
+      const reason = neutralize(fix.reason);
+      log.info(`Nothing to do: ${reason}`);
+      await writeJobSummary(
+        r,
+        `## gemini-run: ${fix.kind === 'stop' ? 'stopped fixing CI' : 'skipped'}\n\n${reason}.\n`,
+      );
+      return ended('skipped');
+    }
+    trigger = fix.trigger;
+    ciFix = fix.ciFix;
+  } else if (!(await permitted(r, s, trigger))) {
+    return ended('refused');
+  }
+  /** Tells the issue (or PR) how the run went when there is no pull request to say it; best effort. */
+  const tellIssue = async (text: string) => {
+    if (trigger.number === undefined) return;
+    await upsertMarkedComment(
+      client,
+      repo,
+      trigger.number,
+      ISSUE_MARKER,
+      s.publish(text),
+      await self(),
+    ).catch((e: unknown) => log.warning(`Could not comment on #${trigger.number}: ${getErrorMessage(e)}`));
+  };
+  return { ...s, self, tellIssue, trigger, ...(ciFix ? { ciFix } : {}) };
+}
+
+/** The actor may have a run: write access, or a comment saying why not. */
+async function permitted(r: Basics, s: ReturnType<typeof speaker>, trigger: RunTrigger): Promise<boolean> {
+  const { log } = r;
   const { client, repo } = s;
   const allowed = await log.group('Checking permissions', async () => {
     const ok = await hasWriteAccess(client, repo, trigger.actor);
@@ -88,27 +146,6 @@ export async function admit(r: Basics & Triggered): Promise<Admitted | ActionRes
         `${commentMarker('refused')}\n@${trigger.actor}, gemini-run only runs for people with write access to this repository, so this request was not run.`,
       );
     }
-    return ended('refused');
   }
-  let identity: Promise<string | undefined> | undefined;
-  const self = () =>
-    (identity ??= tokenIdentity(client).catch((e: unknown) => {
-      log.warning(
-        `Could not tell which account the token is (${getErrorMessage(e)}): earlier comments are not reused.`,
-      );
-      return undefined;
-    }));
-  /** Tells the issue (or PR) how the run went when there is no pull request to say it; best effort. */
-  const tellIssue = async (text: string) => {
-    if (trigger.number === undefined) return;
-    await upsertMarkedComment(
-      client,
-      repo,
-      trigger.number,
-      ISSUE_MARKER,
-      s.publish(text),
-      await self(),
-    ).catch((e: unknown) => log.warning(`Could not comment on #${trigger.number}: ${getErrorMessage(e)}`));
-  };
-  return { ...s, self, tellIssue };
+  return allowed;
 }

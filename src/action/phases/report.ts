@@ -21,7 +21,7 @@ import {
   stepFailure,
 } from '../issue-report.js';
 import { capUtf8, conclusionOf, usageJson, type ActionOutputs } from '../outputs.js';
-import { sessionMarker, withEarlierRuns } from '../pr-text.js';
+import { sessionMarker, sessionRecordOf, withEarlierRuns } from '../pr-text.js';
 import type { Redactor } from '../redact.js';
 import { SUMMARY_MARKER } from '../resume.js';
 import type { ActionResult, AtPrepare, AtReport, Basics } from '../run-record.js';
@@ -111,6 +111,18 @@ function publishedSummary(r: AtReport): string {
   return r.publish(`${r.summaryBody}${problemNote}${where}`);
 }
 
+/**
+ * The commit the pull request's branch is at because of gemini-run: what this run pushed there, else what the
+ * previous record said (a run that pushed nothing, or elsewhere, leaves it). Never the branch's tip as such: a
+ * person may have pushed that.
+ */
+function headOf(r: AtReport, pull: PullInfo): { head?: string } {
+  const p = r.published;
+  if (p?.pushedTo && p.pushedTo === pull.headRef) return { head: p.headSha ?? r.result.headSha };
+  const previous = sessionRecordOf(r.previousSummary.trimStart(), SUMMARY_MARKER)?.head;
+  return previous ? { head: previous } : {};
+}
+
 /** The summary comment on the pull request, with the session record a follow-up resumes from. */
 async function postSummary(r: AtReport, pull: PullInfo, summary: string): Promise<void> {
   const { result } = r;
@@ -124,6 +136,9 @@ async function postSummary(r: AtReport, pull: PullInfo, summary: string): Promis
     status: result.status,
     pr: pull.number,
     repo: `${r.repo.owner}/${r.repo.repo}`,
+    ...headOf(r, pull),
+    // A run that is not a fix (a person's follow-up) starts the fix count again.
+    ...(r.ciFix ? { ciFix: { attempts: r.ciFix.attempts, signature: r.ciFix.signature } } : {}),
   });
   await upsertMarkedComment(
     r.client,
