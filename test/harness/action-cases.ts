@@ -263,6 +263,69 @@ export function describeVersionedCases(bin: CheckedBinary): void {
         expect(comment?.body).toContain('Wait for it to reset');
       });
 
+    // fix-ci (issue 26), on the pinned version: the same session reads the CI failure and fixes it.
+    if (bin.version === '0.42.0')
+      it('a CI failure on the run PR: the same session fixes it on the same PR; the same failure again stops the loop', async () => {
+        const world = worldOf();
+        const first = await world.run({ mode, script: commitScript('NOTES.md', 'Add NOTES.md'), inputs });
+        expect(first.main.outputs['pr-number'], first.main.stdout).toBe('2');
+        const failed = (id: number, headSha: string) => {
+          world.github.addWorkflowRun({
+            id,
+            workflowName: 'CI',
+            headBranch: 'gemini-run/issue-1',
+            headSha,
+            jobs: [
+              {
+                name: 'test',
+                conclusion: 'failure',
+                steps: [{ name: 'Run npm test', conclusion: 'failure' }],
+                log: '##[group]Run npm test\nnpm test\n##[endgroup]\nAssertionError: NOTES.md has no title line\n##[error]Process completed with exit code 1.\n',
+              },
+            ],
+          });
+          return world.workflowRunPayload({ id, branch: 'gemini-run/issue-1', headSha, pull: 2 });
+        };
+        const fixInputs = { ...inputs, 'fix-ci': 'true' };
+        await world.checkout();
+        const fix = await world.run({
+          mode,
+          script: commitScript('TITLE.md', 'Give the notes a title'),
+          eventName: 'workflow_run',
+          payload: failed(7001, first.main.outputs['head-sha']!),
+          inputs: fixInputs,
+        });
+        expect(fix.main.exitCode, fix.main.stdout).toBe(0);
+        expect(fix.main.outputs).toMatchObject({
+          status: 'finished',
+          'pr-number': '2',
+          'session-id': first.main.outputs['session-id'],
+        });
+        // The model's first request holds run 1's conversation and the failure's log excerpt.
+        const asked = JSON.stringify(fix.gemini.modelRequests()[0]?.body);
+        expect(asked).toContain('Done: NOTES.md is committed.');
+        expect(asked).toContain('AssertionError: NOTES.md has no title line');
+        expect(await world.originLog('gemini-run/issue-1')).toContain('Give the notes a title');
+        expect(world.github.pulls()).toHaveLength(1);
+
+        // Its CI fails the same way: the loop stops, says so on the PR, and gemini never starts.
+        await world.checkout();
+        const again = await world.run({
+          mode,
+          script: commitScript('X.md', 'Another try'),
+          eventName: 'workflow_run',
+          payload: failed(7002, fix.main.outputs['head-sha']!),
+          inputs: fixInputs,
+        });
+        expect(again.main.exitCode, again.main.stdout).toBe(0);
+        expect(again.main.outputs.status).toBe('skipped');
+        expect(again.gemini.modelRequests()).toHaveLength(0);
+        expect(await world.originLog('gemini-run/issue-1')).not.toContain('Another try');
+        const stop = world.github.comments(2).filter((c) => c.body.includes('gemini-run:ci-fix-stop'));
+        expect(stop).toHaveLength(1);
+        expect(stop[0]?.body).toContain('the same failure came back');
+      });
+
     it('a comment on the run PR continues the session: history sent, new commit on the same PR, both turns in the summary', async () => {
       const world = worldOf();
       const first = await world.run({ mode, script: commitScript('NOTES.md', 'Add NOTES.md'), inputs });
