@@ -52321,6 +52321,71 @@ function renderSummary(result, options = {}) {
     return out.join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/domain/quota.ts
+/**
+ * When a quota wall lifts, from what the model API said. Gemini's 429 RESOURCE_EXHAUSTED carries a QuotaFailure
+ * (its quotaId names the window: `…PerDay…`, `…PerMinute…`) and a RetryInfo (`retryDelay: "43s"`), and its message
+ * ends "Please retry in 43.5s." When none of that says when, the documented windows apply: a daily quota resets at
+ * midnight Pacific time, a per-minute one within the minute. Pure: `now` is given.
+ */
+const PER_DAY = /PerDay|per[ _-]?day|daily/i;
+const PER_MINUTE = /PerMinute|per[ _-]?minute/i;
+/** `"retryDelay": "43s"` (RetryInfo) or "Please retry in 43.518s" (the message). */
+const RETRY_DELAY = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"|retry in (\d+(?:\.\d+)?)\s*s\b/i;
+/** The reset of a quota wall described by `text` (an error's JSON or message, a dialog line). */
+function quota_quotaReset(text, now, known = 'unknown') {
+    const scope = PER_DAY.test(text) ? 'daily' : PER_MINUTE.test(text) ? 'per-minute' : known;
+    const m = RETRY_DELAY.exec(text);
+    const delayS = m ? Number(m[1] ?? m[2]) : undefined;
+    if (delayS !== undefined && Number.isFinite(delayS)) {
+        return {
+            scope,
+            resetAt: new Date(now.getTime() + Math.ceil(delayS * 1000)).toISOString(),
+            source: 'retry-delay',
+        };
+    }
+    const resetAt = scope === 'daily' ? nextPacificMidnight(now) : new Date(now.getTime() + 60_000);
+    return { scope, resetAt: resetAt.toISOString(), source: 'window' };
+}
+/** The next midnight in America/Los_Angeles (PST or PDT, whichever is in force then). */
+function nextPacificMidnight(now) {
+    const parts = new Intl.DateTimeFormat('en-US', {
+        timeZone: 'America/Los_Angeles',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+    }).formatToParts(now);
+    const get = (type) => Number(parts.find((p) => p.type === type)?.value);
+    // Midnight of the next Pacific day is 08:00 UTC in winter (UTC-8) and 07:00 UTC in summer (UTC-7).
+    for (const hourUtc of [7, 8]) {
+        const candidate = new Date(Date.UTC(get('year'), get('month') - 1, get('day') + 1, hourUtc));
+        const hour = new Intl.DateTimeFormat('en-US', {
+            timeZone: 'America/Los_Angeles',
+            hour: 'numeric',
+            hourCycle: 'h23',
+        }).format(candidate);
+        if (Number(hour) === 0)
+            return candidate;
+    }
+    return new Date(Date.UTC(get('year'), get('month') - 1, get('day') + 1, 8));
+}
+/** "at 08:00 UTC (in 3 h 12 min)": a reset for people. */
+function describeReset(r, now) {
+    const at = new Date(r.resetAt);
+    const ms = Math.max(0, at.getTime() - now.getTime());
+    const min = Math.round(ms / 60_000);
+    const inText = ms < 90_000
+        ? `${Math.round(ms / 1000)} s`
+        : min < 90
+            ? `${min} min`
+            : `${Math.floor(min / 60)} h ${min % 60} min`;
+    const time = at
+        .toISOString()
+        .replace(/\.\d{3}Z$/, 'Z')
+        .replace('T', ' ');
+    return `${time} (in ${inText})`;
+}
+
 ;// CONCATENATED MODULE: ./src/github/comments.ts
 /**
  * Issue and PR comments. Comments this action writes start with a hidden marker (`<!-- gemini-run:<kind> -->`)
@@ -52437,6 +52502,7 @@ function limits_capBody(text, limit = MAX_BODY_CHARS) {
 
 
 
+
 const TRACKING_MARKER = commentMarker('progress');
 const DEFAULT_TRACKING_INTERVAL_MS = 10_000;
 /** Tool calls listed in the comment; older ones are counted, not listed. */
@@ -52455,7 +52521,9 @@ function renderTracking(v, now) {
     else {
         out.push(`**gemini-run** is working… (${elapsed} so far)`);
         // The model may answer the CLI's next retry; until then the person sees why nothing moves.
-        if (v.apiError)
+        if (v.quotaWait)
+            out.push('', `⏳ Waiting for quota (${v.quotaWait.scope}): the model API asked to wait; it resumes at ${describeReset({ ...v.quotaWait, scope: 'unknown', source: 'retry-delay' }, new Date(now))}.`);
+        else if (v.apiError)
             out.push('', `⚠️ The model API failed a call: ${codeSpan(inlineCode(v.apiError).slice(0, 200))}`);
     }
     if (v.purpose)
@@ -52484,16 +52552,24 @@ function inlineCode(text) {
     return text.replace(/`/g, "'").replace(/[\s\u0000-\u001f\u007f]+/g, ' ');
 }
 /** Pure: folds one engine event into the view. */
-function applyRunEvent(v, e) {
+function applyRunEvent(v, e, at = Date.now()) {
     switch (e.type) {
         case 'turn-started':
             return { ...v, turns: v.turns + 1 };
         case 'model-response': {
-            const { apiError: _, ...answered } = v;
+            const { apiError: _, quotaWait: __, ...answered } = v;
             return { ...answered, tokens: v.tokens + e.totalTokens };
         }
-        case 'api-error':
-            return { ...v, apiError: e.statusCode ? `HTTP ${e.statusCode}: ${e.message}` : e.message };
+        case 'api-error': {
+            const { quotaWait: _, ...rest } = v;
+            const apiError = e.statusCode ? `HTTP ${e.statusCode}: ${e.message}` : e.message;
+            // A 429 the CLI retries by itself is a wait, not a failure: the person sees until when.
+            if (e.statusCode === 429 && !e.terminalQuota) {
+                const { scope, resetAt } = quotaReset(e.message, new Date(at), 'per-minute');
+                return { ...rest, apiError, quotaWait: { scope, resetAt } };
+            }
+            return { ...rest, apiError };
+        }
         case 'tool-started': {
             // Telemetry reports a completion without a call id and may beat the transcript tail's start (0.42.0
             // flushes in 50 ms): a start that answers an earlier unstarted completion is the same call.

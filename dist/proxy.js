@@ -10285,7 +10285,12 @@ class UpstreamHealth {
     record(outcome, now) {
         if (outcome.kind === 'answer' && outcome.status < 500) {
             this.streak = undefined;
-            return undefined;
+            if (outcome.status !== 429)
+                return undefined;
+            return {
+                kind: 'quota-wait',
+                message: `the model API asked to wait: HTTP 429 (${outcome.detail ?? 'quota'})`,
+            };
         }
         const what = outcome.kind === 'answer'
             ? `HTTP ${outcome.status}${outcome.detail ? ` (${outcome.detail})` : ''}`
@@ -10349,6 +10354,16 @@ function errorReason(body) {
     catch {
         return undefined;
     }
+}
+/**
+ * A 429's quota in a few words from its details: the window its QuotaFailure names and the RetryInfo delay
+ * ("per-minute quota, retry in 2s"), which src/domain/quota.ts reads back. Never the message: it is long.
+ */
+function quotaDetail(body) {
+    const window = /PerDay/.test(body) ? 'daily' : /PerMinute/.test(body) ? 'per-minute' : undefined;
+    const delay = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(body)?.[1];
+    const parts = [window ? `${window} quota` : 'quota', ...(delay ? [`retry in ${delay}s`] : [])];
+    return parts.join(', ');
 }
 /** What a fenced proxy answers; not retried by the CLI (a 4xx other than 429). */
 const FENCED_MESSAGE = "the run's time or token budget is spent: gemini-run stopped the agent";
@@ -10617,15 +10632,17 @@ async function startModelProxy(o) {
             health.heard(call, Date.now());
             up.on('data', () => health.heard(call, Date.now()));
             const status = up.statusCode ?? 502;
-            // A 5xx is judged with the reason Google gives in its body ("The model is overloaded."), once read.
-            if (status < 500)
+            // A 5xx is judged with the reason Google gives in its body ("The model is overloaded."), and a 429 with its
+            // quota's window and retry delay, once read.
+            const judged = status >= 500 || status === 429;
+            if (!judged)
                 tell({ kind: 'answer', status });
-            let told = status < 500;
+            let told = !judged;
             const tellError = (body) => {
                 if (told)
                     return;
                 told = true;
-                const detail = errorReason(body);
+                const detail = status === 429 ? quotaDetail(body) : errorReason(body);
                 tell({ kind: 'answer', status, ...(detail ? { detail } : {}) });
             };
             res.once('close', () => tellError(''));
@@ -10722,7 +10739,7 @@ const refusedLineSchema = strictObject({
 /** A later stdout line: the upstream's health (upstream-health.ts HealthNote). */
 const healthLineSchema = strictObject({
     health: strictObject({
-        kind: schemas_enum(['first-failure', 'down']),
+        kind: schemas_enum(['first-failure', 'quota-wait', 'down']),
         message: schemas_string().max(1000),
     }),
 });

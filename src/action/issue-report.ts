@@ -4,6 +4,7 @@
  */
 import { MODEL_UNAVAILABLE } from '../run/walls.js';
 import { adviceFor, failsStep, isGeminiFailure, statusLine } from '../domain/status.js';
+import { quotaReset, type QuotaReset } from '../domain/quota.js';
 import type { ActionStatus } from '../run/types.js';
 import type { PublishOutcome } from './publish.js';
 
@@ -17,6 +18,8 @@ export interface ReportInput {
   finalAnswer: string;
   /** The run was triggered from a pull request (comments go there). */
   onPullRequest: boolean;
+  /** `quota-exhausted`: when the quota resets, for people ("2026-12-05 08:00:00Z (in 11 h 0 min)"). */
+  quotaResets?: string;
 }
 
 function isModelUnavailable(message: string | undefined): boolean {
@@ -38,11 +41,25 @@ const NETWORK_ADVICE =
 
 /** What to do next after a failing end: the status's advice, or the network's when nothing was refused. */
 function nextStep(
-  r: Pick<ReportInput, 'status' | 'message'>,
+  r: Pick<ReportInput, 'status' | 'message' | 'quotaResets'>,
   c: { hasPull: boolean; committed: boolean },
 ): string {
   if (isGeminiFailure(r.status) && isNetworkFailure(r.message)) return NETWORK_ADVICE;
-  return adviceFor(r.status, { ...c, modelUnavailable: isModelUnavailable(r.message) });
+  const advice = adviceFor(r.status, { ...c, modelUnavailable: isModelUnavailable(r.message) });
+  return r.status === 'quota-exhausted' && r.quotaResets
+    ? `The quota resets at ${r.quotaResets}. ${advice}`
+    : advice;
+}
+
+/** When the quota of a `quota-exhausted` run resets: the API's retry delay, else its window's documented reset. */
+export function quotaResetOf(
+  status: ActionStatus,
+  message: string | undefined,
+  endedAt: Date,
+): QuotaReset | undefined {
+  if (status !== 'quota-exhausted') return undefined;
+  // A terminal wall is a daily quota (or a delay past 5 min); repeated 429s the CLI retried are a per-minute one.
+  return quotaReset(message ?? '', endedAt, isModelUnavailable(message) ? 'per-minute' : 'daily');
 }
 
 /** Where the agent's work is, in one sentence, for a run that failed. */

@@ -13,6 +13,7 @@ import type { RunEvent, ToolKind } from '../domain/types.js';
 import { getErrorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { GitHubClient, RepoRef } from '../github/client.js';
+import { describeReset, quotaReset } from '../domain/quota.js';
 import { commentMarker, upsertMarkedComment } from '../github/comments.js';
 import { capBody } from '../github/limits.js';
 import { codeSpan } from '../github/published-text.js';
@@ -47,6 +48,8 @@ export interface TrackingView {
   blocked?: number;
   /** The model API's latest error since its last answer (a retry may still succeed): shown while working. */
   apiError?: string;
+  /** A quota wall the CLI waits out by itself (a per-minute 429): when the model may answer again (ISO). */
+  quotaWait?: { scope: string; resetAt: string };
   final?: { status: string; prUrl?: string; note?: string };
   /** What the run is for, when it is not the issue's task as such (a CI fix): shown under the status line. */
   purpose?: string;
@@ -63,7 +66,12 @@ export function renderTracking(v: TrackingView, now: number): string {
   } else {
     out.push(`**gemini-run** is working… (${elapsed} so far)`);
     // The model may answer the CLI's next retry; until then the person sees why nothing moves.
-    if (v.apiError)
+    if (v.quotaWait)
+      out.push(
+        '',
+        `⏳ Waiting for quota (${v.quotaWait.scope}): the model API asked to wait; it resumes at ${describeReset({ ...v.quotaWait, scope: 'unknown', source: 'retry-delay' }, new Date(now))}.`,
+      );
+    else if (v.apiError)
       out.push('', `⚠️ The model API failed a call: ${codeSpan(inlineCode(v.apiError).slice(0, 200))}`);
   }
   if (v.purpose) out.push('', v.purpose);
@@ -97,16 +105,24 @@ function inlineCode(text: string): string {
 }
 
 /** Pure: folds one engine event into the view. */
-export function applyRunEvent(v: TrackingView, e: RunEvent): TrackingView {
+export function applyRunEvent(v: TrackingView, e: RunEvent, at = Date.now()): TrackingView {
   switch (e.type) {
     case 'turn-started':
       return { ...v, turns: v.turns + 1 };
     case 'model-response': {
-      const { apiError: _, ...answered } = v;
+      const { apiError: _, quotaWait: __, ...answered } = v;
       return { ...answered, tokens: v.tokens + e.totalTokens };
     }
-    case 'api-error':
-      return { ...v, apiError: e.statusCode ? `HTTP ${e.statusCode}: ${e.message}` : e.message };
+    case 'api-error': {
+      const { quotaWait: _, ...rest } = v;
+      const apiError = e.statusCode ? `HTTP ${e.statusCode}: ${e.message}` : e.message;
+      // A 429 the CLI retries by itself is a wait, not a failure: the person sees until when.
+      if (e.statusCode === 429 && !e.terminalQuota) {
+        const { scope, resetAt } = quotaReset(e.message, new Date(at), 'per-minute');
+        return { ...rest, apiError, quotaWait: { scope, resetAt } };
+      }
+      return { ...rest, apiError };
+    }
     case 'tool-started': {
       // Telemetry reports a completion without a call id and may beat the transcript tail's start (0.42.0
       // flushes in 50 ms): a start that answers an earlier unstarted completion is the same call.

@@ -5,6 +5,7 @@ import hang from '../../fixtures/scripts/hang.json' with { type: 'json' };
 import overloaded from '../../fixtures/scripts/overloaded.json' with { type: 'json' };
 import plainAnswer from '../../fixtures/scripts/plain-answer.json' with { type: 'json' };
 import quotaDaily from '../../fixtures/scripts/quota-daily.json' with { type: 'json' };
+import rateLimitedThenOk from '../../fixtures/scripts/rate-limited-then-ok.json' with { type: 'json' };
 import toolHeavy from '../../fixtures/scripts/tool-heavy.json' with { type: 'json' };
 import transientThenOk from '../../fixtures/scripts/transient-then-ok.json' with { type: 'json' };
 import twoTurn from '../../fixtures/scripts/two-turn.json' with { type: 'json' };
@@ -16,6 +17,7 @@ export const EMBEDDED_SCRIPTS: Record<string, unknown> = {
   overloaded,
   'plain-answer': plainAnswer,
   'quota-daily': quotaDaily,
+  'rate-limited-then-ok': rateLimitedThenOk,
   'tool-heavy': toolHeavy,
   'transient-then-ok': transientThenOk,
   'two-turn': twoTurn,

@@ -258,6 +258,9 @@ export async function startModelAccess(o: ModelAccessOptions): Promise<ModelAcce
       if (note.kind === 'first-failure') {
         health.firstFailure ??= note.message;
         o.log.warning(`Model proxy: ${note.message}`);
+      } else if (note.kind === 'quota-wait') {
+        health.quotaWait = { message: note.message, count: (health.quotaWait?.count ?? 0) + 1 };
+        o.log.info(`Model proxy: ${note.message}`);
       } else health.down ??= note.message;
     },
   });

@@ -46,7 +46,7 @@ export const refusedLineSchema = z.strictObject({
 /** A later stdout line: the upstream's health (upstream-health.ts HealthNote). */
 export const healthLineSchema = z.strictObject({
   health: z.strictObject({
-    kind: z.enum(['first-failure', 'down']),
+    kind: z.enum(['first-failure', 'quota-wait', 'down']),
     message: z.string().max(1000),
   }),
 });

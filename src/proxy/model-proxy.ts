@@ -99,6 +99,17 @@ function errorReason(body: string): string | undefined {
   }
 }
 
+/**
+ * A 429's quota in a few words from its details: the window its QuotaFailure names and the RetryInfo delay
+ * ("per-minute quota, retry in 2s"), which src/domain/quota.ts reads back. Never the message: it is long.
+ */
+function quotaDetail(body: string): string | undefined {
+  const window = /PerDay/.test(body) ? 'daily' : /PerMinute/.test(body) ? 'per-minute' : undefined;
+  const delay = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(body)?.[1];
+  const parts = [window ? `${window} quota` : 'quota', ...(delay ? [`retry in ${delay}s`] : [])];
+  return parts.join(', ');
+}
+
 /** What a fenced proxy answers; not retried by the CLI (a 4xx other than 429). */
 const FENCED_MESSAGE = "the run's time or token budget is spent: gemini-run stopped the agent";
 
@@ -374,13 +385,15 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
       health.heard(call, Date.now());
       up.on('data', () => health.heard(call, Date.now()));
       const status = up.statusCode ?? 502;
-      // A 5xx is judged with the reason Google gives in its body ("The model is overloaded."), once read.
-      if (status < 500) tell({ kind: 'answer', status });
-      let told = status < 500;
+      // A 5xx is judged with the reason Google gives in its body ("The model is overloaded."), and a 429 with its
+      // quota's window and retry delay, once read.
+      const judged = status >= 500 || status === 429;
+      if (!judged) tell({ kind: 'answer', status });
+      let told = !judged;
       const tellError = (body: string): void => {
         if (told) return;
         told = true;
-        const detail = errorReason(body);
+        const detail = status === 429 ? quotaDetail(body) : errorReason(body);
         tell({ kind: 'answer', status, ...(detail ? { detail } : {}) });
       };
       res.once('close', () => tellError(''));

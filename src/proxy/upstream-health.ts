@@ -68,6 +68,8 @@ export function silenceFor(timeoutMs: number): number {
 export type HealthNote =
   /** The first failure since the last good answer: a warning, not yet a wall. */
   | { kind: 'first-failure'; message: string }
+  /** A 429: the model is there and asks to wait (the CLI retries a per-minute one by itself). */
+  | { kind: 'quota-wait'; message: string }
   /** Enough failures over enough time: the run stops, `model-unavailable`. */
   | { kind: 'down'; message: string };
 
@@ -118,7 +120,11 @@ export class UpstreamHealth {
   record(outcome: CallOutcome, now: number): HealthNote | undefined {
     if (outcome.kind === 'answer' && outcome.status < 500) {
       this.streak = undefined;
-      return undefined;
+      if (outcome.status !== 429) return undefined;
+      return {
+        kind: 'quota-wait',
+        message: `the model API asked to wait: HTTP 429 (${outcome.detail ?? 'quota'})`,
+      };
     }
     const what =
       outcome.kind === 'answer'

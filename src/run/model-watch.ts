@@ -12,11 +12,18 @@ export function watchModel(
   progress: Progress,
 ): () => string | undefined {
   let told = false;
+  let waits = 0;
   return () => {
     const health = opts.modelHealth?.() ?? {};
     if (health.firstFailure !== undefined && !told) {
       told = true;
       progress.emit({ type: 'api-error', message: health.firstFailure, terminalQuota: false });
+    }
+    // Each new 429 is a new wait (its own retry delay): the tracking comment says until when.
+    const wait = health.quotaWait;
+    if (wait && wait.count > waits) {
+      waits = wait.count;
+      progress.emit({ type: 'api-error', statusCode: 429, message: wait.message, terminalQuota: false });
     }
     return health.down;
   };

@@ -13,6 +13,8 @@ export interface ModelHealth {
   firstFailure?: string;
   /** The model API is given up for unavailable: the run stops, `model-unavailable`. */
   down?: string;
+  /** The latest 429 (a quota the model API asks to wait for), and how many there were: each new one is shown. */
+  quotaWait?: { message: string; count: number };
 }
 
 export interface RunOptions {

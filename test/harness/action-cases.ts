@@ -261,6 +261,8 @@ export function describeVersionedCases(bin: CheckedBinary): void {
         const [comment] = world.github.comments(1).filter((c) => c.body.includes('gemini-run:issue'));
         expect(comment?.body).toContain('quota-exhausted');
         expect(comment?.body).toContain('Wait for it to reset');
+        // When: the API's retry delay where the message carries it (headless), else the next midnight Pacific.
+        expect(comment?.body).toMatch(/The quota resets at \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ \(in \d/);
       });
 
     // fix-ci (issue 26), on the pinned version: the same session reads the CI failure and fixes it.

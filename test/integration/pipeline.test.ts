@@ -3,7 +3,7 @@
  * and a stub engine in place of gemini (test/harness/pipeline-world.ts). Each end state is checked three ways:
  * the outputs, the step's failure (exactly for the statuses that fail), and what GitHub was told.
  */
-import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exec } from '../../src/util/exec.js';
@@ -423,7 +423,25 @@ describe('one failure report, every time: the job summary of each failing end', 
     });
     const md = summaryOf(r, 'quota-exhausted');
     expect(md).toMatch(/What was kept:\*\* The agent's 1 commit\(s\) are in pull request #2\./);
-    expect(md).toMatch(/What to do next:\*\* The Gemini quota/);
+    // No retry delay in the message: a daily quota resets at the next midnight Pacific (07:00 or 08:00 UTC).
+    expect(md).toMatch(
+      /What to do next:\*\* The quota resets at \d{4}-\d\d-\d\d 0[78]:00:00Z \(in \d+ h \d+ min\)\. The Gemini quota/,
+    );
+    expect(commentsOn(1).join('\n')).toMatch(/The quota resets at \d{4}-\d\d-\d\d 0[78]:00:00Z/);
+  });
+
+  it("quota-exhausted with the API's retry delay: the reset is that delay away, in run-summary.json too", async () => {
+    const r = await w.run({
+      play: { status: 'quota-exhausted', message: 'You exceeded your current quota. Please retry in 43.5s.' },
+    });
+    expect(summaryOf(r, 'quota-exhausted')).toMatch(/The quota resets at [\d-]+ [\d:]+Z \(in 4\d s\)\./);
+    const saved = JSON.parse(
+      await readFile(
+        join(w.world.tmp, 'transcripts', 'acme', 'widgets', `gemini-run-${r.runId}-1`, 'run-summary.json'),
+        'utf8',
+      ),
+    ) as { quotaReset?: { scope: string; source: string } };
+    expect(saved.quotaReset).toMatchObject({ scope: 'daily', source: 'retry-delay' });
   });
 
   it('crashed: the engine threw after the agent committed', async () => {

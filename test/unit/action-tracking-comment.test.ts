@@ -23,6 +23,15 @@ const base: TrackingView = {
   toolCount: 0,
 };
 
+/** A model answer of two tokens: what clears a shown failure or wait. */
+const ANSWER = {
+  type: 'model-response',
+  model: 'm',
+  inputTokens: 1,
+  outputTokens: 1,
+  totalTokens: 2,
+} as const;
+
 describe('the tracking view', () => {
   it("shows the model API's latest failure while working, until the model answers again; never in the final comment", () => {
     let v = applyRunEvent(base, {
@@ -36,13 +45,7 @@ describe('the tracking view', () => {
     // The text is not markdown: no mention, no link, on one line.
     expect(working).not.toMatch(/(^|[^\\])@all|https:\/\/x/);
     expect(working.split('\n').filter((l) => l.includes('⚠️'))).toHaveLength(1);
-    v = applyRunEvent(v, {
-      type: 'model-response',
-      model: 'm',
-      inputTokens: 1,
-      outputTokens: 1,
-      totalTokens: 2,
-    });
+    v = applyRunEvent(v, ANSWER);
     expect(renderTracking(v, 6000)).not.toContain('⚠️');
     v = applyRunEvent(v, {
       type: 'api-error',
@@ -51,6 +54,28 @@ describe('the tracking view', () => {
     });
     expect(renderTracking(v, 7000)).toContain('no answer');
     expect(renderTracking({ ...v, final: { status: 'model-unavailable' } }, 8000)).not.toContain('⚠️');
+  });
+
+  it('a per-minute 429 the CLI retries is a wait until the retry delay, gone when the model answers', () => {
+    const at = Date.parse('2026-12-04T21:00:00Z');
+    let v = applyRunEvent(
+      { ...base, startedAt: at },
+      {
+        type: 'api-error',
+        statusCode: 429,
+        message:
+          '{"error":{"code":429,"details":[{"violations":[{"quotaId":"GenerateRequestsPerMinutePerProjectPerModel-FreeTier"}]},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"20s"}]}}',
+        terminalQuota: false,
+      },
+      at,
+    );
+    const text = renderTracking(v, at + 5000);
+    expect(text).toContain(
+      '⏳ Waiting for quota (per-minute): the model API asked to wait; it resumes at 2026-12-04 21:00:20Z (in 15 s).',
+    );
+    expect(text).not.toContain('⚠️');
+    v = applyRunEvent(v, ANSWER);
+    expect(renderTracking(v, at + 25_000)).not.toContain('⏳');
   });
 
   it('folds turns, tokens and tool calls with their kind and target', () => {

@@ -68,7 +68,13 @@ describe('UpstreamHealth', () => {
     const h = new UpstreamHealth('m');
     h.record(noAnswer, 0);
     h.record(noAnswer, 8_000);
-    expect(h.record({ kind: 'answer', status: 429 }, 9_000)).toBeUndefined();
+    // A 429 is the model being there: the streak starts over, and the wait it asks for is told.
+    expect(h.record({ kind: 'answer', status: 429, detail: 'per-minute quota, retry in 2s' }, 9_000)).toEqual(
+      {
+        kind: 'quota-wait',
+        message: 'the model API asked to wait: HTTP 429 (per-minute quota, retry in 2s)',
+      },
+    );
     expect(h.record(noAnswer, 20_000)?.kind).toBe('first-failure');
     expect(h.record(noAnswer, 25_000)).toBeUndefined();
     expect(h.record({ kind: 'answer', status: 200 }, 26_000)).toBeUndefined();

@@ -12,8 +12,10 @@ import type { ActionStatus, RunResult } from '../../run/types.js';
 import { AGENT_FILE_LIMITS, copyAgentFile, ownFile } from '../../util/agent-file.js';
 import { getErrorMessage, oneLine } from '../../util/errors.js';
 import type { Logger } from '../../util/log.js';
+import { describeReset, type QuotaReset } from '../../domain/quota.js';
 import {
   earlyFailure,
+  quotaResetOf,
   failureComment,
   failureSummary,
   issueComment,
@@ -170,10 +172,17 @@ export async function reportRun(r: AtReport): Promise<ActionResult> {
   const { result, published, log } = r;
   const outputs = outputsOf(r);
   const summary = publishedSummary(r);
+  const endedAt = new Date(Date.parse(result.startedAt) + result.durationMs);
+  const reset = quotaResetOf(r.status, result.message, endedAt);
+  if (reset)
+    log.info(
+      `The quota (${reset.scope}) resets at ${reset.resetAt} (${reset.source === 'retry-delay' ? "the API's retry delay" : 'its window'})`,
+    );
   const files = await writeRunFiles({
     outDir: r.outDir,
     summary,
     result,
+    ...(reset ? { quotaReset: reset } : {}),
     branch: r.plan.branch,
     redactor: r.redactor,
     log,
@@ -188,6 +197,7 @@ export async function reportRun(r: AtReport): Promise<ActionResult> {
     publish: published,
     finalAnswer: result.transcript.finalAnswer,
     onPullRequest: r.trigger.isPullRequest,
+    ...(reset ? { quotaResets: describeReset(reset, endedAt) } : {}),
   };
   if (published?.pull) await postSummary(r, published.pull, summary);
   const comment = issueComment(report);
@@ -207,6 +217,7 @@ async function writeRunFiles(o: {
   outDir: string;
   summary: string;
   result: RunResult;
+  quotaReset?: QuotaReset;
   branch: string;
   redactor: Redactor;
   log: Logger;
@@ -226,7 +237,13 @@ async function writeRunFiles(o: {
   const runSummaryPath = join(o.outDir, 'run-summary.json');
   await writeFile(
     runSummaryPath,
-    o.redactor.redact(JSON.stringify(machineSummary(o.result, o.branch), null, 2)),
+    o.redactor.redact(
+      JSON.stringify(
+        { ...machineSummary(o.result, o.branch), ...(o.quotaReset ? { quotaReset: o.quotaReset } : {}) },
+        null,
+        2,
+      ),
+    ),
   );
   return {
     summaryPath,
