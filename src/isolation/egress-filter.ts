@@ -15,6 +15,7 @@ import { UserError } from '../util/errors.js';
 import { exec } from '../util/exec.js';
 import type { Logger } from '../util/log.js';
 import type { SwitchingPrivilege } from './agent-user.js';
+import { EGRESS_WRAPPER, egressWrapperInstalled } from './egress-wrapper.js';
 
 const CHAIN_PREFIX = 'GEMINI-RUN-';
 
@@ -104,14 +105,31 @@ export function staleChains(listing: string, uid: number): string[] {
     .filter((c): c is string => c !== undefined);
 }
 
-function argv(family: Family, privilege: SwitchingPrivilege, args: string[]): [string, string[]] {
+/**
+ * How iptables is run: directly as root; through the root-owned wrapper `gemini-run setup` installs on a
+ * self-hosted runner (egress-wrapper.ts: sudoers grants it, not iptables); else with the runner's passwordless
+ * sudo (a hosted runner). Exported for tests.
+ */
+export function argv(
+  family: Family,
+  privilege: SwitchingPrivilege,
+  args: string[],
+  wrapper: string | undefined,
+): [string, string[]] {
   // -w: concurrent runs (and docker) take the xtables lock; wait for it rather than fail.
   const cmd = [family, '-w', '10', ...args];
-  return privilege === 'root' ? [family, cmd.slice(1)] : ['sudo', ['-n', ...cmd]];
+  if (privilege === 'root') return [family, cmd.slice(1)];
+  return ['sudo', ['-n', ...(wrapper ? [wrapper] : []), ...cmd]];
 }
 
+let wrapperChecked: Promise<string | undefined> | undefined;
+
 async function run(family: Family, privilege: SwitchingPrivilege, args: string[]) {
-  const [file, rest] = argv(family, privilege, args);
+  const wrapper =
+    privilege === 'root'
+      ? undefined
+      : await (wrapperChecked ??= egressWrapperInstalled().then((ok) => (ok ? EGRESS_WRAPPER : undefined)));
+  const [file, rest] = argv(family, privilege, args, wrapper);
   return exec(file, rest, { allowAllExitCodes: true, timeoutMs: 30_000, input: '' }).catch((e: unknown) => ({
     exitCode: 127,
     stdout: '',

@@ -7,6 +7,8 @@
  * /etc/sudoers itself otherwise (the official runner image's one-line sudoers has no @includedir, so a
  * drop-in there would be silently ignored). Either way `visudo -c` must accept the result, or nothing changes.
  */
+import { existsSync } from 'node:fs';
+import { EGRESS_WRAPPER, installEgressWrapper } from './egress-wrapper.js';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { UserError } from '../util/errors.js';
 import { exec } from '../util/exec.js';
@@ -24,7 +26,7 @@ const END = '# END gemini-run agent isolation';
 const SUDOERS_DROP_IN = '/etc/sudoers.d/gemini-run';
 
 /** The rule block for one runner user. Pure; exported for tests. */
-export function sudoersRule(runnerUser: string): string {
+export function sudoersRule(runnerUser: string, egressWrapper?: string): string {
   if (!/^[a-z_][a-z0-9_-]*\$?$/i.test(runnerUser)) {
     throw new UserError(
       `'${runnerUser}' is not a user name sudoers can carry: pass the runner's login name.`,
@@ -34,6 +36,12 @@ export function sudoersRule(runnerUser: string): string {
     BEGIN,
     `# ${runnerUser} may start processes as the agent users (group ${AGENT_GROUP}) and nothing else.`,
     `${runnerUser} ALL=(%${AGENT_GROUP}) NOPASSWD: ALL`,
+    ...(egressWrapper
+      ? [
+          `# ... and the agents' packet filter through gemini-run's checked wrapper only (never iptables itself).`,
+          `${runnerUser} ALL=(root) NOPASSWD: ${egressWrapper}`,
+        ]
+      : []),
     END,
     '',
   ].join('\n');
@@ -73,6 +81,8 @@ async function writeSudoers(path: string, text: string): Promise<void> {
 export interface HostSetupResult {
   users: AgentUser[];
   sudoersFile: string;
+  /** The iptables wrapper written for `network: restricted`; undefined when the host has no iptables. */
+  egressWrapper?: string;
 }
 
 export async function setupAgentHost(o: {
@@ -94,14 +104,18 @@ export async function setupAgentHost(o: {
   await mkdir(CLAIMS_DIR, { recursive: true });
   await chmod(CLAIMS_DIR, 0o1777);
 
+  // network: restricted needs iptables as root; the runner user gets it only through the checked wrapper.
+  const wrapper = existsSync('/usr/sbin/iptables') ? EGRESS_WRAPPER : undefined;
+  if (wrapper) await installEgressWrapper(users.map((u) => u.uid));
   const sudoersPath = o.sudoers ?? '/etc/sudoers';
   const main = await readFile(sudoersPath, 'utf8');
-  const block = sudoersRule(o.runnerUser);
+  const block = sudoersRule(o.runnerUser, wrapper);
+  const done = { users, ...(wrapper ? { egressWrapper: wrapper } : {}) };
   if (includesDropIns(main)) {
     await writeSudoers(SUDOERS_DROP_IN, block);
     await visudoCheck(sudoersPath);
-    return { users, sudoersFile: SUDOERS_DROP_IN };
+    return { ...done, sudoersFile: SUDOERS_DROP_IN };
   }
   await writeSudoers(sudoersPath, withBlock(main, block));
-  return { users, sudoersFile: sudoersPath };
+  return { ...done, sudoersFile: sudoersPath };
 }

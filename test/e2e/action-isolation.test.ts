@@ -150,16 +150,16 @@ describe.skipIf(!root)('the agent cannot reach a secret (action, attacker agent)
           const r = await world.run({
             mode,
             script: attacker,
-            // The prepared self-hosted host has no iptables rule of setup's note: its agent's network stays open.
-            inputs: {
-              'gemini-api-key': GEMINI_API_KEY,
-              ...(host === 'self-hosted' ? { network: 'open' } : {}),
-            },
+            // The default network: restricted everywhere; on the prepared self-hosted host the runner user (sudo
+            // only to the agents) installs its packet filter through setup's checked iptables wrapper.
+            inputs: { 'gemini-api-key': GEMINI_API_KEY },
             env: { ACTIONS_RUNTIME_TOKEN: RUNTIME_TOKEN, ACTIONS_ID_TOKEN_REQUEST_TOKEN: RUNTIME_TOKEN },
             ...(asUser ? { asUser } : {}),
           });
           expect(r.main.outputs.status, r.main.stdout + r.main.stderr).toBe('finished');
           expect(r.main.stdout).toMatch(/The agent runs as gemini-agent-\d+ \(uid \d+; /);
+          // The packet filter is in place on every host kind (self-hosted: through setup's iptables wrapper).
+          expect(r.main.stdout).toContain('network: restricted — the agent reaches the model proxy');
           const found = await world.originFile('gemini-run/issue-1', 'FOUND.txt');
           expect(found).toContain('---CONFIG---');
           const uid = Number(/uid=(\d+)/.exec(found)?.[1]);

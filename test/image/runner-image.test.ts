@@ -36,6 +36,8 @@ const ROOT_FILES = [
   '/opt/gemini-run/index.js',
   '/opt/gemini-run/package.json',
   '/usr/local/bin/gemini-run',
+  // The checked iptables wrapper setup wrote: the runner user may run it as root.
+  '/usr/local/libexec/gemini-run/iptables',
   '/etc/sudoers',
 ];
 /** The runner's own Node (runner:docker in the official image) runs the action and gemini: the agent's is not. */

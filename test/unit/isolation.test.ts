@@ -113,6 +113,15 @@ describe('sudoers for self-hosted runners (pure)', () => {
     expect(rule).not.toMatch(/\(ALL|root/);
     expect(() => sudoersRule('runner ALL=(ALL) ALL #')).toThrow(/not a user name/);
   });
+  it('with iptables on the host: root for the checked wrapper only, never for iptables itself', () => {
+    const rule = sudoersRule('runner', '/usr/local/libexec/gemini-run/iptables');
+    const lines = rule.split('\n').filter((l) => l && !l.startsWith('#'));
+    expect(lines).toEqual([
+      'runner ALL=(%gemini-agents) NOPASSWD: ALL',
+      'runner ALL=(root) NOPASSWD: /usr/local/libexec/gemini-run/iptables',
+    ]);
+    expect(rule).not.toMatch(/sbin\/ip6?tables/);
+  });
   it("sees whether /etc/sudoers reads drop-ins (the official runner image's does not)", () => {
     expect(includesDropIns('root ALL=(ALL:ALL) ALL\n@includedir /etc/sudoers.d\n')).toBe(true);
     expect(includesDropIns('#includedir /etc/sudoers.d\n')).toBe(true);

@@ -55,17 +55,19 @@ async function assertWritable(dir: string): Promise<void> {
 }
 
 /**
- * What `network: restricted` (the action's default) needs that setup does not install: iptables, and the right
- * to run it as root. Printed, not written: that rule lets the runner user change the host's firewall.
+ * What `network: restricted` (the action's default) needs on this host: iptables as root, which the runner user
+ * gets only through the checked wrapper the host step wrote (never iptables itself: `--modprobe` runs any program).
  */
-function networkNote(runnerUser: string): string[] {
-  return [
-    '',
-    "Note: the action's default 'network: restricted' filters the agent's uid with iptables/ip6tables, which the",
-    `runner user must run as root. Install iptables and append to /etc/sudoers (check with visudo -c):`,
-    `  ${runnerUser} ALL=(root) NOPASSWD: /usr/sbin/iptables, /usr/sbin/ip6tables`,
-    "That rule lets the runner user change this host's firewall; where that is not acceptable, set 'network: open'.",
-  ];
+function networkNote(wrapper: string | undefined): string[] {
+  return wrapper
+    ? [
+        `Packet filter (network: restricted): the runner user may run ${wrapper} as root, which runs only the`,
+        "agents' own iptables rules; it was written for the agent users above (re-run this step when they change).",
+      ]
+    : [
+        "Note: no /usr/sbin/iptables here, so the action's default 'network: restricted' cannot filter the agents:",
+        "install iptables and re-run this step (it then writes a checked wrapper and grants only that), or set 'network: open'.",
+      ];
 }
 
 /** What to do after a setup as the runner user: the one root step, then doctor. */
@@ -111,7 +113,7 @@ export const setupCommand: Command = {
           `Agent users: ${r.users.map((u) => `${u.name} (uid ${u.uid})`).join(', ')}`,
           `Sudoers rule for ${values['runner-user']} in ${r.sudoersFile} (checked with visudo -c).`,
           "Runs on this host now isolate their agent (isolation: user); check with 'gemini-run doctor' as the runner user.",
-          ...networkNote(values['runner-user']),
+          ...networkNote(r.egressWrapper),
         ].join('\n'),
       );
       return 0;
