@@ -52457,12 +52457,22 @@ const PER_DAY = /PerDay|per[ _-]?day|daily/i;
 const PER_MINUTE = /PerMinute|per[ _-]?minute/i;
 /** `"retryDelay": "43s"` (RetryInfo) or "Please retry in 43.518s" (the message). */
 const RETRY_DELAY = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"|retry in (\d+(?:\.\d+)?)\s*s\b/i;
-/** The reset of a quota wall described by `text` (an error's JSON or message, a dialog line). */
-function quota_quotaReset(text, now, known = 'unknown') {
-    const scope = PER_DAY.test(text) ? 'daily' : PER_MINUTE.test(text) ? 'per-minute' : known;
+/** What `text` (an error's JSON or message, a dialog line) says of its quota: the window and the retry delay. */
+function quotaFacts(text) {
+    const scope = PER_DAY.test(text) ? 'daily' : PER_MINUTE.test(text) ? 'per-minute' : undefined;
     const m = RETRY_DELAY.exec(text);
     const delayS = m ? Number(m[1] ?? m[2]) : undefined;
-    if (delayS !== undefined && Number.isFinite(delayS)) {
+    return {
+        ...(scope ? { scope } : {}),
+        ...(delayS !== undefined && Number.isFinite(delayS) ? { delayS } : {}),
+    };
+}
+/** The reset of a quota wall described by `text` (an error's JSON or message, a dialog line). */
+function quota_quotaReset(text, now, known = 'unknown') {
+    const facts = quotaFacts(text);
+    const scope = facts.scope ?? known;
+    const delayS = facts.delayS;
+    if (delayS !== undefined) {
         return {
             scope,
             resetAt: new Date(now.getTime() + Math.ceil(delayS * 1000)).toISOString(),

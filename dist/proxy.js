@@ -9603,6 +9603,81 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/domain/quota.ts
+/**
+ * When a quota wall lifts, from what the model API said. Gemini's 429 RESOURCE_EXHAUSTED carries a QuotaFailure
+ * (its quotaId names the window: `…PerDay…`, `…PerMinute…`) and a RetryInfo (`retryDelay: "43s"`), and its message
+ * ends "Please retry in 43.5s." When none of that says when, the documented windows apply: a daily quota resets at
+ * midnight Pacific time, a per-minute one within the minute. Pure: `now` is given.
+ */
+const PER_DAY = /PerDay|per[ _-]?day|daily/i;
+const PER_MINUTE = /PerMinute|per[ _-]?minute/i;
+/** `"retryDelay": "43s"` (RetryInfo) or "Please retry in 43.518s" (the message). */
+const RETRY_DELAY = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"|retry in (\d+(?:\.\d+)?)\s*s\b/i;
+/** What `text` (an error's JSON or message, a dialog line) says of its quota: the window and the retry delay. */
+function quotaFacts(text) {
+    const scope = PER_DAY.test(text) ? 'daily' : PER_MINUTE.test(text) ? 'per-minute' : undefined;
+    const m = RETRY_DELAY.exec(text);
+    const delayS = m ? Number(m[1] ?? m[2]) : undefined;
+    return {
+        ...(scope ? { scope } : {}),
+        ...(delayS !== undefined && Number.isFinite(delayS) ? { delayS } : {}),
+    };
+}
+/** The reset of a quota wall described by `text` (an error's JSON or message, a dialog line). */
+function quotaReset(text, now, known = 'unknown') {
+    const facts = quotaFacts(text);
+    const scope = facts.scope ?? known;
+    const delayS = facts.delayS;
+    if (delayS !== undefined) {
+        return {
+            scope,
+            resetAt: new Date(now.getTime() + Math.ceil(delayS * 1000)).toISOString(),
+            source: 'retry-delay',
+        };
+    }
+    const resetAt = scope === 'daily' ? nextPacificMidnight(now) : new Date(now.getTime() + 60_000);
+    return { scope, resetAt: resetAt.toISOString(), source: 'window' };
+}
+/** The next midnight in America/Los_Angeles (PST or PDT, whichever is in force then). */
+function nextPacificMidnight(now) {
+    const parts = new Intl.DateTimeFormat('en-US', {
+        timeZone: 'America/Los_Angeles',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+    }).formatToParts(now);
+    const get = (type) => Number(parts.find((p) => p.type === type)?.value);
+    // Midnight of the next Pacific day is 08:00 UTC in winter (UTC-8) and 07:00 UTC in summer (UTC-7).
+    for (const hourUtc of [7, 8]) {
+        const candidate = new Date(Date.UTC(get('year'), get('month') - 1, get('day') + 1, hourUtc));
+        const hour = new Intl.DateTimeFormat('en-US', {
+            timeZone: 'America/Los_Angeles',
+            hour: 'numeric',
+            hourCycle: 'h23',
+        }).format(candidate);
+        if (Number(hour) === 0)
+            return candidate;
+    }
+    return new Date(Date.UTC(get('year'), get('month') - 1, get('day') + 1, 8));
+}
+/** "at 08:00 UTC (in 3 h 12 min)": a reset for people. */
+function describeReset(r, now) {
+    const at = new Date(r.resetAt);
+    const ms = Math.max(0, at.getTime() - now.getTime());
+    const min = Math.round(ms / 60_000);
+    const inText = ms < 90_000
+        ? `${Math.round(ms / 1000)} s`
+        : min < 90
+            ? `${min} min`
+            : `${Math.floor(min / 60)} h ${min % 60} min`;
+    const time = at
+        .toISOString()
+        .replace(/\.\d{3}Z$/, 'Z')
+        .replace('T', ' ');
+    return `${time} (in ${inText})`;
+}
+
 ;// CONCATENATED MODULE: external "node:http"
 const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
 var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
@@ -10336,6 +10411,7 @@ class UpstreamHealth {
 
 
 
+
 /**
  * The `error.message` of a Google error body, reduced to plain words (it reaches the log and the issue comment),
  * or undefined.
@@ -10357,13 +10433,12 @@ function errorReason(body) {
 }
 /**
  * A 429's quota in a few words from its details: the window its QuotaFailure names and the RetryInfo delay
- * ("per-minute quota, retry in 2s"), which src/domain/quota.ts reads back. Never the message: it is long.
+ * ("per-minute quota, retry in 2s"), read as src/domain/quota.ts reads them, which reads this back. Never the
+ * message: it is long.
  */
 function quotaDetail(body) {
-    const window = /PerDay/.test(body) ? 'daily' : /PerMinute/.test(body) ? 'per-minute' : undefined;
-    const delay = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(body)?.[1];
-    const parts = [window ? `${window} quota` : 'quota', ...(delay ? [`retry in ${delay}s`] : [])];
-    return parts.join(', ');
+    const { scope, delayS } = quotaFacts(body);
+    return [scope ? `${scope} quota` : 'quota', ...(delayS !== undefined ? [`retry in ${delayS}s`] : [])].join(', ');
 }
 /** What a fenced proxy answers; not retried by the CLI (a 4xx other than 429). */
 const FENCED_MESSAGE = "the run's time or token budget is spent: gemini-run stopped the agent";

@@ -17,7 +17,7 @@ import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { neutralize } from '../util/untrusted-text.js';
 import { sessionRecordOf, type CiFixRecord, type SessionRecord } from './pr-text.js';
-import { SUMMARY_MARKER } from './resume.js';
+import { recordMismatch, SUMMARY_MARKER } from './resume.js';
 
 const STOP_MARKER = commentMarker('ci-fix-stop');
 
@@ -74,46 +74,50 @@ export async function admitCiFix(o: Input): Promise<CiFixAdmission> {
   }
 }
 
+/**
+ * The failed run's pull request and the action's own record on it, when both say the failed commit is the
+ * action's: else why not (the reason a skip gives).
+ */
+async function ownHead(o: Input, self: string): Promise<{ pull: PullInfo; record: SessionRecord } | string> {
+  const { client, repo, trigger } = o;
+  const run = trigger.ciRun;
+  const sha = run.headSha.slice(0, 12);
+  const pull = trigger.number
+    ? await getPull(client, repo, trigger.number)
+    : await findOpenPullForBranch(client, repo, run.branch);
+  if (!pull || pull.state !== 'open') return `no open pull request has the branch ${run.branch}`;
+  const n = `pull request #${pull.number}`;
+  if (
+    pull.headRef !== run.branch ||
+    pull.headRepo?.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase()
+  )
+    return `${n} is not the branch ${run.branch} of this repository`;
+  if (pull.author.toLowerCase() !== self.toLowerCase())
+    return `${n} was opened by ${pull.author}, not by gemini-run (${self})`;
+  if (pull.headSha !== run.headSha)
+    return `the pull request's head moved on from ${sha} since this run: its failure is out of date`;
+  const found = await findMarkedComment(client, repo, pull.number, SUMMARY_MARKER, self);
+  const record = found ? sessionRecordOf(found.body, SUMMARY_MARKER) : undefined;
+  const mismatch = record ? recordMismatch(record, { pr: pull.number, repo }) : 'it holds none';
+  if (!record || mismatch) return `${n} has no session record of gemini-run's: ${mismatch}`;
+  if (record.head !== run.headSha)
+    return `the head commit ${sha} is not one gemini-run pushed (someone else's push): the fix loop stops for it`;
+  return { pull, record };
+}
+
 async function decide(o: Input): Promise<CiFixAdmission> {
   const { client, repo, trigger, log } = o;
   const run = trigger.ciRun;
-  const sha = run.headSha.slice(0, 12);
   if (o.maxAttempts === 0) return { kind: 'skip', reason: "'max-fix-attempts' is 0" };
-  if (!o.self)
+  const self = o.self;
+  if (!self)
     return {
       kind: 'skip',
       reason: "the token's own account is unknown, so no pull request can be told to be ours",
     };
-  const pull = trigger.number
-    ? await getPull(client, repo, trigger.number)
-    : await findOpenPullForBranch(client, repo, run.branch);
-  if (!pull || pull.state !== 'open')
-    return { kind: 'skip', reason: `no open pull request has the branch ${run.branch}` };
-  const own = `${repo.owner}/${repo.repo}`.toLowerCase();
-  if (pull.headRef !== run.branch || pull.headRepo?.toLowerCase() !== own)
-    return {
-      kind: 'skip',
-      reason: `pull request #${pull.number} is not the branch ${run.branch} of this repository`,
-    };
-  if (pull.author.toLowerCase() !== o.self.toLowerCase())
-    return {
-      kind: 'skip',
-      reason: `pull request #${pull.number} was opened by ${pull.author}, not by gemini-run (${o.self})`,
-    };
-  if (pull.headSha !== run.headSha)
-    return {
-      kind: 'skip',
-      reason: `the pull request's head moved on from ${sha} since this run: its failure is out of date`,
-    };
-  const found = await findMarkedComment(client, repo, pull.number, SUMMARY_MARKER, o.self);
-  const record = found ? sessionRecordOf(found.body, SUMMARY_MARKER) : undefined;
-  if (!record || record.pr !== pull.number || record.repo.toLowerCase() !== own)
-    return { kind: 'skip', reason: `pull request #${pull.number} holds no session record of gemini-run's` };
-  if (record.head !== run.headSha)
-    return {
-      kind: 'skip',
-      reason: `the head commit ${sha} is not one gemini-run pushed (someone else's push): the fix loop stops for it`,
-    };
+  const own = await ownHead(o, self);
+  if (typeof own === 'string') return { kind: 'skip', reason: own };
+  const { pull, record } = own;
   const attempts = record.ciFix?.attempts ?? 0;
   const evidence = await log.group(`Reading the failed run ${run.id} (${neutralize(run.workflow)})`, () =>
     collectCiEvidence(client, repo, run.id, emptyTally(), log),
@@ -145,7 +149,7 @@ async function decide(o: Input): Promise<CiFixAdmission> {
     ciFix,
     trigger: {
       ...trigger,
-      actor: o.self,
+      actor: self,
       number: pull.number,
       isPullRequest: true,
       instruction: fixInstruction(run, ciFix, evidence),

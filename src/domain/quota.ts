@@ -20,12 +20,23 @@ const PER_MINUTE = /PerMinute|per[ _-]?minute/i;
 /** `"retryDelay": "43s"` (RetryInfo) or "Please retry in 43.518s" (the message). */
 const RETRY_DELAY = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"|retry in (\d+(?:\.\d+)?)\s*s\b/i;
 
-/** The reset of a quota wall described by `text` (an error's JSON or message, a dialog line). */
-export function quotaReset(text: string, now: Date, known: QuotaScope = 'unknown'): QuotaReset {
-  const scope: QuotaScope = PER_DAY.test(text) ? 'daily' : PER_MINUTE.test(text) ? 'per-minute' : known;
+/** What `text` (an error's JSON or message, a dialog line) says of its quota: the window and the retry delay. */
+export function quotaFacts(text: string): { scope?: Exclude<QuotaScope, 'unknown'>; delayS?: number } {
+  const scope = PER_DAY.test(text) ? 'daily' : PER_MINUTE.test(text) ? 'per-minute' : undefined;
   const m = RETRY_DELAY.exec(text);
   const delayS = m ? Number(m[1] ?? m[2]) : undefined;
-  if (delayS !== undefined && Number.isFinite(delayS)) {
+  return {
+    ...(scope ? { scope } : {}),
+    ...(delayS !== undefined && Number.isFinite(delayS) ? { delayS } : {}),
+  };
+}
+
+/** The reset of a quota wall described by `text` (an error's JSON or message, a dialog line). */
+export function quotaReset(text: string, now: Date, known: QuotaScope = 'unknown'): QuotaReset {
+  const facts = quotaFacts(text);
+  const scope = facts.scope ?? known;
+  const delayS = facts.delayS;
+  if (delayS !== undefined) {
     return {
       scope,
       resetAt: new Date(now.getTime() + Math.ceil(delayS * 1000)).toISOString(),

@@ -96,7 +96,6 @@ export interface Signed {
   map: Map<string, string>;
   /** Commits GitHub did not report as verified (e.g. a token whose commits GitHub does not sign). */
   unverified: number;
-  blobsUploaded: number;
   requests: number;
 }
 
@@ -140,7 +139,7 @@ export async function signCommits(o: SignInput): Promise<Signed> {
   o.log.info(
     `Re-created ${map.size} commit(s) through GitHub's API (${plan.inline.size} file(s) sent in trees, ${plan.blobs.length} as blobs; ${count.requests} request(s)); ${o.branch} is at ${head.slice(0, 12)}${unverified ? `; ${unverified} not reported as verified` : ''}.`,
   );
-  return { head, map, unverified, blobsUploaded: plan.blobs.length, requests: count.requests };
+  return { head, map, unverified, requests: count.requests };
 }
 
 interface ContentPlan {
@@ -268,6 +267,8 @@ async function recreate(
 ): Promise<{ map: Map<string, string>; unverified: number }> {
   const { client, repo, source } = o;
   const map = new Map<string, string>();
+  // A parent among the run's commits has its tree at hand; only one outside them is asked of git.
+  const trees = new Map(source.commits.map((c) => [c.sha, c.tree]));
   let unverified = 0;
   for (const c of source.commits) {
     const first = c.parents[0];
@@ -277,7 +278,7 @@ async function recreate(
       return text === undefined ? { ...at, sha: ch.sha } : { ...at, content: text };
     });
     // An empty commit keeps its parent's tree.
-    let tree = first ? await source.treeOf(first) : undefined;
+    let tree = first ? (trees.get(first) ?? (await source.treeOf(first))) : undefined;
     for (const chunk of treeChunks(entries)) {
       const base = tree;
       const made = await call('to create a tree', () =>

@@ -5,6 +5,7 @@
  * action's own process, which the agent's uid cannot read. Only the model calls of a run are forwarded
  * (model-routes.ts); anything else the credential could do is refused here and counted.
  */
+import { quotaFacts } from '../domain/quota.js';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
@@ -101,13 +102,14 @@ function errorReason(body: string): string | undefined {
 
 /**
  * A 429's quota in a few words from its details: the window its QuotaFailure names and the RetryInfo delay
- * ("per-minute quota, retry in 2s"), which src/domain/quota.ts reads back. Never the message: it is long.
+ * ("per-minute quota, retry in 2s"), read as src/domain/quota.ts reads them, which reads this back. Never the
+ * message: it is long.
  */
-function quotaDetail(body: string): string | undefined {
-  const window = /PerDay/.test(body) ? 'daily' : /PerMinute/.test(body) ? 'per-minute' : undefined;
-  const delay = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(body)?.[1];
-  const parts = [window ? `${window} quota` : 'quota', ...(delay ? [`retry in ${delay}s`] : [])];
-  return parts.join(', ');
+function quotaDetail(body: string): string {
+  const { scope, delayS } = quotaFacts(body);
+  return [scope ? `${scope} quota` : 'quota', ...(delayS !== undefined ? [`retry in ${delayS}s`] : [])].join(
+    ', ',
+  );
 }
 
 /** What a fenced proxy answers; not retried by the CLI (a 4xx other than 429). */

@@ -288,15 +288,18 @@ export function describeVersionedCases(bin: CheckedBinary): void {
           });
           return world.workflowRunPayload({ id, branch: 'gemini-run/issue-1', headSha, pull: 2 });
         };
-        const fixInputs = { ...inputs, 'fix-ci': 'true' };
-        await world.checkout();
-        const fix = await world.run({
-          mode,
-          script: commitScript('TITLE.md', 'Give the notes a title'),
-          eventName: 'workflow_run',
-          payload: failed(7001, first.main.outputs['head-sha']!),
-          inputs: fixInputs,
-        });
+        /** A fix run for the CI run `id` failed at `headSha`, whose agent would commit `file`. */
+        const fixRun = async (id: number, headSha: string, file: string, subject: string) => {
+          await world.checkout();
+          return world.run({
+            mode,
+            script: commitScript(file, subject),
+            eventName: 'workflow_run',
+            payload: failed(id, headSha),
+            inputs: { ...inputs, 'fix-ci': 'true' },
+          });
+        };
+        const fix = await fixRun(7001, first.main.outputs['head-sha']!, 'TITLE.md', 'Give the notes a title');
         expect(fix.main.exitCode, fix.main.stdout).toBe(0);
         expect(fix.main.outputs).toMatchObject({
           status: 'finished',
@@ -311,14 +314,7 @@ export function describeVersionedCases(bin: CheckedBinary): void {
         expect(world.github.pulls()).toHaveLength(1);
 
         // Its CI fails the same way: the loop stops, says so on the PR, and gemini never starts.
-        await world.checkout();
-        const again = await world.run({
-          mode,
-          script: commitScript('X.md', 'Another try'),
-          eventName: 'workflow_run',
-          payload: failed(7002, fix.main.outputs['head-sha']!),
-          inputs: fixInputs,
-        });
+        const again = await fixRun(7002, fix.main.outputs['head-sha']!, 'X.md', 'Another try');
         expect(again.main.exitCode, again.main.stdout).toBe(0);
         expect(again.main.outputs.status).toBe('skipped');
         expect(again.gemini.modelRequests()).toHaveLength(0);

@@ -121,7 +121,7 @@ function publishedSummary(r: AtReport): string {
 function headOf(r: AtReport, pull: PullInfo): { head?: string } {
   const p = r.published;
   if (p?.pushedTo && p.pushedTo === pull.headRef) return { head: p.headSha ?? r.result.headSha };
-  const previous = sessionRecordOf(r.previousSummary.trimStart(), SUMMARY_MARKER)?.head;
+  const previous = sessionRecordOf(r.previousSummary, SUMMARY_MARKER)?.head;
   return previous ? { head: previous } : {};
 }
 
