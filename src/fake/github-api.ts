@@ -34,7 +34,12 @@
  * table assembled from one module of routes per resource), GitHub's error shapes (`http.ts`) and the JSON shapes
  * resources share (`shapes.ts`).
  */
-import { addWorkflowRun, type FakeWorkflowRun } from './github/workflow-runs.js';
+import {
+  addCheckSuite,
+  addWorkflowRun,
+  type FakeCheckSuite,
+  type FakeWorkflowRun,
+} from './github/workflow-runs.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exec } from '../util/exec.js';
@@ -383,6 +388,11 @@ export class FakeGitHub implements AsyncDisposable {
   /** A completed workflow run of `repo` with its jobs, their logs and annotations; returns the jobs' ids. */
   addWorkflowRun(run: FakeWorkflowRun, repoName?: string): number[] {
     return addWorkflowRun(this.state, this.state.repoOf(repoName), run);
+  }
+
+  /** A completed check suite of another CI (an app) on `repo`, with its check runs; returns their ids. */
+  addCheckSuite(suite: FakeCheckSuite, repoName?: string): number[] {
+    return addCheckSuite(this.state, this.state.repoOf(repoName), suite);
   }
 
   /** The token's `actions` permission (a job's `permissions: actions: ...`); default `read`. */

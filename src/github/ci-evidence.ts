@@ -1,7 +1,8 @@
 /**
- * What a failed workflow run says about why it failed, read from GitHub and cut to a size a task can carry: its
- * failed jobs (latest attempt), each job's failing step with the log's lines that matter (`ci-log.ts`), and the
- * check run's annotations. All of it is untrusted text — whoever controls the tests controls the log — so it is
+ * What failed CI says about why it failed, read from GitHub and cut to a size a task can carry. For a workflow
+ * run: its failed jobs (latest attempt), each job's failing step with the log's lines that matter (`ci-log.ts`),
+ * and the check run's annotations. For another CI's check suite: its failed check runs (latest), each one's output
+ * (title, summary, text — what such CI reports instead of a log, through the same cut) and annotations. All of it is untrusted text — whoever controls the tests controls the log — so it is
  * cleaned like code from a comment, and it only ever travels in the task file, never in argv.
  *
  * The log is fetched from the signed URL GitHub redirects to, without the token (the blob host needs none and
@@ -31,6 +32,8 @@ export interface CiAnnotation {
 }
 
 export interface FailedJob {
+  /** A check run of another CI (its output stands in for the log), not a workflow job. */
+  check?: true;
   id: number;
   name: string;
   conclusion: string;
@@ -39,6 +42,12 @@ export interface FailedJob {
   failedStep?: string;
   log: ReducedLog | { unavailable: string };
   annotations: CiAnnotation[];
+}
+
+/** The failed CI to read: a workflow run, or a check suite of another CI. */
+export interface CiSource {
+  source: 'workflow-run' | 'check-suite';
+  id: number;
 }
 
 export interface CiEvidence {
@@ -50,44 +59,98 @@ export interface CiEvidence {
 
 const FAILED = new Set(['failure', 'timed_out']);
 
+/** A failed job or check run, before its log is read. */
+interface Failed extends Omit<FailedJob, 'log' | 'annotations'> {
+  readLog: () => Promise<ReducedLog | { unavailable: string }>;
+}
+
 export async function collectCiEvidence(
   gh: GitHubClient,
   repo: RepoRef,
-  runId: number,
+  ci: CiSource,
   hidden: HiddenTally,
   logger: Logger,
 ): Promise<CiEvidence> {
-  const jobs = await gh.paginate(gh.rest.actions.listJobsForWorkflowRun, {
-    ...repo,
-    run_id: runId,
-    filter: 'latest',
-    per_page: 100,
-  });
-  const failed = jobs.filter((j) => FAILED.has(j.conclusion ?? ''));
+  const failed =
+    ci.source === 'check-suite'
+      ? await failedCheckRuns(gh, repo, ci.id)
+      : await failedJobs(gh, repo, ci.id, logger);
   const out: FailedJob[] = [];
   const notRead: string[] = [];
   let bytes = 0;
-  for (const job of failed) {
+  for (const { readLog, ...job } of failed) {
     if (out.length >= MAX_JOBS || bytes >= EVIDENCE_MAX_BYTES) {
       notRead.push(job.name);
       continue;
     }
-    const failedStep = job.steps?.find((s) => FAILED.has(s.conclusion ?? ''))?.name;
-    const log = await readJobLog(gh, repo, job.id, logger);
+    const log = await readLog();
     const annotations = await readAnnotations(gh, repo, job.id, logger);
     const entry: FailedJob = {
-      id: job.id,
-      name: job.name,
-      conclusion: job.conclusion ?? 'failure',
-      url: job.html_url ?? '',
-      ...(failedStep ? { failedStep } : {}),
+      ...job,
       log: 'lines' in log ? cleanLog(log, hidden) : log,
       annotations: annotations.map((a) => ({ ...a, message: sanitizeCode(a.message, hidden) })),
     };
     out.push(entry);
     bytes += evidenceBytes(entry);
   }
-  return { runId, jobs: out, notRead };
+  return { runId: ci.id, jobs: out, notRead };
+}
+
+async function failedJobs(gh: GitHubClient, repo: RepoRef, runId: number, logger: Logger): Promise<Failed[]> {
+  const jobs = await gh.paginate(gh.rest.actions.listJobsForWorkflowRun, {
+    ...repo,
+    run_id: runId,
+    filter: 'latest',
+    per_page: 100,
+  });
+  return jobs
+    .filter((j) => FAILED.has(j.conclusion ?? ''))
+    .map((job) => {
+      const failedStep = job.steps?.find((s) => FAILED.has(s.conclusion ?? ''))?.name;
+      return {
+        id: job.id,
+        name: job.name,
+        conclusion: job.conclusion ?? 'failure',
+        url: job.html_url ?? '',
+        ...(failedStep ? { failedStep } : {}),
+        readLog: () => readJobLog(gh, repo, job.id, logger),
+      };
+    });
+}
+
+/**
+ * A check suite's failed check runs (the latest of each name). Their output is all such CI tells GitHub — a
+ * title, a summary and a text of at most 64 KB each — so it goes through the job log's reducer as the log.
+ */
+async function failedCheckRuns(gh: GitHubClient, repo: RepoRef, suiteId: number): Promise<Failed[]> {
+  const runs = await gh.paginate(gh.rest.checks.listForSuite, {
+    ...repo,
+    check_suite_id: suiteId,
+    filter: 'latest',
+    per_page: 100,
+  });
+  return runs
+    .filter((r) => FAILED.has(r.conclusion ?? ''))
+    .map((r) => ({
+      check: true as const,
+      id: r.id,
+      name: r.name,
+      conclusion: r.conclusion ?? 'failure',
+      url: r.html_url ?? r.details_url ?? '',
+      readLog: () => Promise.resolve(reduceOutput(r.output)),
+    }));
+}
+
+function reduceOutput(o: {
+  title: string | null;
+  summary: string | null;
+  text: string | null;
+}): ReducedLog | { unavailable: string } {
+  const text = [o.title, o.summary, o.text].filter((t) => t?.trim()).join('\n');
+  if (!text) return { unavailable: 'the check run reported no output' };
+  const reducer = new LogReducer(JOB_LOG_BOUNDS);
+  reducer.push(text);
+  return reducer.end();
 }
 
 function cleanLog(log: ReducedLog, hidden: HiddenTally): ReducedLog {
@@ -192,8 +255,11 @@ function ticksFor(text: string, min: number): string {
   return '`'.repeat(Math.max(min, longest + 1));
 }
 
-/** A markdown code span the text cannot end early (names come from the workflow file, which a PR can change). */
-function codeSpan(text: string): string {
+/**
+ * A markdown code span the text cannot end early (names come from the workflow file, which a PR can change), for
+ * the task the agent reads; published text has its own (`published-text.ts`), which also defuses mentions and links.
+ */
+export function codeSpan(text: string): string {
   const one = text.replace(/\s+/g, ' ');
   const ticks = ticksFor(one, 1);
   return ticks.length > 1 || one.startsWith('`') || one.endsWith('`')
@@ -203,14 +269,18 @@ function codeSpan(text: string): string {
 
 function renderJob(j: FailedJob): string {
   const at = j.failedStep ?? ('step' in j.log ? j.log.step : undefined);
-  const head = `### Job ${codeSpan(j.name)} ${j.conclusion === 'timed_out' ? 'timed out' : 'failed'}${at ? ` at step ${codeSpan(at)}` : ''}`;
+  const head = `### ${j.check ? 'Check' : 'Job'} ${codeSpan(j.name)} ${j.conclusion === 'timed_out' ? 'timed out' : 'failed'}${at ? ` at step ${codeSpan(at)}` : ''}`;
   const out = [head];
-  if ('unavailable' in j.log) out.push(`The log could not be read (${j.log.unavailable}).`);
+  const log = j.check ? 'Output' : 'Log';
+  if ('unavailable' in j.log)
+    out.push(
+      j.check ? `No output (${j.log.unavailable}).` : `The log could not be read (${j.log.unavailable}).`,
+    );
   else if (j.log.lines.length) {
     const { lines, totalLines, stepLines, boundsHit } = j.log;
     const shown = lines.length < stepLines || lines.length < totalLines;
     out.push(
-      `Log: ${lines.length} of ${totalLines} lines${shown ? " (the failing step's last lines and error lines elsewhere)" : ''}${boundsHit ? '; cut to fit, more failed lines exist' : ''}:`,
+      `${log}: ${lines.length} of ${totalLines} lines${shown ? " (the failing step's last lines and error lines elsewhere)" : ''}${boundsHit ? '; cut to fit, more failed lines exist' : ''}:`,
     );
     const width = String(lines.at(-1)?.n ?? 0).length;
     const body = lines.map((l) => `${String(l.n).padStart(width)}: ${l.text}`).join('\n');

@@ -96,6 +96,27 @@ export const workflowRunEventSchema = z.object({
   sender: userSchema,
 });
 
+/** A pull request as a check suite's payload lists it: its head's repository by id, not by name. */
+const suitePullSchema = z.object({
+  number: z.number().int().positive(),
+  head: z.object({ ref: z.string(), repo: z.object({ id: z.number().int() }).nullish() }),
+});
+
+export const checkSuiteEventSchema = z.object({
+  action: z.string(),
+  check_suite: z.object({
+    id: z.number().int().positive(),
+    head_branch: z.string().nullish(),
+    head_sha: z.string().regex(/^[0-9a-f]{40}$/),
+    conclusion: z.string().nullish(),
+    // Absent only for a suite no app owns, which no CI makes.
+    app: z.object({ slug: z.string().nullish(), name: z.string().nullish() }).nullish(),
+    pull_requests: z.array(suitePullSchema).optional(),
+  }),
+  repository: z.object({ id: z.number().int(), full_name: z.string() }),
+  sender: userSchema,
+});
+
 /** The payload as `schema` reads it, or a UserError naming the first field that is missing or invalid. */
 export function parsePayload<T>(event: string, schema: z.ZodType<T>, payload: unknown): T {
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {

@@ -5,9 +5,11 @@
  */
 import type { z } from 'zod';
 import { UserError } from '../util/errors.js';
+import type { CiSource } from './ci-evidence.js';
 import { isBotUser } from './client.js';
 import { hasOwnMarker } from './comments.js';
 import {
+  checkSuiteEventSchema,
   issueCommentEventSchema,
   issuesEventSchema,
   parsePayload,
@@ -28,9 +30,12 @@ import {
 export type TriggerVia =
   'label' | 'comment' | 'dispatch' | 'assign' | 'review-comment' | 'review' | 'opened' | 'ci-fix';
 
-/** The failed CI run a `workflow_run` event names (checked against the API before anything runs). */
-export interface CiRun {
-  id: number;
+/**
+ * The failed CI a `workflow_run` or `check_suite` event names (checked against the API before anything runs): a
+ * workflow run's id, or a check suite's.
+ */
+export interface CiRun extends CiSource {
+  /** The workflow's name, or the name of the app whose suite it is. */
   workflow: string;
   branch: string;
   headSha: string;
@@ -81,7 +86,7 @@ export interface TriggerSettings {
   triggerAssignee?: string;
   /** `trigger-phrase-anywhere`: a comment starts a run when the phrase stands anywhere in it, not only first. */
   phraseAnywhere?: boolean;
-  /** `fix-ci`: a failed `workflow_run` on one of the action's branches starts a fix run. */
+  /** `fix-ci`: a failed `workflow_run` or `check_suite` on one of the action's branches starts a fix run. */
   fixCi?: boolean;
   /** `branch-prefix`: the action's own branches. */
   branchPrefix?: string;
@@ -129,6 +134,7 @@ export const TRIGGERS = {
   pull_request_review: byAction(reviewEventSchema, { submitted: onReview }),
   workflow_dispatch: always(workflowDispatchEventSchema, onDispatch),
   workflow_run: byAction(workflowRunEventSchema, { completed: onWorkflowRun }),
+  check_suite: byAction(checkSuiteEventSchema, { completed: onCheckSuite }),
 } satisfies Record<string, EventTrigger>;
 
 export function interpretEvent(name: string, payload: unknown, settings: TriggerSettings): Trigger {
@@ -309,26 +315,87 @@ function commentRun(
  */
 function onWorkflowRun(e: z.infer<typeof workflowRunEventSchema>, settings: TriggerSettings): Trigger {
   const run = e.workflow_run;
-  if (!settings.fixCi) return skip("workflow_run: 'fix-ci' is not 'true'");
-  const conclusion = run.conclusion ?? 'none';
-  if (!FIXABLE.has(conclusion))
-    return skip(`the workflow run concluded '${conclusion}', not 'failure' or 'timed_out'`);
   const head = run.head_repository?.full_name ?? 'an unknown repository';
-  if (head.toLowerCase() !== e.repository.full_name.toLowerCase())
-    return skip(`the run's head is in another repository (${head}): a fork's failure is the fork's to fix`);
-  const branch = run.head_branch ?? '';
+  return ciFailure('workflow_run', settings, {
+    conclusion: run.conclusion,
+    fork: head.toLowerCase() !== e.repository.full_name.toLowerCase() ? head : undefined,
+    branch: run.head_branch ?? '',
+    pulls: run.pull_requests ?? [],
+    sender: e.sender.login,
+    ciRun: {
+      source: 'workflow-run',
+      id: run.id,
+      workflow: run.name || 'workflow',
+      branch: run.head_branch ?? '',
+      headSha: run.head_sha,
+    },
+  });
+}
+
+/**
+ * A completed check suite, for `fix-ci` where CI is not GitHub Actions (an app's checks: Buildkite, CircleCI, a
+ * team's own). GitHub Actions' own suites are left to `workflow_run`, which names the workflow and has the logs;
+ * GitHub does not start workflows for them anyway. A suite's payload names its head's repository only through its
+ * pull requests (a fork's pull request is not listed at all, and the API settles it at admission).
+ */
+function onCheckSuite(e: z.infer<typeof checkSuiteEventSchema>, settings: TriggerSettings): Trigger {
+  const suite = e.check_suite;
+  const app = suite.app;
+  if (app?.slug === 'github-actions')
+    return skip("check_suite: GitHub Actions' own suites are read from workflow_run events");
+  const branch = suite.head_branch ?? '';
+  const foreign = suite.pull_requests?.find(
+    (p) => p.head.ref === branch && p.head.repo && p.head.repo.id !== e.repository.id,
+  );
+  return ciFailure('check_suite', settings, {
+    conclusion: suite.conclusion,
+    fork: foreign ? `the repository of pull request #${foreign.number}` : undefined,
+    branch,
+    pulls: suite.pull_requests ?? [],
+    sender: e.sender.login,
+    ciRun: {
+      source: 'check-suite',
+      id: suite.id,
+      workflow: app?.name || app?.slug || 'checks',
+      branch,
+      headSha: suite.head_sha,
+    },
+  });
+}
+
+/** The checks `workflow_run` and `check_suite` share, on the fields both payloads have. */
+function ciFailure(
+  event: string,
+  settings: TriggerSettings,
+  f: {
+    conclusion: string | null | undefined;
+    /** The head's repository when it is not this one. */
+    fork: string | undefined;
+    branch: string;
+    pulls: readonly { number: number; head: { ref: string } }[];
+    sender: string;
+    ciRun: CiRun;
+  },
+): Trigger {
+  if (!settings.fixCi) return skip(`${event}: 'fix-ci' is not 'true'`);
+  const conclusion = f.conclusion ?? 'none';
+  const what = event === 'check_suite' ? 'check suite' : 'workflow run';
+  if (!FIXABLE.has(conclusion))
+    return skip(`the ${what} concluded '${conclusion}', not 'failure' or 'timed_out'`);
+  if (f.fork)
+    return skip(`the run's head is in another repository (${f.fork}): a fork's failure is the fork's to fix`);
   const prefix = settings.branchPrefix ?? 'gemini-run/';
-  if (!prefix || !branch.startsWith(prefix))
-    return skip(`the run's branch '${branch}' is not one of gemini-run's (prefix '${prefix}')`);
-  const pull = run.pull_requests?.find((p) => p.head.ref === branch);
+  if (!prefix || !f.branch.startsWith(prefix))
+    return skip(`the run's branch '${f.branch}' is not one of gemini-run's (prefix '${prefix}')`);
+  const pull = f.pulls.find((p) => p.head.ref === f.branch);
   return {
     kind: 'run',
-    actor: e.sender.login,
+    actor: f.sender,
     ...(pull ? { number: pull.number } : {}),
     isPullRequest: true,
     instruction: '',
     via: 'ci-fix',
-    ciRun: { id: run.id, workflow: run.name || 'workflow', branch, headSha: run.head_sha },
+    ciRun: f.ciRun,
   };
 }
 

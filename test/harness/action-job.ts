@@ -251,6 +251,42 @@ export class ActionWorld implements AsyncDisposable {
     };
   }
 
+  /**
+   * A `check_suite: completed` payload in GitHub's shape (@octokit/webhooks-examples): suite `id` of another CI's
+   * app on `branch` at `headSha`. A suite names its pull requests' head repository by id only; `forkPull` lists
+   * the pull request with another repository's id, as GitHub would for a fork's head.
+   */
+  checkSuitePayload(o: {
+    id: number;
+    app?: { slug: string; name: string };
+    branch: string;
+    headSha: string;
+    conclusion?: string;
+    pull?: number;
+    forkPull?: boolean;
+  }): unknown {
+    const full = `${OWNER}/${REPO}`;
+    const repoId = 4242;
+    const app = o.app ?? { slug: 'circleci-checks', name: 'CircleCI Checks' };
+    const headRepo = { id: o.forkPull ? 9999 : repoId, url: 'https://api.github.com/repos/x', name: REPO };
+    return {
+      action: 'completed',
+      check_suite: {
+        id: o.id,
+        head_branch: o.branch,
+        head_sha: o.headSha,
+        status: 'completed',
+        conclusion: o.conclusion ?? 'failure',
+        app: { id: 1, slug: app.slug, name: app.name, owner: { login: 'circleci', type: 'Organization' } },
+        pull_requests: o.pull
+          ? [{ id: 1, number: o.pull, head: { ref: o.branch, sha: o.headSha, repo: headRepo } }]
+          : [],
+      },
+      repository: { id: repoId, full_name: full, name: REPO, owner: { login: OWNER } },
+      sender: { login: 'circleci-checks[bot]', type: 'Bot' },
+    };
+  }
+
   /** Runs main then post; returns both. */
   async run(
     o: JobOptions,

@@ -217,4 +217,84 @@ describe('fix-ci (issue 26)', () => {
     expect(await originTip()).toBe(theirs);
     expect(w.github.comments(2).some((c) => c.body.includes('ci-fix-stop'))).toBe(false);
   });
+
+  it("another CI's failed check suite: the same loop, the evidence from its check runs' output", async () => {
+    const head = await opened();
+    const suite = (
+      id: number,
+      sha: string,
+      o: { slug?: string; conclusion?: string; forkPull?: boolean } = {},
+    ) => {
+      const app = {
+        slug: o.slug ?? 'circleci-checks',
+        name: o.slug === 'github-actions' ? 'GitHub Actions' : 'CircleCI Checks',
+      };
+      w.github.addCheckSuite({
+        id,
+        app,
+        headBranch: BRANCH,
+        headSha: sha,
+        runs: [
+          {
+            name: 'test: unit',
+            conclusion: 'failure',
+            output: {
+              title: '1 test failed',
+              text: 'not ok 1 - notes has a title\n  AssertionError: expected "" to contain "# Notes"',
+            },
+            annotations: [{ path: 'NOTES.md', startLine: 1, level: 'failure', message: 'no title' }],
+          },
+        ],
+      });
+      return w.world.checkSuitePayload({
+        id,
+        app,
+        branch: BRANCH,
+        headSha: sha,
+        pull: 2,
+        ...(o.conclusion ? { conclusion: o.conclusion } : {}),
+        ...(o.forkPull ? { forkPull: true } : {}),
+      });
+    };
+    const run = (payload: unknown, play = {}) =>
+      w.run({ eventName: 'check_suite', payload, play, inputs: FIX });
+    const skipped = async (payload: unknown, reason: RegExp) => {
+      const r = await run(payload, { commits: { Nope: { 'n.md': 'n\n' } } });
+      expect(ended(r).outputs.status).toBe('skipped');
+      expect(r.seen).toHaveLength(0);
+      expect(r.log.join('\n')).toMatch(reason);
+    };
+    await skipped(
+      suite(501, head, { slug: 'github-actions' }),
+      /GitHub Actions' own suites are read from workflow_run/,
+    );
+    await skipped(suite(502, head, { conclusion: 'neutral' }), /check suite concluded 'neutral'/);
+    await skipped(suite(503, head, { forkPull: true }), /a fork's failure is the fork's to fix/);
+
+    const r = await run(suite(504, head), {
+      commits: { 'Give NOTES.md a title': { 'NOTES.md': '# Notes\n' } },
+      transcript: RESUMABLE,
+    });
+    expect(ended(r).outputs).toMatchObject({ status: 'finished', 'pr-number': '2', branch: BRANCH });
+    const seen = r.seen[0]!;
+    expect(seen.resume?.sessionId).toBe(SESSION);
+    expect(seen.task.instruction).toMatch(
+      /^Fixing CI: the check `CircleCI Checks` \/ `test: unit` failed on commit/,
+    );
+    expect(seen.task.instruction).toMatch(/### Check `test: unit` failed\nOutput: /);
+    expect(seen.task.instruction).toMatch(/AssertionError: expected "" to contain "# Notes"/);
+    expect(seen.task.instruction).toContain('- `NOTES.md:1` (failure): no title');
+    expect(r.log.join('\n')).toMatch(/Reading the failed check suite 504 \(CircleCI Checks\)/);
+    const tracking = w.github.comments(2).find((c) => c.body.includes('gemini-run:progress'))?.body ?? '';
+    // Published: the name's colon is escaped (GitHub could read `test:` as a link's scheme).
+    expect(tracking).toContain('🔧 Fixing CI: `CircleCI Checks` / <code>test\\: unit</code> (attempt 1)');
+    const fixed = await originTip();
+    expect(fixed).not.toBe(head);
+
+    // The same failure on the fix: stopped, once, nothing pushed.
+    const again = await run(suite(505, fixed), { commits: { 'Another try': { 'x.md': 'x\n' } } });
+    expect(ended(again).outputs.status).toBe('skipped');
+    expect(await originTip()).toBe(fixed);
+    expect(w.github.comments(2).filter((c) => c.body.includes('gemini-run:ci-fix-stop'))).toHaveLength(1);
+  });
 });

@@ -92,11 +92,55 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
         kind: 'run',
         via: 'ci-fix',
         isPullRequest: true,
-        ciRun: { id: run.id, branch: 'gemini-run/issue-7', headSha: run.head_sha },
+        ciRun: { source: 'workflow-run', id: run.id, branch: 'gemini-run/issue-7', headSha: run.head_sha },
       });
       // As GitHub sent it: not a failure, or not our branch.
       expect(interpretEvent('workflow_run', p, { ...settings, fixCi: true }).kind).toBe('skip');
     }
+  });
+
+  it("check_suite.completed: another CI's failure on a gemini-run branch is a ci-fix run; Actions' own is not", () => {
+    const examples = examplesOf('check_suite', 'completed');
+    let ran = 0;
+    for (const p of examples) {
+      const suite = field(p, 'check_suite');
+      const pulls = (suite.pull_requests as { number: number; head: Record<string, unknown> }[]).map((q) => ({
+        ...q,
+        head: { ...q.head, ref: 'gemini-run/issue-7' },
+      }));
+      const failed = {
+        ...p,
+        check_suite: {
+          ...suite,
+          conclusion: 'failure',
+          head_branch: 'gemini-run/issue-7',
+          pull_requests: pulls,
+        },
+      };
+      const app = suite.app as { name: string; slug?: string };
+      // One of GitHub's examples is a suite of GitHub Actions itself: workflow_run's to handle.
+      if (app.slug === 'github-actions') {
+        expect(interpretEvent('check_suite', failed, { ...settings, fixCi: true }).kind).toBe('skip');
+        continue;
+      }
+      ran++;
+      expect(interpretEvent('check_suite', failed, { ...settings, fixCi: true })).toMatchObject({
+        kind: 'run',
+        via: 'ci-fix',
+        ...(pulls[0] ? { number: pulls[0].number } : {}),
+        ciRun: { source: 'check-suite', id: suite.id, workflow: app.name, headSha: suite.head_sha },
+      });
+      const actions = {
+        ...failed,
+        check_suite: { ...failed.check_suite, app: { ...app, slug: 'github-actions' } },
+      };
+      expect(interpretEvent('check_suite', actions, { ...settings, fixCi: true })).toMatchObject({
+        kind: 'skip',
+        reason: expect.stringMatching(/read from workflow_run/),
+      });
+      expect(interpretEvent('check_suite', p, { ...settings, fixCi: true }).kind).toBe('skip');
+    }
+    expect(ran).toBeGreaterThan(0);
   });
 
   it('issue_comment.created: a run on the issue, the comment being the instruction', () => {

@@ -153,7 +153,7 @@ describe('interpretEvent', () => {
   it('skips an event the trigger table lacks, naming every event it has', () => {
     const expected =
       "event 'pull_request' is not supported (use issues: labeled, assigned or opened, issue_comment," +
-      ' pull_request_review_comment, pull_request_review, workflow_dispatch or workflow_run)';
+      ' pull_request_review_comment, pull_request_review, workflow_dispatch, workflow_run or check_suite)';
     for (const name of ['pull_request', 'push', 'constructor', '__proto__', '']) {
       // Unknown events are not parsed: any payload, even none, gives the same skip.
       const t = interpretEvent(name, undefined, settings);

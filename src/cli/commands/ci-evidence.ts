@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { collectCiEvidence, renderCiEvidence } from '../../github/ci-evidence.js';
+import { collectCiEvidence, renderCiEvidence, type CiSource } from '../../github/ci-evidence.js';
 import { createGitHubClient } from '../../github/client.js';
 import { describeTally, emptyTally } from '../../github/sanitize.js';
 import { UserError } from '../../util/errors.js';
@@ -7,34 +7,50 @@ import { createStreamLogger } from '../../util/log.js';
 import { UsageError, type CliIO, type Command } from '../args.js';
 
 const usage = `usage: gemini-run ci-evidence <owner/repo> <run-id>
+       gemini-run ci-evidence <owner/repo> --check-suite <suite-id>
 
 Prints what gemini-run reads of a failed workflow run to fix it: each failed job's failing step with the log
 lines that matter (at most 200 lines and 16 KB a job, 48 KB in all), and the check annotations. The log is read
-as a stream and never held whole.
+as a stream and never held whole. With --check-suite, another CI's check suite: each failed check run's output
+(title, summary, text) through the same cut, and its annotations.
   GITHUB_TOKEN (or GH_TOKEN)  a token that can read the repository's Actions (actions: read, checks: read)
   GITHUB_API_URL              the API (default https://api.github.com; GitHub Enterprise Server: its /api/v3)`;
 
-function parse(argv: string[]): { owner: string; repo: string; runId: number; help: boolean } {
+interface Parsed {
+  owner: string;
+  repo: string;
+  ci: CiSource;
+  help: boolean;
+}
+
+function parse(argv: string[]): Parsed {
   let positionals: string[];
   let help = false;
+  let suite: string | undefined;
   try {
     const r = parseArgs({
       args: argv,
-      options: { help: { type: 'boolean', short: 'h' } },
+      options: { help: { type: 'boolean', short: 'h' }, 'check-suite': { type: 'string' } },
       strict: true,
       allowPositionals: true,
     });
     positionals = r.positionals;
     help = r.values.help === true;
+    suite = r.values['check-suite'];
   } catch (e) {
     throw new UsageError((e as Error).message.split('\n')[0] ?? 'bad arguments', 'ci-evidence');
   }
-  if (help) return { owner: '', repo: '', runId: 0, help };
-  const [full = '', id = ''] = positionals;
+  if (help) return { owner: '', repo: '', ci: { source: 'workflow-run', id: 0 }, help };
+  const [full = '', runId] = positionals;
+  const id = suite ?? runId ?? '';
   const [owner = '', repo = ''] = full.split('/');
-  if (!owner || !repo || positionals.length !== 2 || !/^\d+$/.test(id))
-    throw new UsageError('give the repository as owner/repo and the run id as a number', 'ci-evidence');
-  return { owner, repo, runId: Number(id), help };
+  if (!owner || !repo || positionals.length !== (suite === undefined ? 2 : 1) || !/^\d+$/.test(id))
+    throw new UsageError(
+      'give the repository as owner/repo and the run id (or --check-suite <id>) as a number',
+      'ci-evidence',
+    );
+  const source = suite === undefined ? 'workflow-run' : 'check-suite';
+  return { owner, repo, ci: { source, id: Number(id) }, help };
 }
 
 export const ciEvidenceCommand: Command = {
@@ -42,7 +58,7 @@ export const ciEvidenceCommand: Command = {
   summary: 'print what gemini-run reads of a failed workflow run (failing steps, log excerpts, annotations)',
   usage,
   async run(argv: string[], io: Pick<CliIO, 'stdout' | 'stderr'> & Partial<CliIO>): Promise<number> {
-    const { owner, repo, runId, help } = parse(argv);
+    const { owner, repo, ci, help } = parse(argv);
     if (help) {
       io.stdout.write(`${usage}\n`);
       return 0;
@@ -56,7 +72,7 @@ export const ciEvidenceCommand: Command = {
     const logger = createStreamLogger({ out: io.stderr, err: io.stderr });
     const gh = createGitHubClient(token, env.GITHUB_API_URL || 'https://api.github.com', { logger });
     const hidden = emptyTally();
-    const evidence = await collectCiEvidence(gh, { owner, repo }, runId, hidden, logger);
+    const evidence = await collectCiEvidence(gh, { owner, repo }, ci, hidden, logger);
     const removed = describeTally(hidden);
     if (removed) io.stderr.write(`${removed}\n`);
     io.stdout.write(`${renderCiEvidence(evidence)}\n`);

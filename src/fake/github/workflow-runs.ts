@@ -2,10 +2,12 @@
  * Workflow runs as the CI-fix evidence reads them: a run's jobs (GET …/actions/runs/{run_id}/jobs, latest attempt),
  * a job's log (GET …/actions/jobs/{job_id}/logs answers 302 to a signed URL that needs no token, as GitHub's does),
  * and a check run's annotations (GET …/check-runs/{id}/annotations). A job's id is its check run's id, as on GitHub.
+ * And another CI's check suites: a suite's check runs (GET …/check-suites/{id}/check-runs) with their output, whose
+ * annotations the same route serves.
  */
 import { fail } from './http.js';
 import { paginate, REPO, route, type Ctx, type Route } from './route.js';
-import { apiRepoUrl, fakeSha, htmlRepoUrl, nodeId } from './shapes.js';
+import { apiRepoUrl, fakeSha, htmlRepoUrl, nodeId, userJson } from './shapes.js';
 import type { GitHubState, StoredRepo } from './state.js';
 
 export type JobConclusion = 'success' | 'failure' | 'cancelled' | 'skipped' | 'timed_out';
@@ -35,19 +37,59 @@ export interface FakeWorkflowRun {
   jobs: FakeJob[];
 }
 
+/** A check run another CI (an app) reported: no log, an output instead. */
+export interface FakeCheckRun {
+  name: string;
+  conclusion: JobConclusion;
+  output: { title?: string; summary?: string; text?: string };
+  annotations?: FakeAnnotation[];
+}
+
+export interface FakeCheckSuite {
+  id: number;
+  /** The app whose suite it is (`circleci-checks`, `buildkite`). */
+  app: { slug: string; name: string };
+  headBranch: string;
+  headSha: string;
+  runs: FakeCheckRun[];
+}
+
 interface StoredJob extends FakeJob {
   id: number;
   run: FakeWorkflowRun;
   repo: StoredRepo;
 }
 
-/** The runs of one fake, by repository; kept beside the fake's state so only tests that add runs pay for them. */
-const RUNS = new WeakMap<GitHubState, { jobs: Map<number, StoredJob>; runs: Map<string, StoredJob[]> }>();
+interface StoredCheckRun extends FakeCheckRun {
+  id: number;
+  suite: FakeCheckSuite;
+  repo: StoredRepo;
+}
 
-function runsOf(s: GitHubState): { jobs: Map<number, StoredJob>; runs: Map<string, StoredJob[]> } {
+interface Runs {
+  jobs: Map<number, StoredJob>;
+  runs: Map<string, StoredJob[]>;
+  checkRuns: Map<number, StoredCheckRun>;
+  suites: Map<string, StoredCheckRun[]>;
+}
+
+/** The runs of one fake, by repository; kept beside the fake's state so only tests that add runs pay for them. */
+const RUNS = new WeakMap<GitHubState, Runs>();
+
+function runsOf(s: GitHubState): Runs {
   let r = RUNS.get(s);
-  if (!r) RUNS.set(s, (r = { jobs: new Map(), runs: new Map() }));
+  if (!r) RUNS.set(s, (r = { jobs: new Map(), runs: new Map(), checkRuns: new Map(), suites: new Map() }));
   return r;
+}
+
+/** A completed check suite of `repo` with its check runs; returns the check runs' ids. */
+export function addCheckSuite(s: GitHubState, repo: StoredRepo, suite: FakeCheckSuite): number[] {
+  const all = runsOf(s);
+  // Check run ids of another app are far from workflow jobs' (run id × 100), as GitHub's ids never collide.
+  const stored = suite.runs.map((r, i) => ({ ...r, id: 9_000_000 + suite.id * 100 + i + 1, suite, repo }));
+  for (const r of stored) all.checkRuns.set(r.id, r);
+  all.suites.set(`${repo.owner}/${repo.name}#${suite.id}`.toLowerCase(), stored);
+  return stored.map((r) => r.id);
 }
 
 export function addWorkflowRun(s: GitHubState, repo: StoredRepo, run: FakeWorkflowRun): number[] {
@@ -108,10 +150,14 @@ function jobJson(s: GitHubState, j: StoredJob): Record<string, unknown> {
   };
 }
 
-function annotationJson(s: GitHubState, j: StoredJob, a: FakeAnnotation): Record<string, unknown> {
+function annotationJson(
+  s: GitHubState,
+  at: { repo: StoredRepo; headSha: string },
+  a: FakeAnnotation,
+): Record<string, unknown> {
   return {
     path: a.path,
-    blob_href: `${htmlRepoUrl(s, j.repo)}/blob/${j.run.headSha}/${a.path}`,
+    blob_href: `${htmlRepoUrl(s, at.repo)}/blob/${at.headSha}/${a.path}`,
     start_line: a.startLine,
     end_line: a.startLine,
     start_column: null,
@@ -129,6 +175,62 @@ function jobAt(c: Ctx, id: string | undefined): StoredJob {
   return job;
 }
 
+/** A check run's annotations and where they point, for a workflow job or another app's check run. */
+function checkRunAt(
+  c: Ctx,
+  id: string | undefined,
+): { repo: StoredRepo; headSha: string; annotations: FakeAnnotation[] } {
+  const other = runsOf(c.state).checkRuns.get(Number(id));
+  if (other && other.repo === c.repo)
+    return { repo: other.repo, headSha: other.suite.headSha, annotations: other.annotations ?? [] };
+  const job = jobAt(c, id);
+  return { repo: job.repo, headSha: job.run.headSha, annotations: job.annotations ?? [] };
+}
+
+const APP_TIME = '2026-01-01T00:00:00Z';
+
+function checkRunJson(s: GitHubState, r: StoredCheckRun): Record<string, unknown> {
+  const api = apiRepoUrl(s, r.repo);
+  const appId = 7000 + (r.suite.id % 1000);
+  return {
+    id: r.id,
+    node_id: nodeId('CheckRun', r.id),
+    head_sha: r.suite.headSha,
+    external_id: String(r.id),
+    url: `${api}/check-runs/${r.id}`,
+    html_url: `${htmlRepoUrl(s, r.repo)}/runs/${r.id}`,
+    details_url: `https://ci.example.com/${r.suite.app.slug}/${r.id}`,
+    status: 'completed',
+    conclusion: r.conclusion,
+    started_at: STEP_TIME,
+    completed_at: STEP_TIME,
+    output: {
+      title: r.output.title ?? null,
+      summary: r.output.summary ?? null,
+      text: r.output.text ?? null,
+      annotations_count: r.annotations?.length ?? 0,
+      annotations_url: `${api}/check-runs/${r.id}/annotations`,
+    },
+    name: r.name,
+    check_suite: { id: r.suite.id },
+    app: {
+      id: appId,
+      slug: r.suite.app.slug,
+      node_id: nodeId('App', appId),
+      owner: userJson(s, s.user(r.repo.owner)),
+      name: r.suite.app.name,
+      description: null,
+      external_url: 'https://ci.example.com',
+      html_url: `${s.serverUrl}/apps/${r.suite.app.slug}`,
+      created_at: APP_TIME,
+      updated_at: APP_TIME,
+      permissions: { checks: 'write', metadata: 'read' },
+      events: [],
+    },
+    pull_requests: [],
+  };
+}
+
 export const workflowRunRoutes: Route[] = [
   route('GET', `${REPO}/actions/runs/:run_id/jobs`, (c) => {
     const key = `${c.repo.owner}/${c.repo.name}#${c.params.run_id}`.toLowerCase();
@@ -144,10 +246,18 @@ export const workflowRunRoutes: Route[] = [
     return { status: 302, headers: { location: url } };
   }),
   route('GET', `${REPO}/check-runs/:check_run_id/annotations`, (c) => {
-    const job = jobAt(c, c.params.check_run_id);
+    const run = checkRunAt(c, c.params.check_run_id);
     return paginate(
       c,
-      (job.annotations ?? []).map((a) => annotationJson(c.state, job, a)),
+      run.annotations.map((a) => annotationJson(c.state, run, a)),
     );
+  }),
+  route('GET', `${REPO}/check-suites/:check_suite_id/check-runs`, (c) => {
+    const key = `${c.repo.owner}/${c.repo.name}#${c.params.check_suite_id}`.toLowerCase();
+    const runs = runsOf(c.state).suites.get(key);
+    if (!runs) fail(404, 'Not Found');
+    const page = paginate(c, runs);
+    const body = (page.body as StoredCheckRun[]).map((r) => checkRunJson(c.state, r));
+    return { ...page, body: { total_count: runs.length, check_runs: body } };
   }),
 ];
