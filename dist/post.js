@@ -45657,6 +45657,14 @@ const STATUS = {
         words: 'finished, but not published',
         advice: () => "Nothing of the agent's work is lost: it is where the text above says. Once the cause is fixed, re-run: the run branch only moves forward, so the next run continues from it.",
     },
+    deferred: {
+        origin: 'action',
+        fails: false,
+        icon: '⏸️',
+        words: 'deferred until the quota resets',
+        // What happens next (when, and how to cancel) is the deferral's own comment (deferral.ts).
+        advice: noAdvice,
+    },
     refused: { origin: 'action', fails: false, icon: '⛔', words: 'refused', advice: noAdvice },
     skipped: { origin: 'action', fails: false, icon: '⏭️', words: 'skipped', advice: noAdvice },
     misconfigured: {

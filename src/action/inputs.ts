@@ -121,6 +121,27 @@ const INPUT_SHAPE = {
       .regex(/^\d{1,2}$/, { message: "'max-fix-attempts' must be a whole number from 0 to 99" })
       .transform(Number),
   ),
+  'on-quota': input('fail', z.enum(['fail', 'defer'], { message: "'on-quota' must be 'fail' or 'defer'" })),
+  'deferred-label': input(
+    'gemini-run:deferred',
+    z
+      .string()
+      .regex(/^\P{Cc}{1,50}$/u, { message: "'deferred-label' must be a label name (1 to 50 characters)" }),
+  ),
+  'max-resumes': input(
+    '1',
+    z
+      .string()
+      .regex(/^(?:[1-9]|10)$/, { message: "'max-resumes' must be a whole number from 1 to 10" })
+      .transform(Number),
+  ),
+  'max-deferrals': input(
+    '3',
+    z
+      .string()
+      .regex(/^\d{1,2}$/, { message: "'max-deferrals' must be a whole number from 0 to 99" })
+      .transform(Number),
+  ),
   'trigger-assignee': input(
     '',
     z.string().regex(/^[A-Za-z0-9-]*(\[bot\])?$/, {

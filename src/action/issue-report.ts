@@ -159,6 +159,13 @@ export function issueComment(r: ReportInput): string | undefined {
       failing && advice,
     ]);
   }
+  if (r.status === 'deferred') {
+    // The deferral's own comment, on the pull request or the issue, says when and how to cancel; an issue whose
+    // run opened a pull request is pointed there.
+    return pull && !r.onPullRequest
+      ? `The model's quota ran out: gemini-run's partial work is in #${pull.number}, where it continues after the reset.`
+      : undefined;
+  }
   if (r.onPullRequest) {
     if (r.commitCount === 0 && failing) return tail([`${ended}.`, advice]);
     return undefined;

@@ -7,7 +7,8 @@ import { earlyFailure, failureSummary } from './issue-report.js';
 import { redactSecrets } from '../run/report.js';
 import { getInputs, maskSecret } from './inputs.js';
 import { setOutputs } from './outputs.js';
-import { runAction, type ActionIo } from './run-action.js';
+import type { ActionIo } from './run-action.js';
+import { runForEvent } from './resume-deferred.js';
 import { saveState } from './state.js';
 import { artifactTranscriptStore, localTranscriptStore } from './transcript-store.js';
 
@@ -50,7 +51,7 @@ export async function run(): Promise<void> {
   try {
     const { inputs, problem } = getInputs();
     const ctx = await readActionContext();
-    const { outputs, failure } = await runAction(inputs, ctx, io, undefined, problem);
+    const { outputs, failure } = await runForEvent(inputs, ctx, io, undefined, problem);
     setOutputs(outputs);
     core.info(`status: ${outputs.status}${outputs['pr-url'] ? ` — ${outputs['pr-url']}` : ''}`);
     // The pipeline decided the step's failure with the status (a failing status always comes with one).

@@ -5,12 +5,10 @@ import { closeOpenFence } from '../github/published-text.js';
 import { ENGINE_STATUSES, type EngineStatus, type RunResult } from '../run/types.js';
 
 /**
- * The session record rides in the summary comment, on the line right after its commentMarker('summary'): the
- * only place a record is read from (`sessionRecordOf`), so a record quoted anywhere else in the body is none.
+ * What a later run needs to continue a session: recorded (hidden) in the PR summary comment, on the line right
+ * after its commentMarker('summary'): the only place a record is read from (`sessionRecordOf`), so a record quoted
+ * anywhere else in the body is none.
  */
-const SESSION_MARKER_PREFIX = '<!-- gemini-run:session ';
-
-/** What a later run needs to continue a session: recorded (hidden) in the PR summary comment. */
 export interface SessionRecord {
   sessionId: string;
   runId: string;
@@ -34,7 +32,38 @@ export interface CiFixRecord {
 }
 
 export function sessionMarker(record: SessionRecord): string {
-  return `${SESSION_MARKER_PREFIX}${JSON.stringify(record).replace(/--/g, '\\u002d\\u002d')} -->`;
+  return hiddenRecord('session', record);
+}
+
+/** A record as one hidden line, `<!-- gemini-run:<kind> {json} -->` (no `--` inside to end the comment early). */
+export function hiddenRecord(kind: string, value: object): string {
+  return `<!-- gemini-run:${kind} ${JSON.stringify(value).replace(/--/g, '\\u002d\\u002d')} -->`;
+}
+
+/**
+ * The record of kind `kind` in a comment: the line right after `marker`, which must open the body, parsed by
+ * `schema`. Anything else (no record there, a record of the wrong shape, records further down) is none. Read only
+ * from a comment the action's own identity wrote.
+ */
+export function hiddenRecordOf<T>(
+  body: string,
+  marker: string,
+  kind: string,
+  schema: z.ZodType<T>,
+): T | undefined {
+  const [first, second] = body.trimStart().split('\n', 2);
+  if (first?.trim() !== marker) return undefined;
+  const line = second?.trim() ?? '';
+  const prefix = `<!-- gemini-run:${kind} `;
+  if (!line.startsWith(prefix) || !line.endsWith(' -->')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line.slice(prefix.length, -' -->'.length));
+  } catch {
+    return undefined; // A hand-edited marker is ignored rather than failing the run.
+  }
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /**
@@ -61,24 +90,9 @@ const sessionRecordSchema = z.object({
     .catch(undefined),
 });
 
-/**
- * The session record of a summary comment: the line right after `marker`, which must open the body. Anything
- * else (no record there, a record of the wrong shape, records further down) is no record. Read only from a
- * comment the action's own identity wrote.
- */
+/** The session record of a summary comment (`hiddenRecordOf`). */
 export function sessionRecordOf(body: string, marker: string): SessionRecord | undefined {
-  const [first, second] = body.trimStart().split('\n', 2);
-  if (first?.trim() !== marker) return undefined;
-  const m = /^<!-- gemini-run:session (\{.*\}) -->$/.exec(second?.trim() ?? '');
-  if (!m) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(m[1] ?? '');
-  } catch {
-    return undefined; // A hand-edited marker is ignored rather than failing the run.
-  }
-  const parsed = sessionRecordSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  return hiddenRecordOf(body, marker, 'session', sessionRecordSchema);
 }
 
 export function prTitle(task: Task): string {

@@ -16,6 +16,7 @@ import { execute } from './phases/execute.js';
 import { prepare } from './phases/prepare.js';
 import { preflight } from './phases/preflight.js';
 import { publish } from './phases/publish.js';
+import { defer } from './phases/defer.js';
 import { Redactor } from './redact.js';
 import { reportEarlyEnd, reportRun } from './phases/report.js';
 import { misconfigured } from './phases/misconfigured.js';
@@ -59,9 +60,11 @@ export async function runAction(
   io: ActionIo,
   deps: PipelineDeps = REAL_DEPS,
   problem?: string,
+  /** A run the action itself decided (a deferred run resumed), in place of the event's. */
+  resumed?: RunTrigger,
 ): Promise<ActionResult> {
   const b = basics(inputs, ctx, io, deps);
-  const checked = await checkedLocally(b, problem);
+  const checked = await checkedLocally(b, problem, resumed);
   if (isEnd(checked)) return checked;
   const admitted = await admit(checked);
   if (isEnd(admitted)) return admitted;
@@ -74,10 +77,14 @@ export async function runAction(
 }
 
 /** Everything local first: a mistake ends `misconfigured` here, before the first network call or GitHub write. */
-async function checkedLocally(b: Basics, problem: string | undefined): Promise<AtAdmit | ActionResult> {
+async function checkedLocally(
+  b: Basics,
+  problem: string | undefined,
+  resumed: RunTrigger | undefined,
+): Promise<AtAdmit | ActionResult> {
   let trigger: RunTrigger | undefined;
   try {
-    const triggered = interpret(b);
+    const triggered = resumed ? { trigger: resumed } : interpret(b);
     if (!isEnd(triggered)) trigger = triggered.trigger;
     // Inputs that do not parse fail every run, even one its event does not trigger: the workflow is wrong.
     if (problem) throw new UserError(problem);
@@ -111,10 +118,14 @@ async function afterAcknowledged(r: AtPrepare): Promise<ActionResult> {
   try {
     const executed = { ...p, ...(await execute(p)) };
     const published = { ...executed, ...(await publish(executed)) };
-    const result = await reportRun(published);
+    const reported = { ...published, ...(await defer(published)) };
+    const result = await reportRun(reported);
     const allowed = published.published?.protectedAllowed;
-    const warn = allowed?.length ? `⚠ Changes protected paths: ${protectedChangesLine(allowed)}.` : undefined;
-    await finishTracking(r, result, published.result.usage.totalTokens, warn);
+    const notes = [
+      allowed?.length && `⚠ Changes protected paths: ${protectedChangesLine(allowed)}.`,
+      reported.deferral && `⏸️ Resumes after the quota resets at ${reported.deferral.resets}.`,
+    ].filter(Boolean);
+    await finishTracking(r, result, published.result.usage.totalTokens, notes.join('\n\n') || undefined);
     return result;
   } finally {
     await restore(p);

@@ -20,6 +20,7 @@ import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import type { prepareVertex } from '../host/model-access.js';
 import type { ActionOutputs } from './outputs.js';
+import type { Deferred } from './deferral.js';
 import type { PublishOutcome } from './publish.js';
 import type { Redactor } from './redact.js';
 import type { TrackingComment } from './tracking-comment.js';
@@ -152,6 +153,8 @@ export interface Published {
   published: PublishOutcome | undefined;
   outDir: string;
   artifactName: string;
+  /** `on-quota: defer`: the run was deferred (its status is then `deferred`). */
+  deferral?: Deferred;
 }
 
 /** The record as each phase finds it: everything the phases before it added. */

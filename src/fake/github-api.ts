@@ -292,6 +292,14 @@ export class FakeGitHub implements AsyncDisposable {
     issue.updatedAt = this.state.now();
   }
 
+  /** Someone removes a label in the web UI. */
+  unlabelIssue(number: number, label: string, repoName?: string): void {
+    const issue = this.state.repoOf(repoName).issues.get(number);
+    if (!issue) throw new Error(`FakeGitHub: no issue #${number}`);
+    issue.labels = issue.labels.filter((l) => l !== label);
+    issue.updatedAt = this.state.now();
+  }
+
   /** Someone edits a comment: its updated_at moves on. */
   editComment(id: number, body: string, repoName?: string): void {
     const comment = this.state.repoOf(repoName).comments.find((c) => c.id === id);

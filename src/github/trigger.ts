@@ -28,7 +28,16 @@ import {
 } from './sanitize.js';
 
 export type TriggerVia =
-  'label' | 'comment' | 'dispatch' | 'assign' | 'review-comment' | 'review' | 'opened' | 'ci-fix';
+  | 'label'
+  | 'comment'
+  | 'dispatch'
+  | 'assign'
+  | 'review-comment'
+  | 'review'
+  | 'opened'
+  | 'ci-fix'
+  /** A deferred run resumed by a scheduled run (never from an event's payload: src/action/resume-deferred.ts). */
+  | 'resume';
 
 /**
  * The failed CI a `workflow_run` or `check_suite` event names (checked against the API before anything runs): a
@@ -71,6 +80,8 @@ export interface RunTrigger {
   hidden?: HiddenTally;
   /** `via: 'ci-fix'`: the failed run. The PR number may be unknown until the API is asked. */
   ciRun?: CiRun;
+  /** `via: 'resume'`: the deferrals in a row before this run (a wall again defers it with one more). */
+  deferrals?: number;
 }
 
 type Skip = { kind: 'skip'; reason: string };

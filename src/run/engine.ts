@@ -47,6 +47,7 @@ import type { RunOptions } from './options.js';
 import type { RunResult } from './types.js';
 import { TokenBudget } from './budget.js';
 import { watchModel } from './model-watch.js';
+import { withQuotaDetail } from './walls.js';
 import { installExtensions } from '../gemini/extensions.js';
 import { writeUserSettings } from '../gemini/user-settings.js';
 
@@ -261,7 +262,7 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
     releaseGuard?.();
     progress.stopHeartbeat();
   }
-  outcome = budget.settle(outcome, progress.tokens);
+  outcome = withQuotaDetail(budget.settle(outcome, progress.tokens), opts.modelHealth?.().quotaWait);
   // The message can quote the CLI's screen or stderr: someone else's text, kept on this line.
   log.info(`gemini ended: ${outcome.status}${outcome.message ? ` (${neutralize(outcome.message)})` : ''}`);
 

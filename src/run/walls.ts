@@ -8,6 +8,7 @@ import type { TelemetryEvent } from '../gemini/telemetry.js';
 import { describeExit, httpStatusOfExit, type CliBehaviour } from '../gemini/cli-profile.js';
 import type { EngineStatus } from './types.js';
 import { SCREEN_TEXTS, findOnScreen, stripBox } from '../gemini/screen.js';
+import { quotaFacts } from '../domain/quota.js';
 
 /** Where a matched text is proven: a captured screen of the real 0.42.0, or the literal in its bundle. */
 export type DialogProof =
@@ -453,4 +454,19 @@ export function decideHeadlessEnd(
 function exitMeaning(code: number, cli: HeadlessEndInput['cli']): string {
   const http = httpStatusOfExit(code, cli);
   return http ? ` (${http})` : '';
+}
+
+/**
+ * A quota wall whose own words do not say when it lifts (0.42.0's dialog: "Usage limit reached for <model>.") is
+ * told with what the model proxy saw of the 429 (its window and RetryInfo delay), so the reset is the API's and not
+ * only the documented window's. Pure.
+ */
+export function withQuotaDetail<T extends { status: EngineStatus; message?: string }>(
+  outcome: T,
+  quotaWait: { message: string } | undefined,
+): T {
+  if (outcome.status !== 'quota-exhausted' || !quotaWait) return outcome;
+  if (quotaFacts(outcome.message ?? '').delayS !== undefined) return outcome;
+  const message = outcome.message ? `${outcome.message} (${quotaWait.message})` : quotaWait.message;
+  return { ...outcome, message };
 }

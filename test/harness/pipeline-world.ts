@@ -10,7 +10,7 @@ import { OUTPUT_NAMES } from '../../src/action/outputs.js';
 import { failsStep } from '../../src/domain/status.js';
 import { checkGemini, installGemini } from '../../src/action/gemini-binary.js';
 import { INPUT_DEFAULTS, parseInputs, type InputName } from '../../src/action/inputs.js';
-import { runAction } from '../../src/action/run-action.js';
+import { runForEvent } from '../../src/action/resume-deferred.js';
 import type { ActionResult, PipelineDeps } from '../../src/action/run-record.js';
 import { localTranscriptStore } from '../../src/action/transcript-store.js';
 import { profileFor } from '../../src/gemini/cli-profile.js';
@@ -125,7 +125,7 @@ export class PipelineWorld implements AsyncDisposable {
     const deps: PipelineDeps = { runAgent: stubEngine(o.play ?? {}, seen), ...offlineGemini, ...o.deps };
     const out: PipelineRun = { log: logger.lines, state, summary: '', seen, before, runId: ctx.runId };
     try {
-      out.result = await runAction(inputs, ctx, io, deps);
+      out.result = await runForEvent(inputs, ctx, io, deps);
     } catch (error) {
       out.error = error as Error;
     }

@@ -12,8 +12,10 @@ import {
   matchDialog,
   modelUnavailable,
   serverMessage,
+  withQuotaDetail,
   type WallInput,
 } from '../../src/run/walls.js';
+import { quotaReset } from '../../src/domain/quota.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const turn = (at = 1): TelemetryEvent => ({ kind: 'turn-started', at });
@@ -487,5 +489,28 @@ describe('a headless stall', () => {
     ).toMatchObject({
       status: 'model-unavailable',
     });
+  });
+});
+
+describe('withQuotaDetail', () => {
+  const wait = { message: 'the model API asked to wait: HTTP 429 (daily quota, retry in 2s)' };
+  it("adds the proxy's 429 detail to a quota wall that does not say when it lifts, and nothing else", () => {
+    const dialog = {
+      status: 'quota-exhausted' as const,
+      message: 'Usage limit reached for gemini-2.5-flash.',
+    };
+    const told = withQuotaDetail(dialog, wait);
+    expect(told.message).toBe(`${dialog.message} (${wait.message})`);
+    const now = new Date('2026-12-05T01:00:00Z');
+    expect(quotaReset(told.message, now)).toEqual({
+      scope: 'daily',
+      resetAt: '2026-12-05T01:00:02.000Z',
+      source: 'retry-delay',
+    });
+    const said = { status: 'quota-exhausted' as const, message: 'Please retry in 40s.' };
+    expect(withQuotaDetail(said, wait)).toBe(said);
+    const other = { status: 'finished' as const };
+    expect(withQuotaDetail(other, wait)).toBe(other);
+    expect(withQuotaDetail(dialog, undefined)).toBe(dialog);
   });
 });

@@ -108,7 +108,12 @@ export async function admit(r: Basics & Triggered): Promise<Admitted | ActionRes
     }
     trigger = fix.trigger;
     ciFix = fix.ciFix;
-  } else if (!(await permitted(r, s, trigger))) {
+  } else if (
+    // A run resumed by the action itself from its own deferral record (resume-deferred.ts) is not checked again:
+    // the person who started the deferred run was checked then, and nobody else can write that record.
+    trigger.via !== 'resume' &&
+    !(await permitted(r, s, trigger))
+  ) {
     return ended('refused');
   }
   /** Tells the issue (or PR) how the run went when there is no pull request to say it; best effort. */

@@ -5,7 +5,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { failsStep } from '../../domain/status.js';
+import { failsStep, statusLine } from '../../domain/status.js';
+import type { DeferralRecord, Deferred } from '../deferral.js';
 import { upsertMarkedComment } from '../../github/comments.js';
 import type { PullInfo } from '../../github/pulls.js';
 import type { ActionStatus, RunResult } from '../../run/types.js';
@@ -183,6 +184,7 @@ export async function reportRun(r: AtReport): Promise<ActionResult> {
     summary,
     result,
     ...(reset ? { quotaReset: reset } : {}),
+    ...(r.deferral ? { deferral: r.deferral.record } : {}),
     branch: r.plan.branch,
     redactor: r.redactor,
     log,
@@ -204,12 +206,27 @@ export async function reportRun(r: AtReport): Promise<ActionResult> {
   if (comment) await r.tellIssue(comment);
   // A failing run's job summary says first what happened, what was kept and what to do; then the run's summary.
   const failed = runFailure(report, r.runUrl);
-  await writeJobSummary(r, failed ? `${r.publish(failureSummary(failed))}\n${summary}` : summary);
+  const head = failed
+    ? r.publish(failureSummary(failed))
+    : r.deferral
+      ? deferredSummary(r.deferral, r.inputs)
+      : '';
+  await writeJobSummary(r, head ? `${head}\n${summary}` : summary);
   await saveArtifact(r, files.all);
 
   const failure = stepFailure(report);
   outputs.conclusion = failure ? 'failure' : 'success';
   return { outputs, ...(failure ? { failure: r.redactor.redact(failure) } : {}) };
+}
+
+function deferredSummary(d: Deferred, inputs: AtReport['inputs']): string {
+  const { record } = d;
+  return [
+    `## gemini-run: ${statusLine('deferred')}`,
+    '',
+    `The model's quota ran out. The work so far is pushed; #${record.number} is labelled \`${inputs.deferredLabel}\` and a scheduled run continues the same session after the reset at ${d.resets} (deferral ${record.attempt} of ${inputs.maxDeferrals}).`,
+    '',
+  ].join('\n');
 }
 
 /** The run's files for the artifact: the summary, the run summary and the transcript. */
@@ -218,6 +235,7 @@ async function writeRunFiles(o: {
   summary: string;
   result: RunResult;
   quotaReset?: QuotaReset;
+  deferral?: DeferralRecord;
   branch: string;
   redactor: Redactor;
   log: Logger;
@@ -239,7 +257,11 @@ async function writeRunFiles(o: {
     runSummaryPath,
     o.redactor.redact(
       JSON.stringify(
-        { ...machineSummary(o.result, o.branch), ...(o.quotaReset ? { quotaReset: o.quotaReset } : {}) },
+        {
+          ...machineSummary(o.result, o.branch),
+          ...(o.quotaReset ? { quotaReset: o.quotaReset } : {}),
+          ...(o.deferral ? { deferral: o.deferral } : {}),
+        },
         null,
         2,
       ),

@@ -1,6 +1,6 @@
 /** An issue (or the issue side of a PR): read and edit. */
 import { asRecord, checkBodyLength, optString } from './http.js';
-import { issueAt, REPO, route, type Route } from './route.js';
+import { issueAt, paginate, REPO, route, type Route } from './route.js';
 import {
   apiRepoUrl,
   association,
@@ -71,6 +71,21 @@ export function editIssue(
 }
 
 export const issueRoutes: Route[] = [
+  // A repository's issues and pull requests: `labels` (all of them), `state` (default open), newest first unless
+  // `direction=asc`, as GitHub lists them.
+  route('GET', `${REPO}/issues`, (c) => {
+    const labels = (c.query.get('labels') ?? '')
+      .split(',')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    const state = c.query.get('state') ?? 'open';
+    const all = [...c.repo.issues.values()]
+      .filter((i) => state === 'all' || i.state === state)
+      .filter((i) => labels.every((l) => i.labels.some((x) => x.toLowerCase() === l.toLowerCase())))
+      .sort((a, b) => (c.query.get('direction') === 'asc' ? a.number - b.number : b.number - a.number));
+    const page = paginate(c, all);
+    return { ...page, body: (page.body as StoredIssue[]).map((i) => issueJson(c.state, c.repo, i)) };
+  }),
   route('GET', `${REPO}/issues/:number`, (c) => ({
     status: 200,
     body: issueJson(c.state, c.repo, issueAt(c)),

@@ -1,0 +1,175 @@
+/**
+ * `on-quota: defer`: a run that hit the model's quota wall is a pause, not an end. Its issue or pull request gets
+ * the deferred label and a comment of the action's own whose hidden record says when the quota resets, which
+ * session and branch to continue, and how many deferrals in a row it has had; a scheduled run resumes it after the
+ * reset (resume-deferred.ts). Only the action's own comment counts, read as its first two lines, and a resumed or
+ * cancelled deferral's record is cleared, so a label added by anyone else, or added again, resumes nothing.
+ *
+ * Pure: the record, its text and the decisions. The I/O is in phases/defer.ts and resume-deferred.ts.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { describeReset, type QuotaReset } from '../domain/quota.js';
+import { commentMarker } from '../github/comments.js';
+import type { RunTrigger } from '../github/trigger.js';
+import { hiddenRecord, hiddenRecordOf } from './pr-text.js';
+
+export const DEFERRAL_MARKER = commentMarker('deferred');
+
+/** An instruction longer than this is not kept for later: the run ends `quota-exhausted` as without `defer`. */
+const MAX_INSTRUCTION = 16_000;
+
+const ISO = z.iso.datetime({ offset: true });
+
+const deferralSchema = z.object({
+  /** The issue or pull request the record is on, and its repository: a record elsewhere is not this one's. */
+  number: z.number().int().positive(),
+  repo: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/),
+  isPullRequest: z.boolean(),
+  resetAt: ISO,
+  /** When the run was deferred: comments after it were approved by nobody and stay out of the resumed task. */
+  since: ISO,
+  /** Deferrals in a row, this one included. */
+  attempt: z.number().int().min(1).max(100),
+  sessionId: z.string().max(100).optional(),
+  branch: z.string().max(300).optional(),
+  /** The run's instruction (the comment after the trigger phrase; empty: the issue is the task). */
+  instruction: z.string().max(MAX_INSTRUCTION),
+  /** An issue's title and body as approved (sha256): an issue edited while deferred is not resumed. */
+  approved: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+});
+
+export type DeferralRecord = z.infer<typeof deferralSchema>;
+
+/** A run that was deferred: its record and when the quota resets (ISO 8601). */
+export interface Deferred {
+  record: DeferralRecord;
+  resets: string;
+}
+
+/** The deferral record of one of the action's own comments, if its first lines hold one. */
+export function deferralRecordOf(body: string): DeferralRecord | undefined {
+  return hiddenRecordOf(body, DEFERRAL_MARKER, 'deferral', deferralSchema);
+}
+
+export function approvedHash(title: string, body: string | null | undefined): string {
+  return createHash('sha256')
+    .update(`${title}\0${body ?? ''}`)
+    .digest('hex');
+}
+
+export type DeferDecision =
+  | { kind: 'defer'; record: DeferralRecord }
+  /** `on-quota: defer`, but not this time: why (the run ends `quota-exhausted`). */
+  | { kind: 'no'; why: string; gaveUp?: true };
+
+/** Whether a run that ended `quota-exhausted` is deferred, and its record. */
+export function decideDeferral(o: {
+  trigger: RunTrigger;
+  maxDeferrals: number;
+  reset: QuotaReset;
+  now: Date;
+  repo: string;
+  /** The pull request that holds the run's work, if any: the deferral goes there. */
+  pull?: { number: number };
+  sessionId?: string;
+  branch?: string;
+}): DeferDecision {
+  const { trigger } = o;
+  const attempt = (trigger.deferrals ?? 0) + 1;
+  if (attempt > o.maxDeferrals)
+    return {
+      kind: 'no',
+      why: `it was deferred ${attempt - 1} time(s) in a row, the most \`max-deferrals\` allows`,
+      gaveUp: true,
+    };
+  const number = o.pull?.number ?? trigger.number;
+  if (number === undefined)
+    return { kind: 'no', why: 'the run has no issue or pull request to wait on (a dispatch without one)' };
+  if (trigger.instruction.length > MAX_INSTRUCTION)
+    return { kind: 'no', why: `its instruction is longer than ${MAX_INSTRUCTION} characters` };
+  const isPullRequest = o.pull !== undefined || trigger.isPullRequest;
+  const approved =
+    !isPullRequest && trigger.approved
+      ? approvedHash(trigger.approved.title, trigger.approved.body)
+      : undefined;
+  return {
+    kind: 'defer',
+    record: {
+      number,
+      repo: o.repo,
+      isPullRequest,
+      resetAt: o.reset.resetAt,
+      since: o.now.toISOString(),
+      attempt,
+      ...(o.sessionId ? { sessionId: o.sessionId } : {}),
+      ...(o.branch ? { branch: o.branch } : {}),
+      // A pull request's follow-up is told to continue; its instruction was the one that started it.
+      instruction: o.pull && !trigger.isPullRequest ? '' : trigger.instruction,
+      ...(approved ? { approved } : {}),
+    },
+  };
+}
+
+/** The deferral comment: the record, then what happens next, for people. */
+export function deferralComment(o: {
+  record: DeferralRecord;
+  reset: QuotaReset;
+  maxDeferrals: number;
+  label: string;
+  now: Date;
+}): string {
+  const { record } = o;
+  return [
+    hiddenRecord('deferral', record),
+    `⏸️ **gemini-run is waiting for the model quota.** The ${o.reset.scope === 'unknown' ? '' : `${o.reset.scope} `}quota ran out; it resets at ${describeReset(o.reset, o.now)}.`,
+    '',
+    `A scheduled run of the workflow continues this session after that (deferral ${record.attempt} of ${o.maxDeferrals}). Remove the label \`${o.label}\` to cancel.`,
+  ].join('\n');
+}
+
+/** The deferrals due at `now`, oldest first, at most `max`; and when the next of the others is due. */
+export function dueDeferrals<T extends { record: DeferralRecord }>(
+  found: readonly T[],
+  now: Date,
+  max: number,
+): { due: T[]; waiting: number; nextAt?: string } {
+  const ready = found.filter((f) => Date.parse(f.record.resetAt) <= now.getTime());
+  const later = found
+    .filter((f) => Date.parse(f.record.resetAt) > now.getTime())
+    .map((f) => f.record.resetAt)
+    .sort();
+  ready.sort((a, b) => Date.parse(a.record.since) - Date.parse(b.record.since));
+  return { due: ready.slice(0, max), waiting: later.length, ...(later[0] ? { nextAt: later[0] } : {}) };
+}
+
+/**
+ * The resumed run's trigger: the same issue or pull request, by the action's own identity (admitted by its own
+ * record), with a task that says why it stopped. The item as it is now is the approved title and body (an issue
+ * edited since is refused before this), and only comments from before the deferral are in the task.
+ */
+export function resumeTrigger(
+  record: DeferralRecord,
+  item: { title: string; body: string | null | undefined; htmlUrl?: string },
+  self: string,
+): RunTrigger {
+  const told = [
+    `Continue the task: the previous run stopped when the model's quota ran out (deferral ${record.attempt}), and this run resumes it after the reset.`,
+    'Check `git log` and `git status` first to see what was already done, then finish the work and commit it.',
+  ];
+  if (record.instruction) told.push('', 'The task as it was given:', '', record.instruction);
+  return {
+    kind: 'run',
+    actor: self,
+    number: record.number,
+    isPullRequest: record.isPullRequest,
+    instruction: told.join('\n'),
+    via: 'resume',
+    deferrals: record.attempt,
+    ...(item.htmlUrl ? { url: item.htmlUrl } : {}),
+    approved: { title: item.title, body: item.body ?? '', at: record.since },
+  };
+}

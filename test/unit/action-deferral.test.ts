@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import {
+  approvedHash,
+  decideDeferral,
+  deferralComment,
+  deferralRecordOf,
+  DEFERRAL_MARKER,
+  dueDeferrals,
+  resumeTrigger,
+  type DeferralRecord,
+} from '../../src/action/deferral.js';
+import { parseInputs } from '../../src/action/inputs.js';
+import { isResumeSweep } from '../../src/action/resume-deferred.js';
+import type { RunTrigger } from '../../src/github/trigger.js';
+
+const NOW = new Date('2026-12-05T01:00:00.000Z');
+const RESET = { scope: 'daily' as const, resetAt: '2026-12-05T08:00:00.000Z', source: 'window' as const };
+const labelRun: RunTrigger = {
+  kind: 'run',
+  actor: 'alice',
+  number: 1,
+  isPullRequest: false,
+  instruction: '',
+  via: 'label',
+  approved: { title: 'Add notes', body: 'Please.' },
+};
+
+function record(o: Partial<DeferralRecord> = {}): DeferralRecord {
+  const d = decideDeferral({ trigger: labelRun, maxDeferrals: 3, reset: RESET, now: NOW, repo: 'acme/demo' });
+  if (d.kind !== 'defer') throw new Error(d.why);
+  return { ...d.record, ...o };
+}
+
+describe('decideDeferral', () => {
+  it('defers on the pull request that holds the work, else on the issue; counts attempts; gives up at the limit', () => {
+    const onIssue = record();
+    expect(onIssue).toMatchObject({ number: 1, isPullRequest: false, attempt: 1, resetAt: RESET.resetAt });
+    expect(onIssue.approved).toBe(approvedHash('Add notes', 'Please.'));
+    const onPull = decideDeferral({
+      trigger: { ...labelRun, instruction: 'x' },
+      maxDeferrals: 3,
+      reset: RESET,
+      now: NOW,
+      repo: 'acme/demo',
+      pull: { number: 2 },
+    });
+    expect(onPull).toMatchObject({
+      kind: 'defer',
+      record: { number: 2, isPullRequest: true, instruction: '' },
+    });
+    expect(onPull.kind === 'defer' && onPull.record.approved).toBeUndefined();
+    const third = decideDeferral({
+      trigger: { ...labelRun, deferrals: 2 },
+      maxDeferrals: 3,
+      reset: RESET,
+      now: NOW,
+      repo: 'acme/demo',
+    });
+    expect(third).toMatchObject({ kind: 'defer', record: { attempt: 3 } });
+    expect(
+      decideDeferral({
+        trigger: { ...labelRun, deferrals: 3 },
+        maxDeferrals: 3,
+        reset: RESET,
+        now: NOW,
+        repo: 'a/b',
+      }),
+    ).toMatchObject({ kind: 'no', gaveUp: true });
+    expect(
+      decideDeferral({ trigger: labelRun, maxDeferrals: 0, reset: RESET, now: NOW, repo: 'a/b' }),
+    ).toMatchObject({ kind: 'no', gaveUp: true });
+    const { number: _n, ...dispatch } = labelRun;
+    expect(
+      decideDeferral({ trigger: dispatch, maxDeferrals: 3, reset: RESET, now: NOW, repo: 'a/b' }),
+    ).toMatchObject({
+      kind: 'no',
+      why: expect.stringMatching(/no issue or pull request/),
+    });
+  });
+});
+
+describe('the deferral record', () => {
+  it('round-trips through its comment, and only from the first lines', () => {
+    const r = record({ instruction: 'a -- b --> <!-- c' });
+    const body = `${DEFERRAL_MARKER}\n${deferralComment({ record: r, reset: RESET, maxDeferrals: 3, label: 'l', now: NOW })}`;
+    expect(body).not.toMatch(/a -- b -->/);
+    expect(deferralRecordOf(body)).toEqual(r);
+    expect(deferralRecordOf(`text\n${body}`)).toBeUndefined();
+    expect(deferralRecordOf(body.replace('"attempt":1', '"attempt":0'))).toBeUndefined();
+    expect(deferralRecordOf(body.replace(RESET.resetAt, 'tomorrow'))).toBeUndefined();
+  });
+
+  it('is due after its reset, oldest deferral first, at most max', () => {
+    const f = (resetAt: string, since: string, n: number) => ({ n, record: record({ resetAt, since }) });
+    const found = [
+      f('2026-12-05T00:30:00.000Z', '2026-12-04T20:00:00.000Z', 1),
+      f('2026-12-05T00:10:00.000Z', '2026-12-04T10:00:00.000Z', 2),
+      f('2026-12-05T09:00:00.000Z', '2026-12-04T09:00:00.000Z', 3),
+      f('2026-12-05T00:59:00.000Z', '2026-12-04T15:00:00.000Z', 4),
+    ];
+    const { due, waiting, nextAt } = dueDeferrals(found, NOW, 2);
+    expect(due.map((d) => d.n)).toEqual([2, 4]);
+    expect(waiting).toBe(1);
+    expect(nextAt).toBe('2026-12-05T09:00:00.000Z');
+  });
+
+  it("resumes by the action's own identity, with the task kept and later comments left out", () => {
+    const t = resumeTrigger(
+      record({ instruction: 'add a title', attempt: 2 }),
+      { title: 'T', body: 'B' },
+      'bot',
+    );
+    expect(t).toMatchObject({
+      actor: 'bot',
+      via: 'resume',
+      number: 1,
+      deferrals: 2,
+      approved: { title: 'T', body: 'B', at: NOW.toISOString() },
+    });
+    expect(t.instruction).toMatch(/^Continue the task: .*deferral 2/);
+    expect(t.instruction).toMatch(/git log.*git status/);
+    expect(t.instruction).toMatch(/The task as it was given:\n\nadd a title$/);
+  });
+});
+
+describe('isResumeSweep', () => {
+  const defer = parseInputs({ 'on-quota': 'defer' });
+  it('a schedule always; a dispatch without a task only with on-quota: defer', () => {
+    expect(isResumeSweep({ eventName: 'schedule', payload: {} }, parseInputs({}))).toBe(true);
+    expect(isResumeSweep({ eventName: 'workflow_dispatch', payload: { inputs: {} } }, defer)).toBe(true);
+    expect(isResumeSweep({ eventName: 'workflow_dispatch', payload: { inputs: {} } }, parseInputs({}))).toBe(
+      false,
+    );
+    expect(
+      isResumeSweep({ eventName: 'workflow_dispatch', payload: { inputs: { issue: '3' } } }, defer),
+    ).toBe(false);
+    expect(isResumeSweep({ eventName: 'workflow_dispatch', payload: {} }, { ...defer, prompt: 'x' })).toBe(
+      false,
+    );
+    expect(isResumeSweep({ eventName: 'issues', payload: {} }, defer)).toBe(false);
+  });
+});
