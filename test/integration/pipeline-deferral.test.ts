@@ -162,4 +162,29 @@ describe('on-quota: defer (issue 29)', () => {
     expect(deferral(1)!.body).toMatch(/the issue was edited while it waited/);
     expect(w.github.issue(1)?.labels).not.toContain(LABEL);
   });
+
+  it('resumes at most max-resumes in one run, the oldest deferral first, each in its own run of the pipeline', async () => {
+    const second = w.github.addIssue({ title: 'Second', body: 'Add a second file.', user: 'alice' });
+    const third = w.github.addIssue({ title: 'Third', body: 'Add a third file.', user: 'alice' });
+    for (const issue of [third, 1, second]) {
+      await w.world.checkout();
+      const r = await w.run({
+        inputs: DEFER,
+        payload: w.world.labeledPayload('gemini-run', 'alice', issue),
+        play: { status: 'quota-exhausted', message: WALL },
+      });
+      expect(ended(r).outputs.status).toBe('deferred');
+    }
+    await sleep(2_100);
+    await w.world.checkout();
+    const r = await sweep(
+      { commits: { 'Do it': { 'DONE.md': 'done\n' } } },
+      { ...DEFER, 'max-resumes': '2' },
+    );
+    expect(ended(r).outputs.status).toBe('finished');
+    expect(r.seen.map((s) => s.task.title)).toEqual(['Third', 'Add a notes file']);
+    expect(w.github.issue(third)?.labels).not.toContain(LABEL);
+    expect(w.github.issue(second)?.labels).toContain(LABEL);
+    expect(w.github.pulls().map((p) => p.head)).toEqual([`gemini-run/issue-${third}`, 'gemini-run/issue-1']);
+  });
 });
