@@ -48,6 +48,8 @@ export async function openEgress(o: {
   onBlocked?: (total: number) => void;
   /** Called with the installed filter's state (for a post step), and with undefined once it is removed. */
   onFilter?: (state: FilterState | undefined) => void;
+  /** The action's environment: an allowed host is reached through its HTTPS_PROXY / HTTP_PROXY, if any. */
+  env?: NodeJS.ProcessEnv;
 }): Promise<Egress> {
   const { mode } = o.policy;
   if (mode === 'open') return OPEN;
@@ -63,6 +65,7 @@ export async function openEgress(o: {
         allowed: [...DEFAULT_ALLOWED_HOSTS, ...o.policy.allowedHosts],
         alwaysAllowed: modelHostPort,
         ...(o.policy.resolve ? { resolve: o.policy.resolve } : {}),
+        ...(o.env ? { env: o.env } : {}),
         onBlocked: (b) => {
           o.log.info(`network: refused ${b.host}:${b.port} (not an allowed host)`);
           o.onBlocked?.(++refusedSoFar);

@@ -80,6 +80,7 @@ export async function execute(o: ExecuteOptions, deps: Partial<ExecuteDeps> = {}
       ...(o.sandbox ? { sandbox: o.sandbox } : {}),
       ...(live.endpoint ? { modelPort: Number(new URL(live.endpoint.baseUrl).port) } : {}),
       log: o.log,
+      env: o.env,
       ...(o.onFilter ? { onFilter: o.onFilter } : {}),
       ...(o.onBlocked ? { onBlocked: o.onBlocked } : {}),
     });

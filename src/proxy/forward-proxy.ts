@@ -7,11 +7,18 @@
  *
  * The packet filter (src/isolation/egress-filter.ts) is what makes this the only way out: it drops everything
  * else the agent's uid sends. The proxy runs as the action's user, outside the filter.
+ *
+ * On a runner that may only go out through a corporate proxy (HTTPS_PROXY / HTTP_PROXY, NO_PROXY respected), an
+ * allowed request is passed on through it — a CONNECT tunnel inside its tunnel, a plain request in absolute form —
+ * with the credentials of its URL; a refused one never reaches it.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { hostAllowed, normalizeHost, shownHost } from './egress-hosts.js';
+import { proxyAuthorization, proxyFor } from './upstream.js';
 
 export interface BlockedHost {
   /** As shown: a plain host name, or '(not a host name)'. */
@@ -34,6 +41,8 @@ export interface ForwardProxyOptions {
   resolve?: (host: string) => string | undefined;
   onBlocked?: (b: { host: string; port: number }) => void;
   now?: () => Date;
+  /** The environment whose HTTPS_PROXY / HTTP_PROXY / NO_PROXY an allowed request goes out through. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface ForwardProxy {
@@ -89,8 +98,10 @@ export async function startForwardProxy(o: ForwardProxyOptions): Promise<Forward
     return refusalBody(host, port);
   };
   const target = (host: string): string => o.resolve?.(host) ?? host;
+  const env = o.env ?? {};
+  const via = (url: string): URL | undefined => proxyFor(new URL(url), env);
 
-  const server = createServer((req, res) => forwardPlain(req, res, { allows, refuse, target }));
+  const server = createServer((req, res) => forwardPlain(req, res, { allows, refuse, target, via }));
   server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
@@ -98,20 +109,22 @@ export async function startForwardProxy(o: ForwardProxyOptions): Promise<Forward
     const to = parseAuthority(req.url ?? '');
     if (!to) return answer(client, 400, 'gemini-run: CONNECT needs host:port\n');
     if (!allows(to.host, to.port)) return answer(client, 403, refuse(to.host, to.port));
-    const upstream: Socket = connect({ host: target(to.host), port: to.port });
-    sockets.add(upstream);
-    upstream.on('close', () => sockets.delete(upstream));
-    upstream.once('connect', () => {
+    const chained = via(`https://${authorityOf(to.host, to.port)}`);
+    const upstream = openTunnel(target(to.host), to.port, chained, (error) => {
+      if (error) {
+        const why = error instanceof ChainRefused ? ` (${error.message})` : '';
+        answer(client, 502, `gemini-run: ${shownHost(to.host)}:${to.port} did not answer${why}\n`);
+        return;
+      }
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);
       client.pipe(upstream);
+      // Once open, a reset on either side ends both.
+      upstream.on('error', () => client.destroy());
     });
-    upstream.on('error', () => {
-      if (upstream.connecting)
-        answer(client, 502, `gemini-run: ${shownHost(to.host)}:${to.port} did not answer\n`);
-      else client.destroy();
-    });
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
     client.on('close', () => upstream.destroy());
   });
   server.on('connection', (s: Socket) => {
@@ -159,6 +172,61 @@ interface Gate {
   allows(host: string, port: number): boolean;
   refuse(host: string, port: number): string;
   target(host: string): string;
+  /** The corporate proxy a URL goes out through, if any. */
+  via(url: string): URL | undefined;
+}
+
+function authorityOf(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** The corporate proxy refused the tunnel (an answer other than 200): said to the agent as a 502 with its status. */
+class ChainRefused extends Error {}
+
+/**
+ * A socket to `host:port`, directly or as a tunnel through the corporate `proxy` (CONNECT with its credentials);
+ * `ready` is called once, with no error when bytes can flow to the target.
+ */
+function openTunnel(host: string, port: number, proxy: URL | undefined, ready: (e?: Error) => void): Socket {
+  let settled = false;
+  const settle = (e?: Error): void => {
+    if (settled) return;
+    settled = true;
+    ready(e);
+  };
+  const secure = proxy?.protocol === 'https:';
+  const to = proxy
+    ? { host: proxy.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(proxy.port || (secure ? 443 : 80)) }
+    : { host, port };
+  const sock: Socket = secure ? tlsConnect({ ...to, servername: to.host }) : connect(to);
+  sock.on('error', (e) => settle(e));
+  sock.once(secure ? 'secureConnect' : 'connect', () => {
+    if (!proxy) return settle();
+    const authority = authorityOf(host, port);
+    const auth = proxyAuthorization(proxy)['proxy-authorization'];
+    sock.write(
+      `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth ? `Proxy-Authorization: ${String(auth)}\r\n` : ''}\r\n`,
+    );
+    let got = Buffer.alloc(0);
+    const onData = (chunk: Buffer): void => {
+      got = Buffer.concat([got, chunk]);
+      const end = got.indexOf('\r\n\r\n');
+      if (end < 0 && got.length <= 16 * 1024) return;
+      sock.off('data', onData);
+      sock.pause();
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(got.subarray(0, Math.max(end, 0)).toString('latin1'))?.[1];
+      if (status !== '200') {
+        settle(new ChainRefused(`the runner's proxy answered ${status ?? 'no status'} to the tunnel`));
+        sock.destroy();
+        return;
+      }
+      const rest = got.subarray(end + 4);
+      if (rest.length) sock.unshift(rest);
+      settle();
+    };
+    sock.on('data', onData);
+  });
+  return sock;
 }
 
 /** Plain HTTP in absolute form (`GET http://host/path`): the URL's host decides. */
@@ -179,16 +247,22 @@ function forwardPlain(req: IncomingMessage, res: ServerResponse, gate: Gate): vo
   if (!gate.allows(host, port)) return send(403, gate.refuse(host, port));
   const headers: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
-  const up = httpRequest(
-    { host: gate.target(host), port, method: req.method, path: `${url.pathname}${url.search}`, headers },
-    (upRes) => {
-      const out: Record<string, string | string[]> = {};
-      for (const [k, v] of Object.entries(upRes.headers))
-        if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
-      res.writeHead(upRes.statusCode ?? 502, out);
-      upRes.pipe(res);
-    },
-  );
+  const chained = gate.via(`http://${authorityOf(host, port)}/`);
+  const direct = { host: gate.target(host), port, path: `${url.pathname}${url.search}` };
+  const through = chained && {
+    host: chained.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: Number(chained.port || (chained.protocol === 'https:' ? 443 : 80)),
+    // Absolute form to the corporate proxy, with its credentials.
+    path: `http://${authorityOf(gate.target(host), port)}${url.pathname}${url.search}`,
+  };
+  if (chained) Object.assign(headers, proxyAuthorization(chained));
+  const requestOf = chained?.protocol === 'https:' ? httpsRequest : httpRequest;
+  const up = requestOf({ ...(through || direct), method: req.method, headers }, (upRes) => {
+    const out: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(upRes.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
+    res.writeHead(upRes.statusCode ?? 502, out);
+    upRes.pipe(res);
+  });
   up.on('error', () => {
     if (!res.headersSent) send(502, `gemini-run: ${shownHost(host)}:${port} did not answer\n`);
     else res.destroy();

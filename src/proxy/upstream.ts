@@ -62,7 +62,7 @@ export function bypassesProxy(target: URL, noProxy: string): boolean {
   return false;
 }
 
-function proxyAuthorization(proxy: URL): OutgoingHttpHeaders {
+export function proxyAuthorization(proxy: URL): OutgoingHttpHeaders {
   if (!proxy.username && !proxy.password) return {};
   const userinfo = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
   return { 'proxy-authorization': `Basic ${Buffer.from(userinfo).toString('base64')}` };
