@@ -4,7 +4,7 @@
  * internet: not the proxies' address), a datagram to a fake resolver there, and IPv6 to ::1; and an allowed
  * name (`localhost`, through the proxy) that reaches its server. The model calls work (the run finishes); every
  * refused host and the dropped packets are in the job summary; no rule of the run is left. As root and as a
- * hosted runner's sudo user, headless (the network does not depend on the mode).
+ * hosted runner's sudo user, and in both modes (the TUI's tmux server is the agent's too, behind the same rules).
  */
 import { createSocket } from 'node:dgram';
 import { createServer, type Server } from 'node:http';
@@ -43,8 +43,14 @@ function attack(p: { outside: number; v6: number; udp: number; allowed: number }
 }
 
 describe.skipIf(!root)('network: restricted (action, attacker agent)', () => {
-  for (const host of ['root', 'hosted'] as const) {
-    describe(hostLabel(host), () => {
+  // Both modes and both users, in three runs (CI time): the filter keys on the agent's uid, whoever starts it.
+  const cases = [
+    ['root', 'headless'],
+    ['root', 'interactive'],
+    ['hosted', 'headless'],
+  ] as const;
+  for (const [host, mode] of cases) {
+    describe(`${hostLabel(host)}, ${mode}`, () => {
       let world: ActionWorld;
       let asUser: RunnerUser | undefined;
       let release: (() => Promise<void>) | undefined;
@@ -82,7 +88,7 @@ describe.skipIf(!root)('network: restricted (action, attacker agent)', () => {
 
       it('refuses every way out but the allowed host, lists them, finishes, and leaves no rule', async () => {
         const r = await world.run({
-          mode: 'headless',
+          mode,
           script: attack(ports),
           inputs: { 'allowed-hosts': 'localhost' },
           ...(asUser ? { asUser } : {}),
