@@ -88,6 +88,8 @@ export async function openEgress(o: {
       ? `network: restricted — the agent reaches the model proxy and, through ${proxy?.url ?? ''}, the allowed hosts only.`
       : 'network: none — the agent reaches the model proxy only.',
   );
+  // Named, so the rules of this run can be told from a later run's of the same (reused) uid.
+  o.log.info(`network: the packet filter is the chain ${filter.state.chain}.`);
   const fwd = proxy;
   const installed = filter;
   let closed: Promise<EgressSummary> | undefined;

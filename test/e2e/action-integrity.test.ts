@@ -143,25 +143,24 @@ describe.each(['interactive', 'headless'] as const)('integrity, end to end (%s)'
     });
   }
 
-  // The give-up is the proxy's, whatever the mode; each mode's stop on it is the stopped-answering case's below.
-  if (mode === 'headless')
-    it('6. a model that answers 503 to every call ends model-unavailable within 60 s, with no word of a pull request', async () => {
-      const started = Date.now();
-      // 1.5 min: the give-up (4 calls over 30 s of the CLI's retries) must come first, and well before it.
-      const r = await world.run({ mode, script: 'overloaded', inputs: { 'timeout-minutes': '1.5' } });
-      // The timeout would have ended it timed-out: the status says the give-up came first.
-      expect(r.main.outputs.status, r.main.stdout).toBe('model-unavailable');
-      console.log(`503 to every call (${mode}): model-unavailable after ${Date.now() - started} ms`);
-      assertOneLineFailure(r.main, /unavailable: .*503/);
-      const comment = issueComment(world);
-      expect(comment).toMatch(
-        /ended `model-unavailable`: the model API at 127\.0\.0\.1:\d+ is unavailable: .*HTTP 503 \(The model is overloaded/,
-      );
-      expect(comment).toContain('503');
-      expect(comment).toContain('The model is overloaded');
-      expect(comment).not.toMatch(/pull request/i);
-      expect(world.github.pulls()).toHaveLength(0);
-    });
+  // Issue 24's model-API cases run in both modes: the give-up is the proxy's, but each mode stops on it its own way.
+  it('6. a model that answers 503 to every call ends model-unavailable within 60 s, with no word of a pull request', async () => {
+    const started = Date.now();
+    // 1.5 min: the give-up (4 calls over 30 s of the CLI's retries) must come first, and well before it.
+    const r = await world.run({ mode, script: 'overloaded', inputs: { 'timeout-minutes': '1.5' } });
+    // The timeout would have ended it timed-out: the status says the give-up came first.
+    expect(r.main.outputs.status, r.main.stdout).toBe('model-unavailable');
+    console.log(`503 to every call (${mode}): model-unavailable after ${Date.now() - started} ms`);
+    assertOneLineFailure(r.main, /unavailable: .*503/);
+    const comment = issueComment(world);
+    expect(comment).toMatch(
+      /ended `model-unavailable`: the model API at 127\.0\.0\.1:\d+ is unavailable: .*HTTP 503 \(The model is overloaded/,
+    );
+    expect(comment).toContain('503');
+    expect(comment).toContain('The model is overloaded');
+    expect(comment).not.toMatch(/pull request/i);
+    expect(world.github.pulls()).toHaveLength(0);
+  });
 
   it('6. a model that stops answering mid-turn ends model-unavailable at the silence bound, not at the timeout, the work pushed', async () => {
     const started = Date.now();
@@ -197,71 +196,68 @@ describe.each(['interactive', 'headless'] as const)('integrity, end to end (%s)'
     );
   });
 
-  // Gemini never starts in these, so they run once.
-  if (mode === 'headless')
-    it('6. a model API at port 0, a closed port or an unknown host ends before gemini starts, naming it', async () => {
-      const closed = await closedPort();
-      const cases = [
-        { url: 'http://127.0.0.1:0', status: 'misconfigured', error: /GOOGLE_GEMINI_BASE_URL names port 0/ },
-        {
-          url: `http://127.0.0.1:${closed}`,
-          status: 'model-unavailable',
-          error: new RegExp(`the model API at 127\\.0\\.0\\.1:${closed} cannot be reached: ECONNREFUSED`),
-        },
-        {
-          url: 'https://model.gemini-run.invalid',
-          status: 'model-unavailable',
-          error: /the model API at model\.gemini-run\.invalid cannot be reached: (ENOTFOUND|EAI_AGAIN)/,
-        },
-      ];
-      for (const c of cases) {
-        const started = Date.now();
-        const r = await world.run({ mode, script: 'plain-answer', env: { GOOGLE_GEMINI_BASE_URL: c.url } });
-        expect(r.main.outputs.status, r.main.stdout).toBe(c.status);
-        assertOneLineFailure(r.main, c.error);
-        expect(r.gemini.requests).toHaveLength(0);
-        // No retries to sit through: seconds, where the CLI would have retried for minutes.
-        expect(Date.now() - started, c.url).toBeLessThan(20_000);
-      }
-    });
+  it('6. a model API at port 0, a closed port or an unknown host ends before gemini starts, naming it', async () => {
+    const closed = await closedPort();
+    const cases = [
+      { url: 'http://127.0.0.1:0', status: 'misconfigured', error: /GOOGLE_GEMINI_BASE_URL names port 0/ },
+      {
+        url: `http://127.0.0.1:${closed}`,
+        status: 'model-unavailable',
+        error: new RegExp(`the model API at 127\\.0\\.0\\.1:${closed} cannot be reached: ECONNREFUSED`),
+      },
+      {
+        url: 'https://model.gemini-run.invalid',
+        status: 'model-unavailable',
+        error: /the model API at model\.gemini-run\.invalid cannot be reached: (ENOTFOUND|EAI_AGAIN)/,
+      },
+    ];
+    for (const c of cases) {
+      const started = Date.now();
+      const r = await world.run({ mode, script: 'plain-answer', env: { GOOGLE_GEMINI_BASE_URL: c.url } });
+      expect(r.main.outputs.status, r.main.stdout).toBe(c.status);
+      assertOneLineFailure(r.main, c.error);
+      expect(r.gemini.requests).toHaveLength(0);
+      // No retries to sit through: seconds, where the CLI would have retried for minutes.
+      expect(Date.now() - started, c.url).toBeLessThan(20_000);
+    }
+  });
 
-  if (mode === 'interactive')
-    it('6. an upstream that accepts and resets every connection ends model-unavailable within ~30 s, naming it', async () => {
-      const resetting = net.createServer((socket) => socket.resetAndDestroy());
-      const port = await new Promise<number>((r) =>
-        resetting.listen(0, '127.0.0.1', () => r((resetting.address() as AddressInfo).port)),
+  it('6. an upstream that accepts and resets every connection ends model-unavailable within ~30 s, naming it', async () => {
+    const resetting = net.createServer((socket) => socket.resetAndDestroy());
+    const port = await new Promise<number>((r) =>
+      resetting.listen(0, '127.0.0.1', () => r((resetting.address() as AddressInfo).port)),
+    );
+    try {
+      const started = Date.now();
+      const r = await world.run({
+        mode,
+        script: 'plain-answer',
+        // Edits every second: the tracking comment's warning is seen while the run works.
+        env: {
+          GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`,
+          GEMINI_RUN_TRACKING_INTERVAL_MS: '1000',
+        },
+      });
+      expect(r.main.outputs.status, r.main.stdout).toBe('model-unavailable');
+      assertOneLineFailure(
+        r.main,
+        new RegExp(`the model API at 127\\.0\\.0\\.1:${port} is unavailable: \\d+ call`),
       );
-      try {
-        const started = Date.now();
-        const r = await world.run({
-          mode,
-          script: 'plain-answer',
-          // Edits every second: the tracking comment's warning is seen while the run works.
-          env: {
-            GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`,
-            GEMINI_RUN_TRACKING_INTERVAL_MS: '1000',
-          },
-        });
-        expect(r.main.outputs.status, r.main.stdout).toBe('model-unavailable');
-        assertOneLineFailure(
-          r.main,
-          new RegExp(`the model API at 127\\.0\\.0\\.1:${port} is unavailable: \\d+ call`),
-        );
-        // The first failure was a warning at once, before the give-up.
-        expect(r.main.stdout).toMatch(/::warning::Model proxy: the model API at .* failed a call: no answer/);
-        // …and in the tracking comment while it worked, not in its final version.
-        const edits = world.github.requests
-          .filter((q) => q.method === 'PATCH' && q.path.includes('/issues/comments/'))
-          .map((q) => JSON.stringify(q.body));
-        expect(edits.some((b) => b.includes('⚠️ The model API failed a call'))).toBe(true);
-        const tracking = world.github.comments(1).find((c) => c.body.includes(TRACKING_MARKER));
-        expect(tracking?.body).toContain('`model-unavailable`');
-        expect(tracking?.body).not.toContain('⚠️');
-        console.log(`a resetting upstream (${mode}): model-unavailable after ${Date.now() - started} ms`);
-      } finally {
-        await new Promise<void>((r) => resetting.close(() => r()));
-      }
-    });
+      // The first failure was a warning at once, before the give-up.
+      expect(r.main.stdout).toMatch(/::warning::Model proxy: the model API at .* failed a call: no answer/);
+      // …and in the tracking comment while it worked, not in its final version.
+      const edits = world.github.requests
+        .filter((q) => q.method === 'PATCH' && q.path.includes('/issues/comments/'))
+        .map((q) => JSON.stringify(q.body));
+      expect(edits.some((b) => b.includes('⚠️ The model API failed a call'))).toBe(true);
+      const tracking = world.github.comments(1).find((c) => c.body.includes(TRACKING_MARKER));
+      expect(tracking?.body).toContain('`model-unavailable`');
+      expect(tracking?.body).not.toContain('⚠️');
+      console.log(`a resetting upstream (${mode}): model-unavailable after ${Date.now() - started} ms`);
+    } finally {
+      await new Promise<void>((r) => resetting.close(() => r()));
+    }
+  });
 
   // The proxy forgets a failure once the model answers, whatever the mode.
   if (mode === 'headless')
