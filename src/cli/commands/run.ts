@@ -24,7 +24,8 @@ const USAGE = `usage: gemini-run run (--prompt <text> | --prompt-file <file>) [o
 
 Runs gemini unattended on a local repository, the same engine as the action, outside GitHub: the task goes
 into GEMINI.local.md (never argv), gemini works in its own tmux session (or headless), and its commits are
-left on a new branch with attribution lines scrubbed. Prints the run summary.
+left on a new branch with attribution lines scrubbed. Prints the run summary. The agent runs as you, with your
+files and network: the action's isolation and network policy need an agent user of their own.
 
 Options:
   --repo <dir>            the repository to work in (default: the current directory)
