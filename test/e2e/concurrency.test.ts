@@ -85,8 +85,10 @@ async function processesMentioning(needles: string[]): Promise<string[]> {
 
 describe('concurrency (interactive, real gemini 0.42.0)', () => {
   it(`${RUNS} runs at once: all finish, each with its own transcript, commits and home`, async () => {
-    // Well inside each run's 60 s: eight TUIs boot at once on two cores, next to other work.
-    await using gate = new ModelGate(RUNS, 45_000);
+    // Eight TUIs boot at once on two cores, next to the other worker's tests: alone they all reach the model in
+    // about 20 s, under CI's load once in 45 s only seven had. The gate waits long, well inside each run's bound;
+    // on a quiet machine it opens as soon as the eighth arrives, so the bound costs nothing.
+    await using gate = new ModelGate(RUNS, 120_000);
     const slots: Slot[] = await Promise.all(
       Array.from({ length: RUNS }, async (_, index) => {
         const marker = `M${index}-${randomBytes(4).toString('hex')}`;
@@ -127,8 +129,8 @@ describe('concurrency (interactive, real gemini 0.42.0)', () => {
             },
             auth: { kind: 'api-key', apiKey: `fake-key-${s.index}` },
             model: MODEL,
-            // Generous: eight TUIs boot at once on two cores, next to other work.
-            timeoutMs: 60_000,
+            // The gate's wait and the two turns after it.
+            timeoutMs: 180_000,
             modelUrl: s.model,
             log,
             ...(s.sandbox ? { sandbox: s.sandbox } : {}),
@@ -145,7 +147,11 @@ describe('concurrency (interactive, real gemini 0.42.0)', () => {
 
     const results = slots.map((s) => s.result as RunResult);
     // They really overlapped: each run's first model request waited at the gate until all had sent theirs.
-    expect(gate.complete, `${gate.arrived} of ${RUNS} runs reached the model together`).toBe(true);
+    const outcome = slots.map((s) => `run ${s.index}: ${s.result?.status} after ${s.result?.durationMs} ms`);
+    expect(
+      gate.complete,
+      `${gate.arrived} of ${RUNS} runs reached the model together; ${outcome.join('; ')}`,
+    ).toBe(true);
     expect(new Set(results.map((r) => r.sessionId)).size).toBe(RUNS);
 
     const sockets: string[] = [];
@@ -216,5 +222,5 @@ describe('concurrency (interactive, real gemini 0.42.0)', () => {
     expect(
       await processesMentioning([...results.map((r) => r.sessionId), ...slots.map((s) => s.runDir)]),
     ).toEqual([]);
-  }, 90_000);
+  }, 240_000);
 });
