@@ -81,13 +81,26 @@ describe('gemini-run demo', () => {
     expect(artifact, r.out).toBeDefined();
     expect((await readdir(artifact!)).sort()).toEqual(['run-summary.json', 'summary.md', 'transcript.jsonl']);
     await rm(dirname(dirname(dirname(artifact!))), { recursive: true, force: true });
-    // Its tool lines are in order: each start (with its target) before its end.
+    // Its tool lines are in order: each start (with its target) before its end. Calls of one turn may overlap
+    // (start, start, end, end), so each end is matched to an earlier open start of the same tool.
     const tools = r.out.split('\n').filter((l) => /^\s*tool /.test(l));
     expect(tools.length, r.out).toBeGreaterThan(1);
-    for (let i = 0; i < tools.length; i += 2) {
-      expect(tools[i]).toMatch(/^\s*tool \S+ \[\w+\]: /);
-      expect(tools[i + 1]).toMatch(/^\s*tool \S+ \[\w+\] (ok|FAILED)/);
+    const open = new Map<string, number>();
+    for (const line of tools) {
+      const start = /^\s*tool (\S+) \[\w+\]: /.exec(line);
+      const end = /^\s*tool (\S+) \[\w+\] (?:ok|FAILED)/.exec(line);
+      expect(start ?? end, line).not.toBeNull();
+      const name = (start ?? end)![1]!;
+      if (start) open.set(name, (open.get(name) ?? 0) + 1);
+      else {
+        expect(open.get(name) ?? 0, `an end before its start: ${line}\n${r.out}`).toBeGreaterThan(0);
+        open.set(name, open.get(name)! - 1);
+      }
     }
+    expect(
+      [...open.values()].every((n) => n === 0),
+      `a start without an end:\n${r.out}`,
+    ).toBe(true);
   });
 
   it.skipIf(process.getuid?.() !== 0)(
