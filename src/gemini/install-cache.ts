@@ -52,7 +52,7 @@ export function hostedInstallCache(env: NodeJS.ProcessEnv): InstallCache | undef
   if (env.RUNNER_ENVIRONMENT !== 'github-hosted') return undefined;
   if (!env.ACTIONS_RUNTIME_TOKEN || !(env.ACTIONS_RESULTS_URL || env.ACTIONS_CACHE_URL)) return undefined;
   return {
-    // A static import: ncc names dynamic-import chunks per entry point, and the entries share dist/.
+    // A static import: a bundler may name dynamic-import chunks per entry point, and the entries share dist/.
     restore: (dir, primaryKey, prefixes) => cache.restoreCache([dir], primaryKey, prefixes),
     save: async (dir, key) => (await cache.saveCache([dir], key)) !== -1,
   };
