@@ -15,8 +15,8 @@ import {
 import type { GitHubClient, RepoRef } from '../github/client.js';
 import { commentMarker, findMarkedComment, upsertMarkedComment } from '../github/comments.js';
 import { findOpenPullForBranch, getPull, type PullInfo } from '../github/pulls.js';
-import { codeSpan } from '../github/published-text.js';
-import { emptyTally } from '../github/sanitize.js';
+import { codeSpan } from '../markdown/publish.js';
+import { emptyTally } from '../markdown/visible.js';
 import type { CiRun, RunTrigger } from '../github/trigger.js';
 import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';

@@ -2,6 +2,7 @@
  * The report phase's decisions, as pure functions: what the issue (or PR) is told and the step's one-line
  * failure, from how the run ended and what publishing did, whatever failed.
  */
+import { block } from '../markdown/publish.js';
 import { MODEL_UNAVAILABLE } from '../run/walls.js';
 import { adviceFor, failsStep, isGeminiFailure, statusLine } from '../domain/status.js';
 import { quotaReset, type QuotaReset } from '../domain/quota.js';
@@ -15,6 +16,7 @@ export interface ReportInput {
   commitCount: number;
   /** What publishing did; undefined when there was nothing to publish. */
   publish?: PublishOutcome;
+  /** The agent's final answer, already a published block (markdown/publish.ts `publishedBlock`). */
   finalAnswer: string;
   /** The run was triggered from a pull request (comments go there). */
   onPullRequest: boolean;
@@ -179,7 +181,7 @@ export function issueComment(r: ReportInput): string | undefined {
     return tail([said, advice]);
   }
   if (r.status === 'no-changes') {
-    return `gemini-run finished without changing anything, so there is no pull request. Its answer:\n\n${r.finalAnswer || '_(no answer)_'}`;
+    return `gemini-run finished without changing anything, so there is no pull request. Its answer:${block(r.finalAnswer || '_(no answer)_')}`;
   }
   return tail([`${ended} before committing anything.`, advice]);
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { codePath, type ProtectedChange } from '../domain/protected-paths.js';
 import type { Task } from '../domain/types.js';
-import { closeOpenFence } from '../github/published-text.js';
+import { block, plainInline, publishedBlock, type PublishContext } from '../markdown/publish.js';
 import { ENGINE_STATUSES, type EngineStatus, type RunResult } from '../run/types.js';
 
 /**
@@ -100,13 +100,10 @@ export function prTitle(task: Task): string {
   return first.length > 100 ? `${first.slice(0, 97)}...` : first;
 }
 
-function quote(text: string, max = 3000): string {
+/** The task as asked: the approved text, published as a block of its own (its mentions no longer ping anyone). */
+function asked(text: string, on: PublishContext, max = 3000): string {
   const t = text.trim();
-  const cut = t.length > max ? `${t.slice(0, max)}\n…` : t;
-  return cut
-    .split('\n')
-    .map((l) => `> ${l}`)
-    .join('\n');
+  return publishedBlock(t.length > max ? `${t.slice(0, max)}\n\n…` : t, on);
 }
 
 export function prBody(o: {
@@ -117,22 +114,23 @@ export function prBody(o: {
   runUrl?: string;
   /** Protected paths the commits change (`protected-paths-policy: allow`): a warning opens the body. */
   protectedChanges?: readonly ProtectedChange[];
+  /** Where the body is published: what it may link. */
+  on: PublishContext;
 }): string {
+  const answer = publishedBlock(o.result.transcript.finalAnswer, o.on);
   const parts = [
     ...protectedSection(o.protectedChanges ?? []),
     '## What was asked',
-    quote(o.task.instruction || o.task.title),
-    '',
+    block(asked(o.task.instruction || o.task.title, o.on)),
     '## What was done',
-    // A fence the answer leaves open would swallow the rest, `Closes #n` included.
-    closeOpenFence(o.result.transcript.finalAnswer.trim()) || '_The agent gave no final answer._',
-    '',
+    // A block of its own: nothing the answer opens reaches the body after it, `Closes #n` included.
+    block(answer || '_The agent gave no final answer._'),
     o.summary.trim(),
   ];
   if (o.result.status !== 'finished') {
     parts.push(
       '',
-      `> [!WARNING]\n> The run ended \`${o.result.status}\`${o.result.message ? `: ${o.result.message}` : ''}. This draft holds what the agent committed before it stopped.`,
+      `> [!WARNING]\n> The run ended \`${o.result.status}\`${o.result.message ? `: ${plainInline(o.result.message, o.on)}` : ''}. This draft holds what the agent committed before it stopped.`,
     );
   }
   if (o.runUrl) parts.push('', `Run: ${o.runUrl}`);

@@ -15,6 +15,7 @@ import type { OAuthTokenSource } from '../proxy/oauth-token.js';
 import type { runAgent } from '../run/engine.js';
 import type { ActionStatus, RunResult } from '../run/types.js';
 import type { Logger } from '../util/log.js';
+import type { PublishContext } from '../markdown/publish.js';
 import type { BranchPlan, prepareWorktree } from './branch.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
@@ -104,8 +105,12 @@ export interface Admitted {
   runUrl: string;
   /** The token's own login, asked once: only comments it wrote are ours to update or resume from. */
   self(): Promise<string | undefined>;
-  /** Text the agent had a hand in, made publishable (secrets, attribution, published-text rules). */
+  /** A body the action assembled, made publishable (secrets, attribution, the last check of markdown/publish.ts). */
   publish(text: string): string;
+  /** Markdown the action did not write (the agent's answer, an issue's text) as a block of its own, nothing live. */
+  publishBlock(text: string): string;
+  /** Where the run publishes: its repository and issue, what a published text may link. */
+  publishOn: PublishContext;
   /** Attribution scrubbed (when asked) and secrets redacted, no markup rules: for plain-text fields. */
   scrubbed(text: string): string;
   /** Writes the marked comment on the issue (or PR) of the trigger; best effort. */

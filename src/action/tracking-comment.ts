@@ -16,7 +16,7 @@ import type { GitHubClient, RepoRef } from '../github/client.js';
 import { describeReset, quotaReset } from '../domain/quota.js';
 import { commentMarker, upsertMarkedComment } from '../github/comments.js';
 import { capBody } from '../github/limits.js';
-import { codeSpan } from '../github/published-text.js';
+import { codeSpan } from '../markdown/publish.js';
 
 export const TRACKING_MARKER = commentMarker('progress');
 const DEFAULT_TRACKING_INTERVAL_MS = 10_000;

@@ -14,7 +14,7 @@ import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { JOB_LOG_BOUNDS, LogReducer, type ReducedLog } from './ci-log.js';
 import type { GitHubClient, RepoRef } from './client.js';
-import { sanitizeCode, type HiddenTally } from './sanitize.js';
+import { visibleCode, type HiddenTally } from '../markdown/visible.js';
 
 /** The whole evidence's size at most, in bytes of log lines and annotations; the jobs past it are named only. */
 const EVIDENCE_MAX_BYTES = 48 * 1024;
@@ -88,7 +88,7 @@ export async function collectCiEvidence(
     const entry: FailedJob = {
       ...job,
       log: 'lines' in log ? cleanLog(log, hidden) : log,
-      annotations: annotations.map((a) => ({ ...a, message: sanitizeCode(a.message, hidden) })),
+      annotations: annotations.map((a) => ({ ...a, message: visibleCode(a.message, hidden) })),
     };
     out.push(entry);
     bytes += evidenceBytes(entry);
@@ -156,9 +156,9 @@ function reduceOutput(o: {
 function cleanLog(log: ReducedLog, hidden: HiddenTally): ReducedLog {
   return {
     ...log,
-    lines: log.lines.map((l) => ({ n: l.n, text: sanitizeCode(l.text, hidden) })),
-    ...(log.firstError ? { firstError: sanitizeCode(log.firstError, hidden) } : {}),
-    ...(log.step ? { step: sanitizeCode(log.step, hidden) } : {}),
+    lines: log.lines.map((l) => ({ n: l.n, text: visibleCode(l.text, hidden) })),
+    ...(log.firstError ? { firstError: visibleCode(log.firstError, hidden) } : {}),
+    ...(log.step ? { step: visibleCode(log.step, hidden) } : {}),
   };
 }
 

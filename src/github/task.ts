@@ -8,7 +8,7 @@ import { isBotUser, type GitHubClient, type RepoRef } from './client.js';
 import { hasOwnMarker } from './comments.js';
 import { minimizedCommentIds } from './minimized.js';
 import { listReviewComments } from './pulls.js';
-import { addTally, emptyTally, sanitizeUserTextCounted, type HiddenTally } from './sanitize.js';
+import { addTally, emptyTally, visibleText, type HiddenTally } from '../markdown/visible.js';
 import type { RunTrigger } from './trigger.js';
 
 /** A title for a task with no issue: the first line of the instruction, cut at a word near 72 characters. */
@@ -109,8 +109,8 @@ export async function buildTask(
   const hidden = emptyTally();
   const { shown, minimizedUnchecked } = await withoutMinimized(client, history.entries, hidden);
 
-  const title = sanitizeUserTextCounted(approved.title, hidden) || `#${number}`;
-  const body = sanitizeUserTextCounted(approved.body, hidden);
+  const title = visibleText(approved.title, hidden) || `#${number}`;
+  const body = visibleText(approved.body, hidden);
   if (trigger.hidden) addTally(hidden, trigger.hidden);
   const instruction = trigger.instruction || body || title;
   return {
@@ -232,7 +232,7 @@ async function withoutMinimized(
   const shown = history
     .filter((h) => !minimized.has(h.nodeId))
     .map((h) => {
-      const text = sanitizeUserTextCounted(h.body, hidden);
+      const text = visibleText(h.body, hidden);
       return { ...h, body: h.where && text ? `On ${h.where}:\n${text}` : text };
     });
   // ISO timestamps sort as strings; the sort is stable, so equal times keep API order.

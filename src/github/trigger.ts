@@ -19,13 +19,11 @@ import {
   workflowRunEventSchema,
   type userSchema,
 } from './event-payload.js';
-import {
-  emptyTally,
-  sanitizeCode,
-  sanitizeUserText,
-  sanitizeUserTextCounted,
-  type HiddenTally,
-} from './sanitize.js';
+import { findTriggerPhrase, matchTriggerPhrase } from '../markdown/phrase.js';
+import { emptyTally, visibleCode, visibleText, type HiddenTally } from '../markdown/visible.js';
+
+/** What the `prompt` input and other text nobody needs counted reads as on the page. */
+const sanitizeUserText = (text: string | null | undefined): string => visibleText(text, emptyTally());
 
 export type TriggerVia =
   | 'label'
@@ -269,7 +267,7 @@ function onReviewComment(
     anchor: {
       path: c.path,
       ...(line !== undefined ? { line } : {}),
-      ...(c.diff_hunk ? { diffHunk: sanitizeCode(c.diff_hunk, hidden) } : {}),
+      ...(c.diff_hunk ? { diffHunk: visibleCode(c.diff_hunk, hidden) } : {}),
     },
     ...(e.pull_request.html_url ? { url: e.pull_request.html_url } : {}),
     approved: approvedIssue(e.pull_request, c.created_at),
@@ -309,7 +307,7 @@ function commentRun(
   if (hasOwnMarker(body)) return skip('the comment was written by gemini-run');
   if (isBotUser(user)) return skip(`the comment is by a bot (${who(user)})`);
   const phrase = settings.triggerPhrase;
-  const text = sanitizeUserTextCounted(body, hidden);
+  const text = visibleText(body, hidden);
   const rest = settings.phraseAnywhere ? findTriggerPhrase(text, phrase) : matchTriggerPhrase(text, phrase);
   if (rest === undefined)
     return skip(
@@ -433,62 +431,6 @@ function onDispatch(
     instruction,
     via: 'dispatch',
   };
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-}
-
-/**
- * The instruction after the trigger phrase, or undefined when the comment does not start with it. The phrase must
- * open the (sanitised) comment and be followed by whitespace or the end, so `/gemini-foo` and quoted replies do
- * not trigger. Case-insensitive, like `startsWith()` in a workflow's `if:`, so the job the workflow started is not
- * then skipped here over a capital letter.
- */
-export function matchTriggerPhrase(text: string, phrase: string): string | undefined {
-  const trimmedPhrase = phrase.trim();
-  if (!trimmedPhrase) return undefined;
-  const m = new RegExp(`^${escapeRegExp(trimmedPhrase)}(?=\\s|$)`, 'i').exec(text.trimStart());
-  if (!m) return undefined;
-  return text.trimStart().slice(m[0].length).trim();
-}
-
-/**
- * `trigger-phrase-anywhere`: the comment without the phrase when the phrase stands on its own anywhere in it (as
- * run-gemini-cli's `@gemini-cli`), or undefined. Not inside a quoted line (`> `: a reply quoting someone's
- * request is not a new one), a fenced code block or an inline code span, and not as part of a longer word or
- * path (`/gemini-foo`, `x/gemini`). The text around the phrase stays: it is the request's context.
- */
-export function findTriggerPhrase(text: string, phrase: string): string | undefined {
-  const trimmed = phrase.trim();
-  if (!trimmed) return undefined;
-  const word = new RegExp(`(^|[\\s(\\[{,;:!?])${escapeRegExp(trimmed)}(?=$|[\\s)\\]},;:.!?])`, 'i');
-  const lines = text.split('\n');
-  let fence: string | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (fence !== undefined) {
-      if (open && open[0] === fence[0] && open.length >= fence.length) fence = undefined;
-      continue;
-    }
-    if (open) {
-      fence = open;
-      continue;
-    }
-    if (/^ {0,3}>/.test(line)) continue;
-    // Inline code spans are blanked out (same length) so a phrase inside one is not seen.
-    const visible = line.replace(/(`+)[^`]*?\1/g, (m) => ' '.repeat(m.length));
-    const m = word.exec(visible);
-    if (!m) continue;
-    const at = m.index + (m[1] ?? '').length;
-    const before = line.slice(0, at).trimEnd();
-    const after = line.slice(at + trimmed.length).trimStart();
-    const gap = before && after && !/[([{]$/.test(before) && !/^[,;:.!?)\]}]/.test(after) ? ' ' : '';
-    lines[i] = before + gap + after;
-    return lines.join('\n').trim();
-  }
-  return undefined;
 }
 
 function who(user: { login: string } | null | undefined): string {

@@ -4,7 +4,7 @@
  * title — never the context file, the fixed instruction or anything else the user did not write.
  */
 import type { Task, ToolKind } from '../domain/types.js';
-import { closeOpenFence } from '../github/published-text.js';
+import { codeSpan, plainInline, publishedBlock, type PublishContext } from '../markdown/publish.js';
 import { statusLine } from '../domain/status.js';
 import type { EgressSummary, RunResult } from './types.js';
 
@@ -14,7 +14,12 @@ export interface SummaryOptions {
   heading?: string;
   /** Longest final answer rendered, in characters (GitHub comments stop at 65536). */
   maxAnswerChars?: number;
+  /** Where the summary is published (what it may link); without it no reference stays live. */
+  publishOn?: PublishContext;
 }
+
+/** A summary printed where no repository is known (the toolkit's local run): nothing in it links anywhere. */
+const NOWHERE: PublishContext = { serverUrl: 'https://github.com', owner: '', repo: '' };
 
 /** Token shapes that must never be printed, whatever the model wrote. Exported for tests. */
 const SECRET_PATTERNS: readonly RegExp[] = [
@@ -39,11 +44,6 @@ export function formatDuration(ms: number): string {
 }
 
 const formatTokens = (n: number): string => n.toLocaleString('en-US');
-
-/** Escapes a table cell: a pipe or newline would break the row. */
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
 
 export interface ToolRow {
   kind: ToolKind;
@@ -81,7 +81,7 @@ function egressLines(e: EgressSummary): string[] {
   if (e.blocked.length > 0) {
     out.push('| Refused host | Port | Times | First |', '|---|---:|---:|---|');
     for (const b of e.blocked.slice(0, MAX_BLOCKED_ROWS)) {
-      out.push(`| \`${cell(b.host)}\` | ${b.port} | ${b.count} | ${cell(b.first)} |`);
+      out.push(`| ${codeSpan(b.host, { table: true })} | ${b.port} | ${b.count} | ${b.first} |`);
     }
     if (e.blocked.length > MAX_BLOCKED_ROWS)
       out.push(`| … ${e.blocked.length - MAX_BLOCKED_ROWS} more | | | |`);
@@ -97,11 +97,12 @@ function isTask(x: SummaryOptions | Task): x is Task {
 /** `renderSummary(result, task)` (the API plan's form) and `renderSummary(result, opts)` both work. */
 export function renderSummary(result: RunResult, options: SummaryOptions | Task = {}): string {
   const opts: SummaryOptions = isTask(options) ? { task: options } : options;
+  const on = opts.publishOn ?? NOWHERE;
   const out: string[] = [];
   out.push(`## ${opts.heading ?? 'Gemini run'}: ${statusLine(result.status)}`, '');
-  if (opts.task?.title) out.push(`**Task:** ${cell(redactSecrets(opts.task.title))}`, '');
+  if (opts.task?.title) out.push(`**Task:** ${plainInline(redactSecrets(opts.task.title), on)}`, '');
   if (result.message && result.status !== 'finished')
-    out.push(`> ${cell(redactSecrets(result.message))}`, '');
+    out.push(`> ${plainInline(redactSecrets(result.message), on)}`, '');
 
   const usage = result.usage;
   const facts: [string, string][] = [
@@ -121,7 +122,7 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
   out.push('| | |', '|---|---|', ...facts.map(([k, v]) => `| ${k} | ${v} |`), '');
   const refused = result.refusedCalls;
   if (refused && refused.count > 0) {
-    const shown = refused.first.map((c) => `\`${cell(c)}\``).join(', ');
+    const shown = refused.first.map((c) => codeSpan(c)).join(', ');
     out.push(
       `**${refused.count} non-model call(s) refused by the model proxy** (the agent's credential serves model calls only): ${shown}${refused.count > refused.first.length ? ', …' : ''}`,
       '',
@@ -133,7 +134,8 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
   const tools = toolRows(result);
   if (tools.length > 0) {
     out.push('### Tool calls', '', '| Kind | Tool | Calls | Failed |', '|---|---|---:|---:|');
-    for (const t of tools) out.push(`| ${t.kind} | \`${cell(t.name)}\` | ${t.count} | ${t.failures} |`);
+    for (const t of tools)
+      out.push(`| ${t.kind} | ${codeSpan(t.name, { table: true })} | ${t.count} | ${t.failures} |`);
     out.push('');
   }
 
@@ -146,7 +148,7 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
     );
     for (const m of usage.models) {
       const mark = m.fallback ? ' (fallback)' : m.utility ? ' (router)' : '';
-      const name = `\`${cell(m.model)}\`${mark}`;
+      const name = `${codeSpan(m.model, { table: true })}${mark}`;
       out.push(
         `| ${name} | ${m.requests} | ${formatTokens(m.inputTokens)} | ${formatTokens(m.outputTokens)} | ` +
           `${formatTokens(m.cachedTokens)} | ${formatTokens(m.totalTokens)} |`,
@@ -166,11 +168,12 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
       `${result.commits.length} commit(s)${result.leftoverCommitted ? ', the last one made by gemini-run from uncommitted work' : ''}:`,
       '',
     );
-    for (const c of result.commits) out.push(`- \`${c.sha.slice(0, 7)}\` ${cell(redactSecrets(c.subject))}`);
+    for (const c of result.commits)
+      out.push(`- \`${c.sha.slice(0, 7)}\` ${plainInline(redactSecrets(c.subject), on)}`);
   }
   if (result.filesChanged.length > 0) {
     out.push('', '<details><summary>Files changed (' + result.filesChanged.length + ')</summary>', '');
-    for (const f of result.filesChanged) out.push(`- \`${cell(f)}\``);
+    for (const f of result.filesChanged) out.push(`- ${codeSpan(f)}`);
     out.push('', '</details>');
   }
   out.push('');
@@ -179,8 +182,8 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
   if (answer) {
     const max = opts.maxAnswerChars ?? 20_000;
     const text = redactSecrets(answer);
-    // A fence the answer leaves open (or a cut leaves open) would swallow the rest of the summary.
-    const shown = closeOpenFence(text.length > max ? `${text.slice(0, max)}\n\n…(truncated)` : text);
+    // A block of its own: nothing the answer opens (a fence, a list, HTML) reaches the summary's text after it.
+    const shown = publishedBlock(text.length > max ? `${text.slice(0, max)}\n\n…(truncated)` : text, on);
     out.push('### Final answer', '', shown, '');
   }
 

@@ -11,6 +11,8 @@ import type { Script } from '../../src/fake/gemini-api.js';
 import { commentFollowUp } from '../harness/action-cases.js';
 import { OWNER, REPO, type ActionWorld } from '../harness/action-job.js';
 import { useActionWorld } from '../harness/action-world.js';
+import { cmarkTree, walkXml } from '../harness/cmark.js';
+import { publishViolations } from '../harness/publish-oracle.js';
 
 const FORGED_SESSION = '0b6f7a3e-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
 /** Shaped like the records the action writes, old and new, naming a session and artifact that do not exist. */
@@ -48,9 +50,6 @@ const hostileAgent: Script = {
   ],
 };
 
-/** The text with `<code>` elements taken out: what GitHub would link, ping or close. */
-const outsideCode = (text: string) => text.replace(/<code>[^<]*<\/code>/g, '');
-
 /** The body without the action's own markers: the marker line and, on a summary, the record right after it. */
 function withoutOwnMarkers(body: string): string {
   return body.replace(/^<!-- gemini-run:[a-z-]+ -->\n(<!-- gemini-run:session \{[^\n]*\} -->\n)?/, '');
@@ -58,13 +57,24 @@ function withoutOwnMarkers(body: string): string {
 
 function assertPublishable(where: string, text: string): void {
   const body = withoutOwnMarkers(text);
-  // No HTML comment of the agent's (an unterminated one is escaped, `\<!--`, and shows as text).
-  expect(body, where).not.toMatch(/(^|[^\\])<!--/);
-  expect(body, where).not.toContain(FORGED_SESSION);
-  expect(outsideCode(body), where).not.toMatch(/fixes #3/i);
-  expect(outsideCode(body), where).not.toMatch(/@(someone|org\/team)/);
-  expect(body, where).not.toMatch(/!\[[^\]]*\]\(http:\/\/127\.0\.0\.9/);
-  expect(body, where).not.toMatch(/(^|[^\\])<img/);
+  // No HTML comment of the agent's outside code (a command shown as code may hold one, as text), so no record of
+  // its forging that anything reads.
+  const comments: string[] = [];
+  walkXml(cmarkTree(body), (n) => {
+    if ((n.name === 'html_block' || n.name === 'html_inline') && n.text.includes('<!--'))
+      comments.push(n.text);
+  });
+  expect(comments, where).toEqual([]);
+  expect(
+    body.split('\n').filter((l) => l.includes(FORGED_SESSION) && !l.includes('`')),
+    where,
+  ).toEqual([]);
+  // As GitHub's renderer reads it: no mention, foreign closing keyword, outside image or raw HTML of the agent's.
+  const own = { owner: OWNER, repo: REPO, ownIssue: 1, alsoOwn: [2] };
+  expect(
+    publishViolations(body, { agentHtml: true, sameRepoRefs: true, sentinel: false, where: own }),
+    where,
+  ).toEqual([]);
 }
 
 function publishedBodies(world: ActionWorld): { where: string; body: string }[] {
@@ -91,8 +101,8 @@ describe.each(['headless', 'interactive'] as const)('agent text published by the
 
     const pull = world.github.pulls()[0];
     expect(pull?.body).toContain('Closes #1');
-    expect(pull?.body).toContain('fixes <code>\\#3</code>');
-    expect(pull?.body).toContain('<code>@org/team</code>');
+    expect(pull?.body).toContain('fixes `#3`');
+    expect(pull?.body).toContain('`@org/team`');
     for (const { where, body } of publishedBodies(world)) assertPublishable(where, body);
     assertPublishable('job summary', first.main.summary);
 
@@ -100,7 +110,7 @@ describe.each(['headless', 'interactive'] as const)('agent text published by the
     const everything = publishedBodies(world)
       .map((b) => b.body)
       .join('\n');
-    expect(everything.match(/gemini-run:session/g)).toHaveLength(1);
+    expect(everything.match(/^<!-- gemini-run:session /gm)).toHaveLength(1);
     const summary = world.github.comments(2).find((c) => c.body.startsWith('<!-- gemini-run:summary -->'));
     const recordLine = summary?.body.split('\n')[1] ?? '';
     expect(recordLine).toContain(`"sessionId":"${first.main.outputs['session-id']}"`);
@@ -132,7 +142,7 @@ describe.each(['headless', 'interactive'] as const)('agent text published by the
     expect(comments).not.toContain('could not continue the previous session');
     // The folded earlier run is published text again: still one record of ours (the new run's) on line 2.
     const after = world.github.comments(2).find((c) => c.body.startsWith('<!-- gemini-run:summary -->'));
-    expect(after?.body.match(/gemini-run:session/g)).toHaveLength(1);
+    expect(after?.body.match(/^<!-- gemini-run:session /gm)).toHaveLength(1);
     expect(after?.body.split('\n')[1]).toContain(`"runId":"`);
     assertPublishable('summary after the follow-up', after?.body ?? '');
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { JOB_LOG_BOUNDS } from '../../src/github/ci-log.js';
 import { collectCiEvidence, renderCiEvidence, type FailedJob } from '../../src/github/ci-evidence.js';
-import { emptyTally } from '../../src/github/sanitize.js';
+import { emptyTally } from '../../src/markdown/visible.js';
 import { TEST_REPO, useFakeGitHub } from '../harness/github-fixture.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 

@@ -109,7 +109,7 @@ describe('fix-ci (issue 26)', () => {
     expect(stops).toHaveLength(1);
     expect(stops[0]!.body).toMatch(/stopped fixing CI on this pull request: the same failure came back/);
     expect(stops[0]!.body).toMatch(
-      /Last failure: `CI` \/ `test` \/ `Run npm test` on [0-9a-f]{12}: <code> FAIL test\\\/notes\\\.test\\\.ts/,
+      /Last failure: `CI` \/ `test` \/ `Run npm test` on [0-9a-f]{12}: ` FAIL test\/notes\.test\.ts/,
     );
     expect(again.summary).toMatch(/^## gemini-run: stopped fixing CI/);
   });
@@ -287,7 +287,7 @@ describe('fix-ci (issue 26)', () => {
     expect(r.log.join('\n')).toMatch(/Reading the failed check suite 504 \(CircleCI Checks\)/);
     const tracking = w.github.comments(2).find((c) => c.body.includes('gemini-run:progress'))?.body ?? '';
     // Published: the name's colon is escaped (GitHub could read `test:` as a link's scheme).
-    expect(tracking).toContain('🔧 Fixing CI: `CircleCI Checks` / <code>test\\: unit</code> (attempt 1)');
+    expect(tracking).toContain('🔧 Fixing CI: `CircleCI Checks` / `test: unit` (attempt 1)');
     const fixed = await originTip();
     expect(fixed).not.toBe(head);
 

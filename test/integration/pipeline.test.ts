@@ -5,9 +5,10 @@
  */
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { publishViolations } from '../harness/publish-oracle.js';
 import { describe, expect, it } from 'vitest';
 import { exec } from '../../src/util/exec.js';
-import { GEMINI_JS } from '../harness/action-job.js';
+import { GEMINI_JS, OWNER, REPO } from '../harness/action-job.js';
 import { ended, PipelineWorld, usePipelineWorld, type PipelineRun } from '../harness/pipeline-world.js';
 import { scrubbedGitEnv } from '../harness/repo.js';
 
@@ -148,7 +149,7 @@ describe('the agent ran', () => {
       'pull-request-operation': 'created',
       conclusion: 'success',
       // Sanitised as the pull request's text is: nobody pinged, no markup that loads anything.
-      'final-message': 'Added the note, <code>@bob</code>. \\<img src=x onerror=alert(1)>',
+      'final-message': 'Added the note, `@bob`. \\<img src=x onerror=alert(1)>',
     });
     expect(JSON.parse(outputs.usage)).toMatchObject({ totalTokens: 1234, turns: 0, toolCalls: 0 });
     const tip = await exec('git', ['rev-parse', 'refs/heads/gemini-run/issue-1'], {
@@ -275,10 +276,16 @@ describe('the agent ran', () => {
     expect(ended(r).outputs).toMatchObject({ status: 'crashed', 'pr-number': '2' });
     const comment = commentsOn(1).find((c) => c.includes('gemini-run ended `crashed`: gemini stalled')) ?? '';
     expect(comment, commentsOn(1).join('\n---\n')).toContain('Its partial work is in #2.');
-    // Closing keyword, mention and image are inert code; the forged marker is gone.
-    expect(comment).toContain('Closes <code>\\#9</code> <code>@org/team</code> <code>\\!\\[x\\]');
-    expect(comment).not.toContain('Closes #9');
-    expect(comment).not.toContain('](https://evil.example');
+    // Closing keyword, mention and image are inert code (as GitHub's renderer reads it); the forged marker is gone.
+    expect(comment).toContain('Closes `#9` `@org/team` `![x](https://evil.example/x.png)`');
+    expect(
+      publishViolations(comment, {
+        agentHtml: true,
+        sameRepoRefs: true,
+        sentinel: false,
+        where: { owner: OWNER, repo: REPO, ownIssue: 1 },
+      }),
+    ).toEqual([]);
     expect(comment).not.toContain('<!-- gemini-run:summary -->');
   });
 

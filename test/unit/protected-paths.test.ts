@@ -113,10 +113,12 @@ describe('what people are told', () => {
       result,
       summary: 's',
       protectedChanges: changes,
+      on: { serverUrl: 'https://github.com', owner: 'o', repo: 'r' },
     });
     expect(body.split('\n')[0]).toBe('## ⚠ Changes protected paths');
     expect(body).toContain('- `.github/workflows/ci.yml` (+3 −1)');
-    expect(prBody({ task: { title: 't', instruction: 'i' } as never, result, summary: 's' })).not.toMatch(
+    const on = { serverUrl: 'https://github.com', owner: 'o', repo: 'r' };
+    expect(prBody({ task: { title: 't', instruction: 'i' } as never, result, summary: 's', on })).not.toMatch(
       /protected/,
     );
   });

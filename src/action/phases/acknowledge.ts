@@ -1,6 +1,6 @@
 /** The acknowledge phase: the person sees at once that the run was picked up (👀, the live tracking comment). */
 import { reactToComment } from '../../github/comments.js';
-import { codeSpan } from '../../github/published-text.js';
+import { codeSpan } from '../../markdown/publish.js';
 import { getErrorMessage } from '../../util/errors.js';
 import type { Acknowledged, AtAdmit, Admitted } from '../run-record.js';
 import { TrackingComment } from '../tracking-comment.js';

@@ -7,7 +7,7 @@ import { createGitHubClient } from '../../github/client.js';
 import { commentMarker, createComment, tokenIdentity, upsertMarkedComment } from '../../github/comments.js';
 import { interpretEvent } from '../../github/trigger.js';
 import { hasWriteAccess } from '../../github/permissions.js';
-import { publishedText } from '../../github/published-text.js';
+import { publishedBlock, publishedDocument, type PublishContext } from '../../markdown/publish.js';
 import { getErrorMessage } from '../../util/errors.js';
 import { runUrlOf } from '../context.js';
 import { neutralize } from '../../util/untrusted-text.js';
@@ -49,6 +49,12 @@ function speaker(r: Basics & Triggered): Omit<Admitted, 'self' | 'tellIssue' | '
   r.mask(token);
   const { repo } = ctx;
   const scrubbed = (text: string) => redactor.redact(inputs.scrubAttribution ? scrubAttribution(text) : text);
+  const on: PublishContext = {
+    serverUrl: ctx.serverUrl,
+    owner: repo.owner,
+    repo: repo.repo,
+    ...(trigger.number !== undefined ? { ownIssue: trigger.number } : {}),
+  };
   return {
     token,
     // A rate limit is waited out within the run's own time: the agent's timeout, and as long again (at most ten
@@ -60,15 +66,12 @@ function speaker(r: Basics & Triggered): Omit<Admitted, 'self' | 'tellIssue' | '
     repo,
     runUrl: runUrlOf(ctx),
     scrubbed,
-    // The boundary where text the agent had a hand in (its answer, commit subjects, file names) becomes text on
-    // GitHub: no hidden markup, no foreign closing keyword, no mention, no outside image (publishedText).
-    publish: (text) =>
-      publishedText(scrubbed(text), {
-        serverUrl: ctx.serverUrl,
-        owner: repo.owner,
-        repo: repo.repo,
-        ...(trigger.number !== undefined ? { ownIssue: trigger.number } : {}),
-      }),
+    publishOn: on,
+    // The boundary where a body becomes text on GitHub: the last check over what the action assembled (no
+    // mention, foreign reference or closing keyword, no outside link or image, only the action's own HTML).
+    publish: (text) => publishedDocument(scrubbed(text), on),
+    // Markdown the action did not write (the agent's answer, an issue's text): a block of its own, nothing live.
+    publishBlock: (text) => publishedBlock(scrubbed(text), on),
   };
 }
 

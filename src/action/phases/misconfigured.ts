@@ -7,7 +7,7 @@
 import { createGitHubClient } from '../../github/client.js';
 import { commentMarker, createComment } from '../../github/comments.js';
 import { hasWriteAccess } from '../../github/permissions.js';
-import { publishedText } from '../../github/published-text.js';
+import { publishedDocument } from '../../markdown/publish.js';
 import type { RunTrigger } from '../../github/trigger.js';
 import { getErrorMessage, oneLine } from '../../util/errors.js';
 import { runUrlOf } from '../context.js';
@@ -22,7 +22,7 @@ const NOTICE_TIMEOUT_MS = 5_000;
 function publishable(r: Basics, trigger: RunTrigger | undefined): (text: string) => string {
   const { ctx } = r;
   return (text) =>
-    publishedText(r.redactor.redact(text), {
+    publishedDocument(r.redactor.redact(text), {
       serverUrl: ctx.serverUrl,
       owner: ctx.repo.owner,
       repo: ctx.repo.repo,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Task } from '../../domain/types.js';
 import { buildTask } from '../../github/task.js';
 import { isolateCheckoutCredentials } from '../../git/credentials.js';
-import { describeTally } from '../../github/sanitize.js';
+import { describeTally } from '../../markdown/visible.js';
 import { UserError, getErrorMessage, oneLine } from '../../util/errors.js';
 import { neutralize } from '../../util/untrusted-text.js';
 import { planBranch, prepareWorktree } from '../branch.js';

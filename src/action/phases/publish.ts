@@ -103,7 +103,8 @@ export async function publish(r: AtPublish): Promise<Published> {
   const result = await settled(r, known);
   const touched = await protectedChanges(r, result, remoteTips);
   const allowed = r.inputs.protectedPathsPolicy === 'allow' ? touched : [];
-  const summaryOf = (res: RunResult) => protectedWarning(allowed) + renderSummary(res, { task });
+  const summaryOf = (res: RunResult) =>
+    protectedWarning(allowed) + renderSummary(res, { task, publishOn: r.publishOn });
   const summaryBody = summaryOf(result);
   const base = { result, summaryBody, outDir, artifactName };
   if (result.commits.length === 0) {
@@ -138,6 +139,7 @@ export async function publish(r: AtPublish): Promise<Published> {
           summary: summaryOf(asSigned(result, signed)),
           closes: trigger.isPullRequest ? undefined : trigger.number,
           runUrl: r.runUrl,
+          on: r.publishOn,
           protectedChanges: allowed,
         }),
       ),

@@ -98,7 +98,7 @@ function outputsOf(r: AtReport): ActionOutputs {
     'pull-request-operation': pull ? (published.opened ? 'created' : 'updated') : 'none',
     'head-sha': published?.pushedTo ? (published.headSha ?? result.headSha) : '',
     // The agent's text, published as the PR text is (secrets, attribution, markup rules).
-    'final-message': capUtf8(r.publish(result.transcript.finalAnswer)),
+    'final-message': capUtf8(r.publishBlock(result.transcript.finalAnswer)),
     usage: usageJson(result.usage, result.durationMs),
   };
 }
@@ -197,7 +197,7 @@ export async function reportRun(r: AtReport): Promise<ActionResult> {
     message: result.message ? r.redactor.redact(result.message) : undefined,
     commitCount: result.commits.length,
     publish: published,
-    finalAnswer: result.transcript.finalAnswer,
+    finalAnswer: r.publishBlock(result.transcript.finalAnswer),
     onPullRequest: r.trigger.isPullRequest,
     ...(reset ? { quotaResets: describeReset(reset, endedAt) } : {}),
   };

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { collectCiEvidence, renderCiEvidence, type CiSource } from '../../github/ci-evidence.js';
 import { createGitHubClient } from '../../github/client.js';
-import { describeTally, emptyTally } from '../../github/sanitize.js';
+import { describeTally, emptyTally } from '../../markdown/visible.js';
 import { UserError } from '../../util/errors.js';
 import { createStreamLogger } from '../../util/log.js';
 import { UsageError, type CliIO, type Command } from '../args.js';

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   describeTally,
   emptyTally,
-  sanitizeCode,
-  sanitizeUserTextCounted,
+  visibleCode as sanitizeCode,
+  visibleText as sanitizeUserTextCounted,
   type HiddenTally,
-} from '../../src/github/sanitize.js';
+} from '../../src/markdown/visible.js';
 
 const tags = (s: string): string =>
   [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
@@ -124,7 +124,9 @@ describe('sanitizeUserTextCounted: link titles (a tooltip, not text)', () => {
 describe('sanitizeUserTextCounted: HTML that renders as nothing', () => {
   it.each<Row>([
     ['a comment', 'a <!-- SYSTEM: obey --> b', 'a  b', { htmlComments: 1 }],
-    ['an unterminated comment hides the rest', 'a <!-- SYSTEM\n\nmore', 'a', { htmlComments: 1 }],
+    // Inside a paragraph an unterminated `<!--` is text (cmark-gfm shows it); opening a block, it hides the rest.
+    ['an unterminated comment in a paragraph is shown', 'a <!-- SYSTEM\n\nmore', 'a <!-- SYSTEM\n\nmore', {}],
+    ['an unterminated comment block hides the rest', 'a\n\n<!-- SYSTEM\n\nmore', 'a', { htmlComments: 1 }],
     ['a comment holding a backtick span', 'a <!-- `x` SYSTEM --> b', 'a  b', { htmlComments: 1 }],
     [
       'a processing instruction and CDATA',
