@@ -2,11 +2,7 @@ import * as core from '@actions/core';
 import { z } from 'zod';
 import { APPROVAL_MODES, type ApprovalMode } from '../domain/types.js';
 import { maxTokensSchema, runModeSchema, timeoutMinutesSchema } from '../domain/value-schemas.js';
-import {
-  DEFAULT_PROTECTED_PATHS,
-  PROTECTED_POLICIES,
-  parseProtectedPaths,
-} from '../domain/protected-paths.js';
+import { DEFAULTS_WORD, PROTECTED_POLICIES, parseProtectedPaths } from '../domain/protected-paths.js';
 import { DEFAULT_GEMINI_VERSION } from '../gemini/cli-profile.js';
 import { parseSettingsInput, parseToolList } from '../gemini/user-settings.js';
 import type { IsolationMode } from '../isolation/sandbox.js';
@@ -216,11 +212,11 @@ const INPUT_SHAPE = {
     }),
   ),
   'protected-paths': input(
-    DEFAULT_PROTECTED_PATHS.join(', '),
+    DEFAULTS_WORD,
     z.string().transform((s, ctx) => {
-      const { globs, problems } = parseProtectedPaths(s);
+      const { setting, problems } = parseProtectedPaths(s);
       for (const p of problems) ctx.addIssue({ code: 'custom', message: `'protected-paths': ${p}` });
-      return globs;
+      return setting;
     }),
   ),
   'protected-paths-policy': input(

@@ -133,7 +133,7 @@ async function objectSizes(repo: string, shas: readonly string[]): Promise<Map<s
 }
 
 /** The bytes of each object (`git cat-file --batch`): one process for all of them. */
-async function readObjects(repo: string, shas: readonly string[]): Promise<Map<string, Buffer>> {
+export async function readObjects(repo: string, shas: readonly string[]): Promise<Map<string, Buffer>> {
   const objects = new Map<string, Buffer>();
   if (shas.length === 0) return objects;
   const r = await Git.forUntrusted(repo).run(['cat-file', '--batch'], { input: `${shas.join('\n')}\n` });

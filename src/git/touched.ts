@@ -1,11 +1,16 @@
 /**
- * The paths the run's commits changed, read in the vault (never in the agent's repository). The run's commits here
- * are every commit of HEAD that no trusted tip reaches (the run's base, the base branch, the run branch as it
- * was): a commit the agent brought in from elsewhere — another branch, a fork's pull request ref — is the run's
- * doing, since the pull request would carry it. Each counts against its parent, so a file changed and changed
- * back still counts, and a rename counts on both sides (`--no-renames`: a deletion and an addition), a mode
- * change too. A merge counts only what it did not take from a trusted parent: merging the base branch in brings
- * the base's changes, which are not the run's.
+ * The paths the run changed, read in the vault (never in the agent's repository), two ways whose union counts:
+ *
+ * - The result against the trusted tips (the run's base, the base branch as it is now, the run branch as it was):
+ *   a path counts when the result's version differs from its version at every one of them. Whatever merges the
+ *   agent made, a protected file set back to an old version counts (its parents are the agent's choice, the tips
+ *   are not), and merging the base branch in brings its changes, which are not the run's; nor is a person's earlier
+ *   change on the run branch.
+ * - Each of the run's commits against its parent: every commit of HEAD that no trusted tip reaches (a commit the
+ *   agent brought in from elsewhere — another branch, a fork's pull request ref — is the run's doing, since the
+ *   pull request would carry it). So a file changed and changed back still counts, a rename counts on both sides
+ *   (`--no-renames`: a deletion and an addition), a mode change too. A merge counts what it did not take from a
+ *   trusted parent.
  */
 import { listCommits } from './commits.js';
 import { Git } from './git.js';
@@ -32,8 +37,28 @@ async function changedBy(git: Git, sha: string): Promise<Set<string>> {
 }
 
 /**
- * The union of the paths each of the run's commits (base..head, none a trusted tip reaches) changed. `trusted`:
- * tips whose history is not the run's; unknown ids are skipped.
+ * The result's changes against every trusted tip, as a set: a path whose version at `head` differs from its version
+ * at each tip (unknown tips, ones the vault never received, are skipped; `base` is always known).
+ */
+async function netChanges(
+  git: Git,
+  head: string,
+  base: string,
+  tips: readonly string[],
+): Promise<Set<string>> {
+  let net = await changedBetween(git, base, head);
+  for (const tip of new Set(tips)) {
+    if (tip === base || net.size === 0) continue;
+    const differs = await changedBetween(git, tip, head).catch(() => undefined);
+    if (differs) net = new Set([...net].filter((p) => differs.has(p)));
+  }
+  return net;
+}
+
+/**
+ * The paths the run changed (see the top of this file): the result against the trusted tips, and each of the
+ * run's commits (base..head, none a trusted tip reaches) against its parents. `trusted`: tips whose history is
+ * not the run's; unknown ids are skipped.
  */
 export async function pathsTouched(
   repo: string,
@@ -47,7 +72,7 @@ export async function pathsTouched(
     for (const tip of trusted) if (await git.isAncestor(sha, tip).catch(() => false)) return true;
     return false;
   };
-  const touched = new Set<string>();
+  const touched = await netChanges(git, head, base, trusted);
   for (const c of commits) {
     const [first, ...others] = c.parents;
     if (first === undefined || others.length === 0) {

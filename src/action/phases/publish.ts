@@ -6,7 +6,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scrubAttribution } from '../../gemini/attribution.js';
-import { protectedIn, protectedChangesLine, type ProtectedChange } from '../../domain/protected-paths.js';
+import {
+  protectedIn,
+  protectedChangesLine,
+  protectedRules,
+  type ProtectedChange,
+} from '../../domain/protected-paths.js';
+import { contextFileNamesAt } from '../../gemini/context-names.js';
 import { listRemoteRefs } from '../../git/push.js';
 import type { IdentityChange } from '../../git/scrub.js';
 import { diffStat, pathsTouched } from '../../git/touched.js';
@@ -43,21 +49,24 @@ function remoteTipsOf(r: AtPublish): Promise<Map<string, string>> {
 }
 
 /**
- * The protected paths the run's commits change (src/git/touched.ts), with their net diff stat. Trusted: the run's
- * base, the run branch as it was and the base branch as it is now (merging it in is not the run's change).
+ * The protected paths the run changed (src/git/touched.ts), with their net diff stat. Trusted: the run's base, the
+ * run branch as it was and the base branch as it is now (merging it in is not the run's change). The defaults
+ * protect the context files the CLI loads for the repository before and after the run, in every directory.
  */
 async function protectedChanges(
   r: AtPublish,
   result: RunResult,
   remoteTips: Map<string, string>,
 ): Promise<ProtectedChange[]> {
-  const globs = r.inputs.protectedPaths;
-  if (globs.length === 0 || result.commits.length === 0) return [];
+  const setting = r.inputs.protectedPaths;
+  if ((!setting.defaults && setting.globs.length === 0) || result.commits.length === 0) return [];
   const repo = r.workspace.vault.dir;
   const { baseSha, remoteSha } = r.workspace;
   const baseTip = remoteTips.get(`refs/heads/${r.plan.base}`);
   const trusted = [baseSha, ...(remoteSha ? [remoteSha] : []), ...(baseTip ? [baseTip] : [])];
-  const paths = protectedIn(await pathsTouched(repo, baseSha, result.headSha, trusted), globs);
+  const names = setting.defaults ? await contextFileNamesAt(repo, [...trusted, result.headSha]) : [];
+  const rules = protectedRules(setting, names);
+  const paths = protectedIn(await pathsTouched(repo, baseSha, result.headSha, trusted), rules);
   if (paths.length === 0) return [];
   const stat = await diffStat(repo, baseSha, result.headSha, paths);
   return paths.map((path) => ({ path, ...(stat.has(path) ? { stat: stat.get(path) } : {}) }));
