@@ -159,7 +159,7 @@ const INPUT_SHAPE = {
   'track-progress': input('true', bool('track-progress')),
   'commit-author': input('', person('commit-author')),
   committer: input('', person('committer')),
-  'rewrite-author': input('false', bool('rewrite-author')),
+  'rewrite-author': input('true', bool('rewrite-author')),
   'sign-commits': input(
     'false',
     z

@@ -72,6 +72,8 @@ export interface PublishInput {
    * go to the bundle only.
    */
   blockedBy?: readonly ProtectedChange[];
+  /** Why the commits could not be rewritten before publishing (settleCommits): then nothing is pushed either. */
+  unsettled?: string;
   /**
    * `sign-commits`: re-create the commits through GitHub's API so GitHub signs them (`on`: a plain push when
    * that fails, with a warning; `required`: no push at all then).
@@ -85,8 +87,9 @@ export interface PublishInput {
 }
 
 /**
- * Before publishing: scrubs attribution from the run's own commits (never from commits `known` reaches), and lists
- * them. A scrub that fails leaves the commits as they are (a warning), never the run without its work.
+ * Before publishing: rewrites the run's own commits (never commits `known` reaches) with `scrub` applied to their
+ * messages and `identity` to their author and committer, and lists them. When that fails, `unsettled` says why:
+ * the commits are then as the agent left them, and must not be pushed (their messages were not neutralised).
  */
 export async function settleCommits(o: {
   /** The action's own repository (the vault): the agent's is never scrubbed or read. */
@@ -97,27 +100,34 @@ export async function settleCommits(o: {
   /** The author and committer a run's commit gets (the leftover commit, all of them under `rewrite-author`). */
   identity?: (sha: string) => IdentityChange | undefined;
   log: Logger;
-}): Promise<{ head: string; commits: CommitInfo[]; filesChanged: string[] }> {
+}): Promise<{ head: string; commits: CommitInfo[]; filesChanged: string[]; unsettled?: string }> {
   const { repo, baseSha, log } = o;
+  let unsettled: string | undefined;
   if (o.scrub || o.identity) {
     const scrub = o.scrub ?? ((m: string) => m);
     const identity = o.identity;
     await log
-      .group('Scrubbing attribution from commits', async () => {
+      .group('Neutralising and scrubbing the commit messages', async () => {
         const { rewritten } = await scrubCommits(repo, baseSha, scrub, {
           keep: o.known,
           ...(identity ? { identity } : {}),
         });
-        log.info(`${rewritten} commit message(s) rewritten`);
+        log.info(`${rewritten} commit(s) rewritten`);
       })
-      .catch((e: unknown) =>
-        log.warning(`Could not scrub attribution; the commits are kept as they are: ${getErrorMessage(e)}`),
-      );
+      .catch((e: unknown) => {
+        unsettled = oneLine(getErrorMessage(e));
+        log.warning(`Could not rewrite the run's commits; they are kept as they are: ${unsettled}`);
+      });
   }
   const head = await Git.forUntrusted(repo).headSha();
   // The run's own commits: not those a merge brought in from branches that already existed.
   const commits = await listCommits(repo, baseSha, head, o.known);
-  return { head, commits, filesChanged: await filesChanged(repo, baseSha, head) };
+  return {
+    head,
+    commits,
+    filesChanged: await filesChanged(repo, baseSha, head),
+    ...(unsettled === undefined ? {} : { unsettled }),
+  };
 }
 
 export function compareUrl(serverUrl: string, repo: RepoRef, base: string, head: string): string {
@@ -144,6 +154,10 @@ export async function publishWork(o: PublishInput): Promise<PublishOutcome> {
       `The agent's commits change protected paths: ${protectedChangesLine(changes)}. Nothing is pushed.`,
     );
     return keepInBundle(o, (artifact) => blockedProblem(o.plan.branch, changes, artifact));
+  }
+  if (o.unsettled !== undefined) {
+    const why = o.unsettled;
+    return keepInBundle(o, (artifact) => unsettledProblem(o.plan.branch, why, artifact));
   }
   try {
     return await pushAndOpen(o);
@@ -359,6 +373,18 @@ export function blockedProblem(
     headline: `the agent's commits change ${n} protected path${n === 1 ? '' : 's'} (${names.join(', ')}${n > 3 ? ', …' : ''}); nothing was pushed`,
     what: `The agent's commits change protected paths, so nothing was pushed and no pull request was opened or updated (\`protected-paths-policy: block\`): ${protectedChangesLine(changes)}.`,
     todo: `${keep}. To let runs change these paths, re-run with \`protected-paths-policy: allow\` (the pull request then opens with a warning) or leave them out of \`protected-paths\`.`,
+  };
+}
+
+/** The commits could not be settled (settleCommits): nothing was pushed. */
+function unsettledProblem(branch: string, why: string, artifact: string | undefined): PublishProblem {
+  const keep = artifact
+    ? `The commits are in the artifact \`${artifact}\` as \`gemini-run.bundle\`: review their messages (\`git fetch gemini-run.bundle HEAD:${branch}\`) and push them yourself if they are wanted`
+    : 'The commits could not be saved anywhere else';
+  return {
+    headline: `the run's commits could not be rewritten before the push (${why}); nothing was pushed`,
+    what: `The run's commits could not be rewritten (their messages neutralised, their author set) before the push, so nothing was pushed and no pull request was opened or updated: ${why}.`,
+    todo: `${keep}, or re-run.`,
   };
 }
 

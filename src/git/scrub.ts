@@ -19,8 +19,10 @@ import { Git } from './git.js';
  * and one `git hash-object -w --stdin-paths` writes them all (and proves our ids right). Four git processes
  * whatever the number of commits, where an interactive rebase or filter-branch forks per commit.
  *
- * Objects are handled as bytes: a message in another encoding (`i18n.commitEncoding`) or not valid UTF-8 is
- * left as it is, and only its parent lines change when a parent was rewritten.
+ * Objects are handled as bytes. A message in another encoding (`i18n.commitEncoding`) or not valid UTF-8 is read
+ * as GitHub would show it (decoded by its `encoding` header, invalid bytes replaced), so that the scrub sees what
+ * GitHub acts on; when the scrub changes it, it is written back as UTF-8 without the header, else left byte for
+ * byte. A message in an encoding nobody here can read gets a message of what the commit changes instead.
  *
  * A commit whose message does not change and whose parents were not rewritten is left alone: same object,
  * same id, signature intact. A rewritten commit loses its gpgsig header, which could no longer verify.
@@ -56,13 +58,17 @@ export async function scrubCommits(
     const parents = commit.parents.map((p) => replaced.get(p) ?? p);
     const parentsChanged = parents.some((p, i) => p !== commit.parents[i]);
     let message: Buffer = commit.messageBytes;
-    const result = commit.utf8 ? scrubMessage(commit.message, scrub) : { changed: false as const };
+    const text = readableMessage(commit);
+    const result =
+      text === undefined ? { changed: true as const, message: undefined } : scrubMessage(text, scrub);
     if (result.changed) {
       message = Buffer.from(result.message ?? (await fallbackMessage(git, sha, commit.parents[0])), 'utf8');
     }
     const who = opts.identity?.(sha);
-    const headers = who ? withIdentity(commit.headers, who) : commit.headers;
-    const whoChanged = headers.some((h, i) => h.text !== commit.headers[i]?.text);
+    const reencoded = result.changed ? commit.headers.filter((h) => h.key !== 'encoding') : commit.headers;
+    const headers = who ? withIdentity(reencoded, who) : reencoded;
+    const whoChanged =
+      headers.length !== commit.headers.length || headers.some((h, i) => h.text !== commit.headers[i]?.text);
     if (!parentsChanged && !result.changed && !whoChanged) continue;
     const body = renderRawCommit({ ...commit, headers }, parents, message);
     const newSha = hashObject(format, 'commit', body);
@@ -116,10 +122,26 @@ export interface RawCommit {
   /** The message exactly as stored. */
   messageBytes: Buffer;
   /**
-   * True when the message is UTF-8: no encoding header (or one naming UTF-8) and valid UTF-8 bytes. Any other
-   * message is left untouched.
+   * True when the message is UTF-8: no encoding header (or one naming UTF-8) and valid UTF-8 bytes (see
+   * readableMessage for any other).
    */
   utf8: boolean;
+  /** The `encoding` header's value, when there is one. */
+  encoding?: string;
+}
+
+/**
+ * The message as text, as GitHub would read it: UTF-8, or decoded by the encoding its header names (invalid
+ * bytes replaced); undefined when the header names an encoding there is no decoder for here.
+ */
+function readableMessage(commit: RawCommit): string | undefined {
+  if (commit.utf8) return commit.message;
+  const declared = commit.encoding?.trim();
+  try {
+    return new TextDecoder(declared || 'utf-8').decode(commit.messageBytes);
+  } catch {
+    return undefined;
+  }
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -160,6 +182,7 @@ export function parseRawCommit(raw: string | Buffer): RawCommit {
     message: messageBytes.toString('utf8'),
     messageBytes,
     utf8: declaredUtf8 && isValidUtf8(messageBytes),
+    ...(encoding === undefined ? {} : { encoding }),
   };
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Git } from '../../src/git/git.js';
+import { neutraliseCommitMessage } from '../../src/github/commit-message.js';
 import { describeChange, parseRawCommit, scrubCommits, scrubMessage } from '../../src/git/scrub.js';
 
 const ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
@@ -217,7 +218,7 @@ describe('scrubCommits on a real repository', () => {
     expect(await git.isAncestor(own, 'HEAD')).toBe(false);
   });
 
-  it('keeps a message in another encoding byte for byte, and rewrites only its parent line', async () => {
+  it('keeps a message in another encoding byte for byte when it has nothing to scrub, rewriting only its parent line', async () => {
     const base = await commit('Initial\n', 'README.md');
     await commit(`First\n\n${TRAILER}\n`, 'a.txt');
     await git.run(['config', 'i18n.commitEncoding', 'ISO-8859-1']);
@@ -225,7 +226,7 @@ describe('scrubCommits on a real repository', () => {
     await git.run(['add', 'b.txt']);
     // "Café" in ISO-8859-1: not valid UTF-8.
     await git.run(['commit', '-q', '-F', '-'], {
-      input: Buffer.concat([Buffer.from('Caf'), Buffer.from([0xe9]), Buffer.from(`\n\n${TRAILER}\n`)]),
+      input: Buffer.concat([Buffer.from('Caf'), Buffer.from([0xe9, 0x0a])]),
     });
     const latin = await git.headSha();
     const before = (await git.run(['cat-file', 'commit', latin])).stdoutBytes as Buffer;
@@ -236,5 +237,34 @@ describe('scrubCommits on a real repository', () => {
     expect(body(after).equals(body(before))).toBe(true);
     expect(after.toString('latin1')).toContain('encoding ISO-8859-1');
     expect(await messages(`${base}..HEAD~1`)).toEqual(['First']);
+  });
+
+  it('reads a message in another encoding as GitHub would: what the scrub changes is written back as UTF-8', async () => {
+    const base = await commit('Initial\n', 'README.md');
+    await git.run(['config', 'i18n.commitEncoding', 'ISO-8859-1']);
+    // "Café, fixes #3 [skip ci]" and an attribution line, in ISO-8859-1.
+    const latin1 = Buffer.from(`Caf\u00e9, fixes #3 [skip ci]\n\n${TRAILER}\n`, 'latin1');
+    await commit(latin1 as unknown as string, 'a.txt');
+    const neutral = (m: string) => neutraliseCommitMessage(scrub(m));
+    const result = await scrubCommits(dir, base, neutral);
+    expect(result.rewritten).toBe(1);
+    const after = (await git.run(['cat-file', 'commit', result.head])).stdout;
+    expect(after).not.toContain('encoding');
+    expect(after.slice(after.indexOf('\n\n') + 2)).toBe('Café, fixes # 3 (skip ci)\n');
+  });
+
+  it('replaces a message in an encoding nobody here reads (UTF-7 hides `#3` as `+ACM-3`)', async () => {
+    const base = await commit('Initial\n', 'README.md');
+    const parent = await git.headSha();
+    const tree = await git.output(['rev-parse', 'HEAD^{tree}']);
+    const ident = 'Ada Author <ada@example.com> 1700000000 +0000';
+    const utf7 = await git.output(['hash-object', '-w', '-t', 'commit', '--stdin'], {
+      input: `tree ${tree}\nparent ${parent}\nauthor ${ident}\ncommitter ${ident}\nencoding UTF-7\n\nFixes +ACM-3\n`,
+    });
+    await git.run(['reset', '-q', '--soft', utf7]);
+    const result = await scrubCommits(dir, base, neutraliseCommitMessage);
+    expect(result.rewritten).toBe(1);
+    const after = (await git.run(['cat-file', 'commit', result.head])).stdout;
+    expect(after).toBe(`tree ${tree}\nparent ${parent}\nauthor ${ident}\ncommitter ${ident}\n\nUpdate\n`);
   });
 });

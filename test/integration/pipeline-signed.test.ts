@@ -164,7 +164,8 @@ describe('sign-commits (issue 27)', () => {
     );
     const tip = (await origin(['cat-file', 'commit', `refs/heads/${BRANCH}`])).stdout;
     expect(tip).not.toMatch(/^gpgsig/m);
-    expect(tip).toMatch(/^author agent <agent@example\.com>/m);
+    // The vault's commit as settled: the run's identity (rewrite-author), not the agent's.
+    expect(tip).toMatch(/^author github-actions\[bot\] </m);
     expect(outputs['head-sha']).toBe((await origin(['rev-parse', BRANCH])).stdout.trim());
   });
 

@@ -348,7 +348,7 @@ describe("the commits' identity (issue 27)", () => {
     return r.stdout.trim().split('\n');
   };
 
-  it("an App token: the leftover commit is the App bot's, the agent's own keeps its author", async () => {
+  it("an App token: the App bot's are the leftover commit and, by default, the agent's own", async () => {
     await using app = await PipelineWorld.create({ tokenUser: { login: APP, type: 'Bot' } });
     const r = await app.run({
       play: { commits: { Mine: { 'm.md': 'm\n' } }, leftovers: { 'left.md': 'l\n' } },
@@ -356,12 +356,38 @@ describe("the commits' identity (issue 27)", () => {
     expect(ended(r).outputs.status).toBe('finished');
     const id = /"databaseId":(\d+)/.exec(JSON.stringify(await viewerOf(app)))?.[1];
     const bot = `${APP} <${id}+${APP}@users.noreply.github.com>`;
-    const [leftover, mine] = await who(app, 'gemini-run/issue-1');
-    expect(leftover).toBe(`Leftover changes of the agent|${bot}|${bot}`);
-    expect(mine).toMatch(/^Mine\|agent <agent@example\.com>\|/);
+    expect(await who(app, 'gemini-run/issue-1')).toEqual([
+      `Leftover changes of the agent|${bot}|${bot}`,
+      `Mine|${bot}|${bot}`,
+    ]);
     // The agent was given the App's identity for the commits it makes without naming its own.
     expect(r.seen[0]?.gitIdentity).toEqual({ name: APP, email: `${id}+${APP}@users.noreply.github.com` });
     app.github.assertNoUnexpected();
+  });
+
+  it('rewrite-author: false keeps the author the agent gave, never its committer', async () => {
+    const r = await w.run({
+      play: {
+        act: async (_worktree, git) => {
+          await git([
+            '-c',
+            'user.name=Linus',
+            '-c',
+            'user.email=linus@example.org',
+            'commit',
+            '--allow-empty',
+            '-q',
+            '-m',
+            'Claimed',
+          ]);
+        },
+      },
+      inputs: { 'rewrite-author': 'false', committer: 'Ci Person <ci@example.com>' },
+    });
+    expect(ended(r).outputs.status).toBe('finished');
+    expect(await who(w, 'gemini-run/issue-1')).toEqual([
+      'Claimed|Linus <linus@example.org>|Ci Person <ci@example.com>',
+    ]);
   });
 
   it("commit-author and committer name them; rewrite-author gives the agent's own commits that identity too", async () => {
@@ -378,6 +404,58 @@ describe("the commits' identity (issue 27)", () => {
       'Leftover changes of the agent|Release Bot <release@example.com>|Ci Person <ci@example.com>',
       'Mine|Release Bot <release@example.com>|Ci Person <ci@example.com>',
     ]);
+  });
+});
+
+describe("the run's commit messages", () => {
+  const HOSTILE = [
+    'Fix the parser [skip ci]',
+    '',
+    'Fixes #1, closes acme/other#4 and https://github.com/acme/other/issues/5; thanks @bob.',
+    '***NO_CI***',
+    '',
+    'skip-checks: true',
+  ].join('\n');
+
+  it("reach the remote with no live closing keyword, reference, mention or CI-skip directive; a person's stay", async () => {
+    // A person's commit on another branch, merged in by the agent, keeps its words.
+    await w.world.repo.git(['checkout', '--quiet', '-b', 'feature']);
+    await writeFile(join(w.world.repo.dir, 'P.md'), 'p\n');
+    await w.world.repo.git(['add', '-A']);
+    await w.world.repo.git(['commit', '--quiet', '-m', 'Person: fixes #2 [skip ci]']);
+    await w.world.repo.git(['push', '--quiet', 'origin', 'feature']);
+    const r = await w.run({ play: { merge: 'feature', commits: { [HOSTILE]: { 'NOTES.md': 'n\n' } } } });
+    expect(ended(r).outputs.status).toBe('finished');
+    const log = await exec(
+      'git',
+      [
+        '--git-dir',
+        w.world.repo.originDir,
+        'log',
+        '--topo-order',
+        '--format=%B%x00',
+        'main..gemini-run/issue-1',
+      ],
+      { env: scrubbedGitEnv() },
+    );
+    const [mine, ...others] = log.stdout.split('\0\n');
+    expect(mine).toBe(
+      [
+        'Fix the parser (skip ci)',
+        '',
+        'Fixes # 1, closes acme/other# 4 and github.com/acme/other/issues/5; thanks @ bob.',
+        '(NO_CI)',
+        '',
+        '(skip-checks true)',
+        '',
+      ].join('\n'),
+    );
+    expect(others.filter((m) => m !== '')).toEqual([
+      expect.stringMatching(/^Merge /),
+      'Person: fixes #2 [skip ci]\n',
+    ]);
+    // The pull request's body says what it closes; the commits do not.
+    expect(w.github.pulls()[0]!.body).toContain('Closes #1');
   });
 });
 

@@ -167,7 +167,8 @@ describe('commit-author and committer (issue 27)', () => {
     const inputs = parseInputs({ ...base, 'commit-author': 'Release Bot <release@example.com>' });
     expect(inputs.commitAuthor).toEqual({ name: 'Release Bot', email: 'release@example.com' });
     expect(inputs.committer).toBeUndefined();
-    expect(inputs.rewriteAuthor).toBe(false);
+    expect(inputs.rewriteAuthor).toBe(true);
+    expect(parseInputs({ ...base, 'rewrite-author': 'false' }).rewriteAuthor).toBe(false);
   });
 
   it.each(['release@example.com', 'Bot <not-an-email>', 'Bot <a@b.c> trailing', 'A <b> <c@d.e>'])(

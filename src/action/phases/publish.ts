@@ -6,6 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scrubAttribution } from '../../gemini/attribution.js';
+import { neutraliseCommitMessage } from '../../github/commit-message.js';
 import {
   protectedIn,
   protectedChangesLine,
@@ -32,13 +33,22 @@ function knownCommits(r: AtPublish, remoteTips: Map<string, string>): string[] {
 }
 
 /**
- * Who each of the run's commits is by: the commit the action made of the agent's leftovers is the action's
- * (author and committer); the agent's own keep the author they have unless `rewrite-author`.
+ * Who each of the run's commits is by: the run's committer always (the agent names no committer that reaches the
+ * remote), and the run's author too for the commit the action made of the agent's leftovers and, under
+ * `rewrite-author` (the default), for the agent's own; without it they keep the author the agent gave.
  */
-function identityOf(r: AtPublish): (sha: string) => IdentityChange | undefined {
+function identityOf(r: AtPublish): (sha: string) => IdentityChange {
   const { author, committer } = r.identity;
   const leftover = r.result.leftoverCommitted ? r.result.headSha : undefined;
-  return (sha) => (r.inputs.rewriteAuthor || sha === leftover ? { author, committer } : undefined);
+  return (sha) => (r.inputs.rewriteAuthor || sha === leftover ? { author, committer } : { committer });
+}
+
+/**
+ * What the run's commit messages become: attribution lines out (`scrub-attribution`), then what GitHub and CI
+ * systems would act on made inert, whatever the inputs say.
+ */
+function messageOf(r: AtPublish): (message: string) => string {
+  return (m) => neutraliseCommitMessage(r.inputs.scrubAttribution ? scrubAttribution(m) : m);
 }
 
 function remoteTipsOf(r: AtPublish): Promise<Map<string, string>> {
@@ -72,17 +82,20 @@ async function protectedChanges(
   return paths.map((path) => ({ path, ...(stat.has(path) ? { stat: stat.get(path) } : {}) }));
 }
 
-async function settled(r: AtPublish, known: string[]): Promise<RunResult> {
-  if (r.result.commits.length === 0) return r.result;
-  const { head, commits, filesChanged } = await settleCommits({
+async function settled(
+  r: AtPublish,
+  known: string[],
+): Promise<{ result: RunResult; unsettled: string | undefined }> {
+  if (r.result.commits.length === 0) return { result: r.result, unsettled: undefined };
+  const { head, commits, filesChanged, unsettled } = await settleCommits({
     repo: r.workspace.vault.dir,
     baseSha: r.workspace.baseSha,
     known,
-    scrub: r.inputs.scrubAttribution ? scrubAttribution : undefined,
+    scrub: messageOf(r),
     identity: identityOf(r),
     log: r.log,
   });
-  return { ...r.result, headSha: head, commits, filesChanged };
+  return { result: { ...r.result, headSha: head, commits, filesChanged }, unsettled };
 }
 
 /** The result with each commit named by its signed re-creation (`sign-commits`), when there is one. */
@@ -109,7 +122,7 @@ export async function publish(r: AtPublish): Promise<Published> {
   const artifactName = `gemini-run-${ctx.runId}-${ctx.runAttempt}`;
   const remoteTips = await remoteTipsOf(r);
   const known = knownCommits(r, remoteTips);
-  const result = await settled(r, known);
+  const { result, unsettled } = await settled(r, known);
   const touched = await protectedChanges(r, result, remoteTips);
   const allowed = r.inputs.protectedPathsPolicy === 'allow' ? touched : [];
   const summaryOf = (res: RunResult) =>
@@ -134,6 +147,7 @@ export async function publish(r: AtPublish): Promise<Published> {
     startTip: r.workspace.remoteSha,
     known: [r.workspace.baseSha, ...known],
     ...(r.inputs.protectedPathsPolicy === 'block' ? { blockedBy: touched } : {}),
+    ...(unsettled === undefined ? {} : { unsettled }),
     divertBranch: `${plan.branch}-run-${ctx.runId}${ctx.runAttempt === '1' ? '' : `-${ctx.runAttempt}`}`,
     outDir,
     artifactName,
