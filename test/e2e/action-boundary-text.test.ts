@@ -93,10 +93,10 @@ describe.each(['headless', 'interactive'] as const)('agent text published by the
     const world = worldOf();
     const first = await world.run({ mode, script: hostileAgent });
     expect(first.main.outputs, first.main.stdout).toMatchObject({ status: 'finished', 'pr-number': '2' });
-    // The attack ran: the commit the agent made carries it (commits are the agent's work, kept as written).
+    // The attack ran: the commit the agent made carries it (its words kept, its reference and mentions inert).
     const log = await world.originLog('gemini-run/issue-1');
     expect(log).toContain(FORGED_RECORDS[1]);
-    expect(log).toContain('@org/team');
+    expect(log).toContain('fixes # 3, thanks @ someone and @ org/team');
     expect(JSON.stringify(first.gemini.modelRequests().at(-1)?.body)).toContain('NOTES.md');
 
     const pull = world.github.pulls()[0];
