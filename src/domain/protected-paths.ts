@@ -164,7 +164,7 @@ export function parseProtectedPaths(value: string): { setting: ProtectedPathsSet
     .split(/[\n,]/)
     .map((s) => s.trim())
     .filter((s) => s !== '');
-  const globs = entries.filter((e) => e !== DEFAULTS_WORD);
+  const globs = entries.filter((e) => e.toLowerCase() !== DEFAULTS_WORD);
   return {
     setting: { defaults: globs.length < entries.length, globs },
     problems: globs.flatMap((g) => globProblem(g) ?? []),

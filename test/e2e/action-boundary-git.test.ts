@@ -211,7 +211,8 @@ describe.skipIf(!root)("the action never runs git in the agent's repository (att
           const r = await world.run({
             mode,
             script: plantingAttacker(trap.payload),
-            inputs: { 'gemini-api-key': GEMINI_API_KEY },
+            // The planted `.gitattributes` is a protected path: allowed here, so the push and a later step happen.
+            inputs: { 'gemini-api-key': GEMINI_API_KEY, 'protected-paths-policy': 'allow' },
             env: { ACTIONS_RUNTIME_TOKEN: RUNTIME_TOKEN, GITHUB_ENV: envFile },
             ...(asUser ? { asUser } : {}),
           });
@@ -268,7 +269,9 @@ describe.skipIf(!root)("the action never runs git in the agent's repository (att
       await world.checkout();
       const r = await world.run({
         script: coreWorktreeAttacker,
-        inputs: { 'gemini-api-key': GEMINI_API_KEY },
+        // What the agent's `git add` took from the runner temp holds its home's `.gemini/` (a protected path):
+        // allowed here, so what was pushed can be searched.
+        inputs: { 'gemini-api-key': GEMINI_API_KEY, 'protected-paths-policy': 'allow' },
       });
       expect(r.main.outputs.status, r.main.stdout + r.main.stderr).toBe('finished');
       // The agent's commit went out; whatever its user's `git add` then took from the runner temp is the agent's

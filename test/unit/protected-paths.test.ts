@@ -152,6 +152,7 @@ describe('the protected-paths inputs', () => {
       globs: ['/infra/'],
     });
     expect(parse({ 'protected-paths': 'none' }).protectedPaths).toEqual({ defaults: false, globs: [] });
+    expect(parse({ 'protected-paths': 'Defaults' }).protectedPaths).toEqual({ defaults: true, globs: [] });
     expect(parse({ 'protected-paths': '' }).protectedPaths).toEqual({ defaults: true, globs: [] });
   });
 
