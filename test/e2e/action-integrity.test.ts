@@ -392,7 +392,6 @@ describe('integrity, end to end (publishing; headless)', () => {
     expect(world.github.pulls()).toHaveLength(1);
   });
 
-
   it('5. a push refused for a workflow change: the commits are in the artifact as a bundle and the issue says why', async () => {
     const hook = join(world.repo.originDir, 'hooks', 'pre-receive');
     await writeFile(
