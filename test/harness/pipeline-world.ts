@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { OUTPUT_NAMES } from '../../src/action/outputs.js';
+import { runSummarySchema, type RunSummary } from '../../src/domain/run-summary.js';
 import { failsStep } from '../../src/domain/status.js';
 import { checkGemini, installGemini } from '../../src/action/gemini-binary.js';
 import { INPUT_DEFAULTS, parseInputs, type InputName } from '../../src/action/inputs.js';
@@ -142,6 +143,12 @@ export class PipelineWorld implements AsyncDisposable {
   /** The requests the fake GitHub answered for run `r`. */
   requestsOf(r: PipelineRun) {
     return this.github.requests.slice(r.before);
+  }
+
+  /** Run `r`'s run-summary.json, read as `gemini-run report` reads it. */
+  async savedSummary(r: PipelineRun): Promise<RunSummary> {
+    const dir = join(this.world.tmp, 'transcripts', OWNER, REPO, `gemini-run-${r.runId}-1`);
+    return runSummarySchema.parse(JSON.parse(await readFile(join(dir, 'run-summary.json'), 'utf8')));
   }
 
   async workspaceFile(path: string): Promise<string | undefined> {

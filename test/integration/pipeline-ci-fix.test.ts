@@ -99,6 +99,11 @@ describe('fix-ci (issue 26)', () => {
     expect(w.github.pulls()[0]!.title).toBe('Add a notes file');
     // No permission check: the pull request and the commit are the action's own.
     expect(w.requestsOf(r).some((q) => q.path.includes('/collaborators/'))).toBe(false);
+    expect(await w.savedSummary(r)).toMatchObject({
+      trigger: { event: 'workflow_run', via: 'ci-fix', issue: { number: 2, isPullRequest: true } },
+      ciFix: { attempt: 1 },
+      pullRequest: { number: 2, operation: 'updated' },
+    });
 
     // The fix's CI fails the same way: the loop stops, says so once, pushes nothing.
     const again = await fixRun(failedRun(fixed), { commits: { 'Another try': { 'x.md': 'x\n' } } });

@@ -45,6 +45,11 @@ describe('on-quota: defer (issue 29)', () => {
     expect(out.outputs).toMatchObject({ status: 'deferred', conclusion: 'success', 'pr-number': '2' });
     expect(out.failure).toBeUndefined();
     expect(w.github.issue(2)?.labels).toContain(LABEL);
+    expect(await w.savedSummary(first)).toMatchObject({
+      status: 'quota-exhausted',
+      outcome: { status: 'deferred', conclusion: 'success' },
+      deferral: { attempt: 1 },
+    });
     const record = deferralRecordOf(deferral(2)!.body);
     expect(record).toMatchObject({ number: 2, repo: 'acme/widgets', isPullRequest: true, attempt: 1 });
     expect(record?.sessionId).toBe(SESSION);
@@ -74,6 +79,7 @@ describe('on-quota: defer (issue 29)', () => {
     });
     expect(ended(resumed).outputs).toMatchObject({ status: 'finished', 'pr-number': '2' });
     expect(resumed.seen[0]?.resume?.sessionId).toBe(SESSION);
+    expect((await w.savedSummary(resumed)).trigger?.via).toBe('resume');
     expect(resumed.seen[0]?.task.instruction).toMatch(
       /^Continue the task: the previous run stopped when the model's quota ran out/,
     );

@@ -168,6 +168,25 @@ describe('the agent ran', () => {
     expect((await git(['status', '--porcelain'])).stdout).toBe('');
     expect((await git(['config', '--get-regexp', 'extraheader'])).stdout).toMatch(/AUTHORIZATION/);
     expect(r.state.workspace).toBe('');
+    // What a report needs, in the artifact: the final status, the run, the trigger, the pull request.
+    const saved = await w.savedSummary(r);
+    expect(saved).toMatchObject({
+      schemaVersion: 2,
+      status: 'finished',
+      outcome: { status: 'finished', conclusion: 'success' },
+      run: {
+        repo: 'acme/widgets',
+        id: Number(r.runId),
+        attempt: 1,
+        url: expect.stringContaining(`/runs/${r.runId}`),
+      },
+      trigger: { event: 'issues', via: 'label', issue: { number: 1, isPullRequest: false } },
+      pullRequest: { number: pull!.number, url: outputs['pr-url'], operation: 'created' },
+      usage: { totalTokens: 1234 },
+    });
+    expect(Date.parse(saved.trigger!.at!)).toBeLessThanOrEqual(Date.parse(saved.startedAt));
+    expect(Date.parse(saved.endedAt!)).toBe(Date.parse(saved.startedAt) + saved.durationMs);
+    expect(saved.ciFix).toBeUndefined();
   });
 
   it('finished while another run had opened the pull request: it updates that one and says so', async () => {
@@ -178,6 +197,7 @@ describe('the agent ran', () => {
       'pr-number': String(other),
       'pull-request-operation': 'updated',
     });
+    expect((await w.savedSummary(r)).pullRequest).toMatchObject({ number: other, operation: 'updated' });
     expect(commentsOn(1).join('\n')).toContain(`gemini-run updated #${other}.`);
     expect(w.github.pulls()).toHaveLength(1);
   });
@@ -224,6 +244,12 @@ describe('the agent ran', () => {
     expect(ended(r).outputs.status).toBe('no-changes');
     expect(commentsOn(1).join('\n')).toMatch(/without changing anything.*\n\nNothing needed changing/);
     expect(w.github.pulls()).toEqual([]);
+    // The engine's status and the run's final one differ here: the summary keeps both.
+    expect(await w.savedSummary(r)).toMatchObject({
+      status: 'finished',
+      outcome: { status: 'no-changes', conclusion: 'success' },
+      pullRequest: null,
+    });
   });
 
   it.each([
@@ -238,6 +264,7 @@ describe('the agent ran', () => {
     expect(outputs.status).toBe(status);
     expect(failure).toBe(`gemini ended ${status}: stopped`);
     expect(w.github.pulls()[0]).toMatchObject({ draft: true });
+    expect((await w.savedSummary(r)).outcome).toEqual({ status, conclusion: 'failure' });
     expect(commentsOn(1).join('\n')).toMatch(advice);
   });
 

@@ -5,6 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { RUN_SUMMARY_VERSION, type RunFacts } from '../../domain/run-summary.js';
 import { failsStep, statusLine } from '../../domain/status.js';
 import type { DeferralRecord, Deferred } from '../deferral.js';
 import { upsertMarkedComment } from '../../github/comments.js';
@@ -179,19 +180,6 @@ export async function reportRun(r: AtReport): Promise<ActionResult> {
     log.info(
       `The quota (${reset.scope}) resets at ${reset.resetAt} (${reset.source === 'retry-delay' ? "the API's retry delay" : 'its window'})`,
     );
-  const files = await writeRunFiles({
-    outDir: r.outDir,
-    summary,
-    result,
-    ...(reset ? { quotaReset: reset } : {}),
-    ...(r.deferral ? { deferral: r.deferral.record } : {}),
-    branch: r.plan.branch,
-    redactor: r.redactor,
-    log,
-  });
-  outputs['summary-path'] = files.summaryPath;
-  outputs['transcript-path'] = files.transcriptPath;
-
   const report = {
     status: r.status,
     message: result.message ? r.redactor.redact(result.message) : undefined,
@@ -201,6 +189,22 @@ export async function reportRun(r: AtReport): Promise<ActionResult> {
     onPullRequest: r.trigger.isPullRequest,
     ...(reset ? { quotaResets: describeReset(reset, endedAt) } : {}),
   };
+  const failure = stepFailure(report);
+  outputs.conclusion = failure ? 'failure' : 'success';
+  const files = await writeRunFiles({
+    outDir: r.outDir,
+    summary,
+    result,
+    facts: runFacts(r, outputs, endedAt),
+    ...(reset ? { quotaReset: reset } : {}),
+    ...(r.deferral ? { deferral: r.deferral.record } : {}),
+    branch: r.plan.branch,
+    redactor: r.redactor,
+    log,
+  });
+  outputs['summary-path'] = files.summaryPath;
+  outputs['transcript-path'] = files.transcriptPath;
+
   if (published?.pull) await postSummary(r, published.pull, summary);
   const comment = issueComment(report);
   if (comment) await r.tellIssue(comment);
@@ -213,9 +217,6 @@ export async function reportRun(r: AtReport): Promise<ActionResult> {
       : '';
   await writeJobSummary(r, head ? `${head}\n${summary}` : summary);
   await saveArtifact(r, files.all);
-
-  const failure = stepFailure(report);
-  outputs.conclusion = failure ? 'failure' : 'success';
   return { outputs, ...(failure ? { failure: r.redactor.redact(failure) } : {}) };
 }
 
@@ -229,11 +230,39 @@ function deferredSummary(d: Deferred, inputs: AtReport['inputs']): string {
   ].join('\n');
 }
 
+/** What run-summary.json says beyond the engine's result: see src/domain/run-summary.ts. */
+function runFacts(r: AtReport, outputs: ActionOutputs, endedAt: Date): RunFacts {
+  const { ctx, trigger } = r;
+  const pull = r.published?.pull;
+  return {
+    schemaVersion: RUN_SUMMARY_VERSION,
+    outcome: { status: outputs.status, conclusion: outputs.conclusion },
+    run: {
+      repo: `${r.repo.owner}/${r.repo.repo}`,
+      id: Number(ctx.runId),
+      attempt: Number(ctx.runAttempt),
+      url: r.runUrl,
+    },
+    trigger: {
+      event: ctx.eventName,
+      via: trigger.via,
+      ...(trigger.approved?.at ? { at: trigger.approved.at } : {}),
+      ...(trigger.number ? { issue: { number: trigger.number, isPullRequest: trigger.isPullRequest } } : {}),
+    },
+    pullRequest: pull
+      ? { number: pull.number, url: pull.htmlUrl, operation: r.published?.opened ? 'created' : 'updated' }
+      : null,
+    ...(r.ciFix ? { ciFix: { attempt: r.ciFix.attempts } } : {}),
+    endedAt: endedAt.toISOString(),
+  };
+}
+
 /** The run's files for the artifact: the summary, the run summary and the transcript. */
 async function writeRunFiles(o: {
   outDir: string;
   summary: string;
   result: RunResult;
+  facts: RunFacts;
   quotaReset?: QuotaReset;
   deferral?: DeferralRecord;
   branch: string;
@@ -259,6 +288,7 @@ async function writeRunFiles(o: {
       JSON.stringify(
         {
           ...machineSummary(o.result, o.branch),
+          ...o.facts,
           ...(o.quotaReset ? { quotaReset: o.quotaReset } : {}),
           ...(o.deferral ? { deferral: o.deferral } : {}),
         },
