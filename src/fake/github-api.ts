@@ -40,6 +40,7 @@ import {
   type FakeCheckSuite,
   type FakeWorkflowRun,
 } from './github/workflow-runs.js';
+import { addWorkflow, type FakeWorkflow } from './github/workflows.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exec } from '../util/exec.js';
@@ -56,12 +57,14 @@ import {
   type ResolveBranch,
   type RestArtifact,
   type StoredComment,
+  type StoredIssue,
   type StoredPull,
   type StoredReviewComment,
   type TokenPermission,
 } from './github/state.js';
 
 export type {
+  FakeWorkflow,
   ArtifactsBackend,
   FakeReaction,
   FakeUser,
@@ -225,12 +228,23 @@ export class FakeGitHub implements AsyncDisposable {
     user?: FakeUser | string;
     labels?: string[];
     state?: 'open' | 'closed';
+    /** When it was opened and (closed) closed, ISO; default the fake's clock. */
+    createdAt?: string;
+    closedAt?: string;
   }): number {
     const repo = this.state.repoOf(o.repo);
     const issue = this.state.newIssue(repo, o.title, o.body ?? null, this.state.user(o.user ?? 'octocat'));
     issue.labels = [...(o.labels ?? [])];
     issue.state = o.state ?? 'open';
+    this.dated(issue, o);
     return issue.number;
+  }
+
+  /** An issue's seeded times: created, and closed when it is (its last update is the later of the two). */
+  private dated(issue: StoredIssue, o: { createdAt?: string; closedAt?: string }): void {
+    if (o.createdAt) issue.createdAt = issue.updatedAt = o.createdAt;
+    if (issue.state === 'closed') issue.closedAt = o.closedAt ?? issue.updatedAt;
+    if (issue.closedAt) issue.updatedAt = issue.closedAt;
   }
 
   /** Seeds a PR, e.g. one opened by someone else or from a fork (`headRepo: 'someone/fork'`, or null). */
@@ -244,18 +258,24 @@ export class FakeGitHub implements AsyncDisposable {
     draft?: boolean;
     user?: FakeUser | string;
     state?: 'open' | 'closed';
+    createdAt?: string;
+    closedAt?: string;
+    /** Merged at this time (and closed then). */
+    mergedAt?: string;
   }): number {
     const repo = this.state.repoOf(o.repo);
     const issue = this.state.newIssue(repo, o.title, o.body ?? null, this.state.user(o.user ?? 'octocat'));
     const headRepo = o.headRepo === undefined ? `${repo.owner}/${repo.name}` : o.headRepo;
-    issue.state = o.state ?? 'open';
+    issue.state = o.mergedAt ? 'closed' : (o.state ?? 'open');
     issue.pull = {
       headRef: o.head,
       headOwner: headRepo?.split('/')[0] ?? 'ghost',
       headRepo,
       baseRef: o.base ?? repo.defaultBranch,
       draft: o.draft ?? false,
+      ...(o.mergedAt ? { mergedAt: o.mergedAt } : {}),
     };
+    this.dated(issue, { ...o, ...(o.mergedAt ? { closedAt: o.mergedAt } : {}) });
     return issue.number;
   }
 
@@ -393,7 +413,15 @@ export class FakeGitHub implements AsyncDisposable {
     this.state.artifacts = backend;
   }
 
-  /** A completed workflow run of `repo` with its jobs, their logs and annotations; returns the jobs' ids. */
+  /** A workflow file of `repo` (its runs are listed under it; its text is served by the contents API). */
+  addWorkflow(workflow: FakeWorkflow, repoName?: string): number {
+    return addWorkflow(this.state, this.state.repoOf(repoName), workflow);
+  }
+
+  /**
+   * A workflow run of `repo` with its jobs, their logs and annotations, listed in its workflow's history (completed
+   * unless said otherwise); returns the jobs' ids.
+   */
   addWorkflowRun(run: FakeWorkflowRun, repoName?: string): number[] {
     return addWorkflowRun(this.state, this.state.repoOf(repoName), run);
   }

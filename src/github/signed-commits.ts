@@ -18,6 +18,7 @@ import type { GitHubClient, RepoRef } from './client.js';
 import { hasStatus } from './client.js';
 import type { Logger } from '../util/log.js';
 import { getErrorMessage, oneLine } from '../util/errors.js';
+import { pool } from '../util/pool.js';
 
 /** The largest file re-created through the API: 30 MiB, 40 MiB as base64 in the request. */
 const MAX_BLOB_BYTES = 30 * 1024 * 1024;
@@ -113,15 +114,6 @@ async function call<T>(what: string, fn: () => Promise<{ data: T }>): Promise<T>
   } catch (error) {
     throw refused(what, error);
   }
-}
-
-/** Runs `fn` over `items`, `limit` at a time. */
-async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /** Re-creates the commits `head` has beyond `known` on `branch`, signed by GitHub. Throws SignError. */

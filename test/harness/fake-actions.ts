@@ -238,17 +238,7 @@ export class FakeActionsServices implements ArtifactsBackend, AsyncDisposable {
    * `Actions.Results:<run backend id>:<job backend id>`, as the runner's does (the clients read the ids from it).
    */
   runtimeToken(o: { runId: number; repo: string; ttlSeconds?: number }): string {
-    let run = [...this.runs.values()].find((r) => r.runId === o.runId && r.repo === o.repo);
-    if (!run) {
-      run = {
-        runId: o.runId,
-        repo: o.repo,
-        backendId: randomUUID(),
-        jobBackendId: randomUUID(),
-        deleted: false,
-      };
-      this.runs.set(run.backendId, run);
-    }
+    const run = this.runOf(o.runId, o.repo);
     const header = b64url(JSON.stringify({ typ: 'JWT', alg: 'HS256', x5t: 'fake' }));
     const now = Math.floor(this.now() / 1000);
     const ids = `${run.backendId}:${run.jobBackendId}`;
@@ -265,6 +255,55 @@ export class FakeActionsServices implements ArtifactsBackend, AsyncDisposable {
       }),
     );
     return `${header}.${payload}.${this.sign(`${header}.${payload}`).toString('base64url')}`;
+  }
+
+  /** Workflow run `runId` of `repo`, registered on first use. */
+  private runOf(runId: number, repo: string): Run {
+    let run = [...this.runs.values()].find((r) => r.runId === runId && r.repo === repo);
+    if (!run) {
+      run = { runId, repo, backendId: randomUUID(), jobBackendId: randomUUID(), deleted: false };
+      this.runs.set(run.backendId, run);
+    }
+    return run;
+  }
+
+  /**
+   * An artifact as a finished upload leaves it, without going through the artifact client (a test of hundreds of
+   * runs): `zip` stored for run `runId` of `repo`, created at `createdAt`, expired once `expiresAt` has passed.
+   * Returns its id.
+   */
+  seedArtifact(o: {
+    repo: string;
+    runId: number;
+    name: string;
+    zip: Buffer;
+    createdAt: Date;
+    expiresAt: Date;
+  }): number {
+    const run = this.runOf(o.runId, o.repo);
+    const blobPath = `/actions-results/${run.backendId}/workflow-job-run-${run.jobBackendId}/artifacts/${createHash('sha256').update(o.name).digest('hex')}.zip`;
+    const blob: Blob = {
+      committed: undefined,
+      contentType: 'application/zip',
+      blocks: new Map(),
+      etag: '',
+      lastModified: o.createdAt,
+    };
+    this.commit(blob, o.zip, 'application/zip');
+    this.blobs.set(blobPath, blob);
+    const id = this.nextId++;
+    this.artifacts.push({
+      id,
+      run,
+      name: o.name,
+      blobPath,
+      size: o.zip.length,
+      digest: `sha256:${createHash('sha256').update(o.zip).digest('hex')}`,
+      createdAt: o.createdAt,
+      expiresAt: o.expiresAt,
+      finalized: true,
+    });
+    return id;
   }
 
   /** The environment a hosted runner gives a job's steps for these services. */
@@ -341,6 +380,13 @@ export class FakeActionsServices implements ArtifactsBackend, AsyncDisposable {
       (x) => x.id === id && x.finalized && x.run.repo.toLowerCase() === repo.toLowerCase(),
     );
     return a && !a.run.deleted ? this.rest(a) : undefined;
+  }
+
+  repoArtifacts(repo: string): RestArtifact[] {
+    return this.artifacts
+      .filter((a) => a.finalized && !a.run.deleted && a.run.repo.toLowerCase() === repo.toLowerCase())
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id)
+      .map((a) => this.rest(a));
   }
 
   signedZipUrl(_repo: string, id: number): string {

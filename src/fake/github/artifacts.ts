@@ -1,10 +1,11 @@
 /**
  * Workflow artifacts (GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts and
- * .../actions/artifacts/{artifact_id}/{archive_format}), as @actions/artifact's `findBy` calls them, served from
- * an attached ArtifactsBackend; without one they are calls nobody planned for.
+ * .../actions/artifacts/{artifact_id}/{archive_format}), as @actions/artifact's `findBy` calls them, and the
+ * repository's whole list (GET .../actions/artifacts, newest first) as `gemini-run report` reads it, served from an
+ * attached ArtifactsBackend; without one they are calls nobody planned for.
  */
 import { DOCS, fail, HttpReply } from './http.js';
-import { pageOf, REPO, route, type Ctx, type Route } from './route.js';
+import { REPO, route, wrappedPage, type Ctx, type Route } from './route.js';
 import { apiRepoUrl, fakeSha, nodeId } from './shapes.js';
 import type { ArtifactsBackend, GitHubState, RestArtifact, StoredRepo } from './state.js';
 
@@ -66,16 +67,15 @@ export const artifactRoutes: Route[] = [
     if (!all) fail(404, 'Not Found');
     const name = c.query.get('name');
     const matching = all.filter((a) => name === null || a.name === name).sort((a, b) => b.id - a.id);
-    const { perPage, page } = pageOf(c.query);
-    return {
-      status: 200,
-      body: {
-        total_count: matching.length,
-        artifacts: matching
-          .slice((page - 1) * perPage, page * perPage)
-          .map((a) => artifactJson(c.state, c.repo, a)),
-      },
-    };
+    return wrappedPage(c, 'artifacts', matching, (a) => artifactJson(c.state, c.repo, a));
+  }),
+  route('GET', `${REPO}/actions/artifacts`, (c) => {
+    const backend = artifactsFor(c, 'list-artifacts-for-repository');
+    const name = c.query.get('name');
+    const matching = backend
+      .repoArtifacts(`${c.repo.owner}/${c.repo.name}`)
+      .filter((a) => name === null || a.name === name);
+    return wrappedPage(c, 'artifacts', matching, (a) => artifactJson(c.state, c.repo, a));
   }),
   route('GET', `${REPO}/actions/artifacts/:artifact_id/:archive_format`, (c) => {
     const backend = artifactsFor(c, 'download-an-artifact');

@@ -34,7 +34,7 @@ export function issueJson(s: GitHubState, r: StoredRepo, i: StoredIssue): Record
     comments: r.comments.filter((c) => c.issue === i.number).length,
     created_at: i.createdAt,
     updated_at: i.updatedAt,
-    closed_at: null,
+    closed_at: i.state === 'closed' ? (i.closedAt ?? i.updatedAt) : null,
     author_association: association(r, i.user),
     reactions: reactionRollup(`${api}/reactions`),
     url: api,
@@ -48,7 +48,7 @@ export function issueJson(s: GitHubState, r: StoredRepo, i: StoredIssue): Record
             html_url: `${htmlRepoUrl(s, r)}/pull/${i.number}`,
             diff_url: `${htmlRepoUrl(s, r)}/pull/${i.number}.diff`,
             patch_url: `${htmlRepoUrl(s, r)}/pull/${i.number}.patch`,
-            merged_at: null,
+            merged_at: i.pull.mergedAt ?? null,
           },
           draft: i.pull.draft,
         }
@@ -56,33 +56,47 @@ export function issueJson(s: GitHubState, r: StoredRepo, i: StoredIssue): Record
   };
 }
 
-/** The edits an issue and a PR take alike: title, body (within GitHub's limit) and state. */
+/** The edits an issue and a PR take alike: title, body (within GitHub's limit) and state (at `now`). */
 export function editIssue(
   issue: StoredIssue,
   b: Record<string, unknown>,
   resource: 'Issue' | 'PullRequest',
+  now: string,
 ): void {
   const title = optString(b, 'title');
   checkBodyLength(optString(b, 'body'), resource);
   if (title !== undefined) issue.title = title;
   if ('body' in b) issue.body = optString(b, 'body') ?? null;
   const state = optString(b, 'state');
-  if (state === 'open' || state === 'closed') issue.state = state;
+  if ((state === 'open' || state === 'closed') && state !== issue.state) {
+    issue.state = state;
+    issue.closedAt = state === 'closed' ? now : undefined;
+  }
+  issue.updatedAt = now;
+}
+
+/** GitHub's order of an issue listing: `sort` (created, updated) and `direction` (default desc). */
+function issueOrder(sort: string | null, direction: string | null) {
+  const key = (i: StoredIssue) => Date.parse(sort === 'updated' ? i.updatedAt : i.createdAt);
+  const sign = direction === 'asc' ? 1 : -1;
+  return (a: StoredIssue, b: StoredIssue) => sign * (key(a) - key(b) || a.number - b.number);
 }
 
 export const issueRoutes: Route[] = [
-  // A repository's issues and pull requests: `labels` (all of them), `state` (default open), newest first unless
-  // `direction=asc`, as GitHub lists them.
+  // A repository's issues and pull requests: `labels` (all of them), `state` (default open), `since` (updated at
+  // or after), ordered by `sort` (created, default; updated) newest first unless `direction=asc`, as GitHub lists them.
   route('GET', `${REPO}/issues`, (c) => {
     const labels = (c.query.get('labels') ?? '')
       .split(',')
       .map((l) => l.trim())
       .filter(Boolean);
     const state = c.query.get('state') ?? 'open';
+    const since = Date.parse(c.query.get('since') ?? '');
     const all = [...c.repo.issues.values()]
       .filter((i) => state === 'all' || i.state === state)
       .filter((i) => labels.every((l) => i.labels.some((x) => x.toLowerCase() === l.toLowerCase())))
-      .sort((a, b) => (c.query.get('direction') === 'asc' ? a.number - b.number : b.number - a.number));
+      .filter((i) => Number.isNaN(since) || Date.parse(i.updatedAt) >= since)
+      .sort(issueOrder(c.query.get('sort'), c.query.get('direction')));
     const page = paginate(c, all);
     return { ...page, body: (page.body as StoredIssue[]).map((i) => issueJson(c.state, c.repo, i)) };
   }),
@@ -93,9 +107,8 @@ export const issueRoutes: Route[] = [
   route('PATCH', `${REPO}/issues/:number`, (c) => {
     const issue = issueAt(c);
     const b = asRecord(c.body);
-    editIssue(issue, b, 'Issue');
+    editIssue(issue, b, 'Issue', c.state.now());
     if (Array.isArray(b.labels)) issue.labels = b.labels.map(String);
-    issue.updatedAt = c.state.now();
     return { status: 200, body: issueJson(c.state, c.repo, issue) };
   }),
 ];

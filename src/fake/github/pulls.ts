@@ -76,12 +76,12 @@ export async function pullJson(
       statuses: { href: `${apiRepoUrl(s, r)}/statuses/${headSha}` },
     },
     draft: p.draft,
-    merged: false,
-    merged_at: null,
+    merged: p.mergedAt !== undefined,
+    merged_at: p.mergedAt ?? null,
     mergeable: null,
     created_at: i.createdAt,
     updated_at: i.updatedAt,
-    closed_at: null,
+    closed_at: i.state === 'closed' ? (i.closedAt ?? i.updatedAt) : null,
     author_association: association(r, i.user),
     head: {
       label: `${p.headOwner}:${p.headRef}`,
@@ -176,11 +176,10 @@ export const pullRoutes: Route[] = [
   route('PATCH', `${REPO}/pulls/:number`, async (c) => {
     const issue = pullAt(c);
     const b = asRecord(c.body);
-    editIssue(issue, b, 'PullRequest');
+    editIssue(issue, b, 'PullRequest', c.state.now());
     const base = optString(b, 'base');
     if (base !== undefined && issue.pull) issue.pull.baseRef = base;
     // `draft` is deliberately ignored: GitHub's REST API cannot change it on an existing PR.
-    issue.updatedAt = c.state.now();
     return { status: 200, body: await pullJson(c.state, c.repo, issue) };
   }),
 ];

@@ -62,6 +62,18 @@ export function pageOf(query: URLSearchParams): { perPage: number; page: number 
   return { perPage, page };
 }
 
+/** One page of a listing GitHub wraps as `{ total_count, <key>: [...] }` (the Actions lists), with its Link header. */
+export function wrappedPage<T>(
+  c: Ctx,
+  key: string,
+  all: readonly T[],
+  json: (t: T) => unknown,
+  total = all.length,
+): Reply {
+  const page = paginate(c, all as unknown[]);
+  return { ...page, body: { total_count: total, [key]: (page.body as T[]).map(json) } };
+}
+
 /** One page of `all`, with the Link header GitHub sends (prev, next, last, first). */
 export function paginate(c: Ctx, all: unknown[]): Reply {
   const { perPage, page } = pageOf(c.query);

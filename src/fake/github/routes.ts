@@ -15,6 +15,7 @@ import { reviewCommentRoutes } from './review-comments.js';
 import type { Route } from './route.js';
 import type { GitHubState, RecordedRequest } from './state.js';
 import { workflowRunRoutes } from './workflow-runs.js';
+import { contentRoute, workflowRoutes } from './workflows.js';
 
 /** Every REST route, tried in this order. */
 const ROUTES: readonly Route[] = [
@@ -29,6 +30,8 @@ const ROUTES: readonly Route[] = [
   ...permissionRoutes,
   ...artifactRoutes,
   ...workflowRunRoutes,
+  ...workflowRoutes,
+  contentRoute,
   ...gitDataRoutes,
 ];
 

@@ -45,6 +45,8 @@ export interface ArtifactsBackend {
   /** The run's artifacts (expired ones included, flagged), or undefined when the run does not exist (any more). */
   runArtifacts(repo: string, runId: number): RestArtifact[] | undefined;
   artifact(repo: string, id: number): RestArtifact | undefined;
+  /** Every artifact of the repository's runs that still exist (expired ones included, flagged), newest first. */
+  repoArtifacts(repo: string): RestArtifact[];
   /** A signed blob URL of the artifact's zip, valid for a minute, as GitHub's redirect target. */
   signedZipUrl(repo: string, id: number): string;
 }
@@ -78,6 +80,8 @@ export interface StoredPull {
   headRepo: string | null;
   baseRef: string;
   draft: boolean;
+  /** When it was merged (merged pull requests are closed too). */
+  mergedAt?: string;
 }
 
 export interface StoredIssue {
@@ -90,6 +94,8 @@ export interface StoredIssue {
   labels: string[];
   createdAt: string;
   updatedAt: string;
+  /** When it was closed, while it is. */
+  closedAt?: string;
   pull?: StoredPull;
 }
 

@@ -6,9 +6,10 @@
  * annotations the same route serves.
  */
 import { fail } from './http.js';
-import { paginate, REPO, route, type Ctx, type Route } from './route.js';
+import { paginate, REPO, route, wrappedPage, type Ctx, type Route } from './route.js';
 import { apiRepoUrl, fakeSha, htmlRepoUrl, nodeId, userJson } from './shapes.js';
 import type { GitHubState, StoredRepo } from './state.js';
+import { recordRun, type FakeRunRecord } from './workflows.js';
 
 export type JobConclusion = 'success' | 'failure' | 'cancelled' | 'skipped' | 'timed_out';
 
@@ -29,11 +30,8 @@ export interface FakeJob {
   annotations?: FakeAnnotation[];
 }
 
-export interface FakeWorkflowRun {
-  id: number;
-  workflowName: string;
-  headBranch: string;
-  headSha: string;
+/** A workflow run: its jobs (for the CI-fix evidence) and its row in the workflow's history (workflows.ts). */
+export interface FakeWorkflowRun extends FakeRunRecord {
   jobs: FakeJob[];
 }
 
@@ -93,6 +91,8 @@ export function addCheckSuite(s: GitHubState, repo: StoredRepo, suite: FakeCheck
 }
 
 export function addWorkflowRun(s: GitHubState, repo: StoredRepo, run: FakeWorkflowRun): number[] {
+  const { jobs: _jobs, ...row } = run;
+  recordRun(s, repo, row);
   const all = runsOf(s);
   const stored = run.jobs.map((j, i) => ({ ...j, id: run.id * 100 + i + 1, run, repo }));
   for (const j of stored) all.jobs.set(j.id, j);
@@ -236,9 +236,7 @@ export const workflowRunRoutes: Route[] = [
     const key = `${c.repo.owner}/${c.repo.name}#${c.params.run_id}`.toLowerCase();
     const jobs = runsOf(c.state).runs.get(key);
     if (!jobs) fail(404, 'Not Found');
-    const page = paginate(c, jobs);
-    const body = (page.body as StoredJob[]).map((j) => jobJson(c.state, j));
-    return { ...page, body: { total_count: jobs.length, jobs: body } };
+    return wrappedPage(c, 'jobs', jobs, (j) => jobJson(c.state, j));
   }),
   route('GET', `${REPO}/actions/jobs/:job_id/logs`, (c) => {
     const job = jobAt(c, c.params.job_id);
@@ -256,8 +254,6 @@ export const workflowRunRoutes: Route[] = [
     const key = `${c.repo.owner}/${c.repo.name}#${c.params.check_suite_id}`.toLowerCase();
     const runs = runsOf(c.state).suites.get(key);
     if (!runs) fail(404, 'Not Found');
-    const page = paginate(c, runs);
-    const body = (page.body as StoredCheckRun[]).map((r) => checkRunJson(c.state, r));
-    return { ...page, body: { total_count: runs.length, check_runs: body } };
+    return wrappedPage(c, 'check_runs', runs, (r) => checkRunJson(c.state, r));
   }),
 ];
