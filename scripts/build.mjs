@@ -3,7 +3,8 @@
 // `--no-check` skips the type check (the test suite's `npm run typecheck` covers src/ and test/ anyway).
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { sourceHash } from './source-hash.mjs';
 
@@ -46,7 +47,17 @@ await build({
   banner: {
     js: "import { createRequire as __gr_createRequire } from 'node:module';\nconst require = __gr_createRequire(import.meta.url);",
   },
-  define: { __dirname: 'import.meta.dirname', __filename: 'import.meta.filename' },
+  define: {
+    __dirname: 'import.meta.dirname',
+    __filename: 'import.meta.filename',
+    // The charting library the report's HTML page inlines (src/report/chart-library.ts), as text in the bundle.
+    __GEMINI_RUN_CHART_JS__: JSON.stringify(
+      readFileSync(
+        join(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.min.js'),
+        'utf8',
+      ),
+    ),
+  },
   legalComments: 'none',
   logLevel: 'warning',
   charset: 'utf8',

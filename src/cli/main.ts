@@ -14,6 +14,7 @@ import { exportCredsCommand } from './commands/export-creds.js';
 import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { probeCommand } from './commands/probe.js';
+import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { setupCommand } from './commands/setup.js';
 
@@ -28,6 +29,7 @@ export const COMMANDS: readonly Command[] = [
   setupCommand,
   probeCommand,
   ciEvidenceCommand,
+  reportCommand,
 ];
 
 export function topLevelUsage(): string {

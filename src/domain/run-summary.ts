@@ -19,7 +19,7 @@ const COUNT = z.number().int().nonnegative();
 const WEB_URL = z.url({ protocol: /^https?$/ }).max(2000);
 
 /** What version 2 adds: the action's facts about the run. */
-export const runFactsSchema = z.object({
+const runFactsSchema = z.object({
   schemaVersion: z.literal(RUN_SUMMARY_VERSION),
   /** The `status` and `conclusion` outputs. */
   outcome: z.object({ status: STATUS_WORD, conclusion: z.enum(['success', 'failure']) }),

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
 import { collectCiEvidence, renderCiEvidence, type CiSource } from '../../github/ci-evidence.js';
-import { createGitHubClient } from '../../github/client.js';
 import { describeTally, emptyTally } from '../../markdown/visible.js';
-import { UserError } from '../../util/errors.js';
 import { createStreamLogger } from '../../util/log.js';
 import { UsageError, type CliIO, type Command } from '../args.js';
+import { gitHubFromEnv } from '../github-env.js';
 
 const usage = `usage: gemini-run ci-evidence <owner/repo> <run-id>
        gemini-run ci-evidence <owner/repo> --check-suite <suite-id>
@@ -63,14 +62,8 @@ export const ciEvidenceCommand: Command = {
       io.stdout.write(`${usage}\n`);
       return 0;
     }
-    const env = io.env ?? process.env;
-    const token = env.GITHUB_TOKEN || env.GH_TOKEN || '';
-    if (!token)
-      throw new UserError(
-        "No GitHub token: set GITHUB_TOKEN (or GH_TOKEN) to a token that can read the repository's Actions.",
-      );
     const logger = createStreamLogger({ out: io.stderr, err: io.stderr });
-    const gh = createGitHubClient(token, env.GITHUB_API_URL || 'https://api.github.com', { logger });
+    const gh = gitHubFromEnv(io.env ?? process.env, logger, "the repository's Actions").client;
     const hidden = emptyTally();
     const evidence = await collectCiEvidence(gh, { owner, repo }, ci, hidden, logger);
     const removed = describeTally(hidden);
