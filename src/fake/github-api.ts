@@ -157,6 +157,11 @@ export class FakeGitHub implements AsyncDisposable {
     this.state.gitDirs.set(repo.toLowerCase(), dir);
   }
 
+  /** See GitHubState.filteredRunsCap: lower it to meet GitHub's cap on a filtered run listing with fewer runs. */
+  set filteredRunsCap(n: number) {
+    this.state.filteredRunsCap = n;
+  }
+
   /** See GitHubState.corruptTrees: the Git database API answers every new tree with one entry missing. */
   set corruptTrees(on: boolean) {
     this.state.corruptTrees = on;

@@ -115,7 +115,10 @@ function runFacts(r: {
   };
 }
 
-/** The runs of `workflow` created from `from` to `to` (ms, both included), newest first. */
+/**
+ * The runs of `workflow` created from `from` to `to` (ms, both included), newest first. A window whose listing GitHub
+ * cuts short (more than 1,000 runs; fewer served than `total_count` says) is read as two halves instead.
+ */
 export async function workflowRuns(
   client: GitHubClient,
   repo: RepoRef,
@@ -136,19 +139,25 @@ export async function workflowRuns(
       .catch((e: unknown) => {
         throw refused(`the runs of ${workflow.path}`, e);
       });
-  const first = await list(1);
-  const total = first.data.total_count;
-  if (total > LISTING_CAP && to - from >= 2000) {
+  const halves = async () => {
     // Newest half first; the halves meet without overlap at a whole second.
     const mid = Math.floor((from + to) / 2000) * 1000;
     return [
       ...(await workflowRuns(client, repo, workflow, mid + 1000, to)),
       ...(await workflowRuns(client, repo, workflow, from, mid)),
     ];
-  }
+  };
+  const splittable = to - from >= 2000;
+  const first = await list(1);
+  const total = first.data.total_count;
+  if (total > LISTING_CAP && splittable) return halves();
   const runs = [...first.data.workflow_runs];
-  const pages = Math.ceil(Math.min(total, LISTING_CAP) / PER_PAGE);
-  for (let page = 2; page <= pages; page++) runs.push(...(await list(page)).data.workflow_runs);
+  for (let page = 2; runs.length < total && page <= Math.ceil(total / PER_PAGE); page++) {
+    const more = (await list(page)).data.workflow_runs;
+    if (more.length === 0) break;
+    runs.push(...more);
+  }
+  if (runs.length < total && splittable) return halves();
   return runs.map(runFacts);
 }
 

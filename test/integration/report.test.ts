@@ -234,6 +234,19 @@ describe('gemini-run report over a month of 200 runs', () => {
     });
   });
 
+  it('a window GitHub will not list whole (its cap on a filtered listing) is read in halves, to the same report', async () => {
+    world.github.filteredRunsCap = 64;
+    try {
+      const r = await report(['acme/widgets', '--since', '30d', '--out', 'halves', '--json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const halved = JSON.parse(r.stdout) as Report;
+      expect(halved.runs).toEqual(cold.report.runs);
+      expect(halved.perDay).toEqual(cold.report.perDay);
+    } finally {
+      world.github.filteredRunsCap = 1000;
+    }
+  });
+
   it('large artifacts are read by ranges, never whole; the re-run attempt is the one read', () => {
     expect(world.largeArtifacts).toBeGreaterThan(0);
     const ranged = world.services.calls.filter((c) => c.op === 'get-range');

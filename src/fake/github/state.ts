@@ -148,6 +148,8 @@ export class GitHubState {
   readonly gitDirs = new Map<string, string>();
   /** Every tree the Git database API creates loses its last entry (a server answering with the wrong tree). */
   corruptTrees = false;
+  /** A filtered listing of workflow runs serves at most this many, whatever its `total_count` says (GitHub: 1,000). */
+  filteredRunsCap = 1000;
   /** The API base URL, once the server listens. */
   baseUrl = '';
   private readonly users = new Map<string, StoredUser>();

@@ -3,7 +3,7 @@
  * …/actions/workflows), a workflow's file (GET …/contents/{path}, the JSON form with base64 content), and a
  * workflow's runs (GET …/actions/workflows/{workflow_id}/runs, the id or the file's name), newest first, with
  * GitHub's `created` filter in its search syntax (`>=2026-01-01`, `a..b`, `<=…`) and its cap: a filtered query
- * serves at most 1,000 runs, whatever `total_count` says.
+ * serves at most 1,000 runs (`filteredRunsCap`), whatever `total_count` says.
  */
 import { fail } from './http.js';
 import { REPO, route, wrappedPage, type Ctx, type Route } from './route.js';
@@ -43,9 +43,6 @@ interface StoredWorkflow extends FakeWorkflow {
   id: number;
   createdAt: string;
 }
-
-/** GitHub serves at most this many runs of a filtered query (`created`, `event`, `status`, …). */
-const FILTERED_RUNS_CAP = 1000;
 
 type StoredRun = Required<FakeRunRecord> & { number: number };
 
@@ -216,7 +213,7 @@ export const workflowRoutes: Route[] = [
     const all = historyOf(c.state, c.repo)
       .runs.filter((run) => run.workflowPath === w.path && inWindow(run.createdAt))
       .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id - a.id);
-    const served = created ? all.slice(0, FILTERED_RUNS_CAP) : all;
+    const served = created ? all.slice(0, c.state.filteredRunsCap) : all;
     return wrappedPage(c, 'workflow_runs', served, (run) => runJson(c.state, c.repo, w, run), all.length);
   }),
 ];
