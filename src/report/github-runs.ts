@@ -151,12 +151,16 @@ export async function workflowRuns(
   const first = await list(1);
   const total = first.data.total_count;
   if (total > LISTING_CAP && splittable) return halves();
-  const runs = [...first.data.workflow_runs];
-  for (let page = 2; runs.length < total && page <= Math.ceil(total / PER_PAGE); page++) {
-    const more = (await list(page)).data.workflow_runs;
-    if (more.length === 0) break;
-    runs.push(...more);
-  }
+  // The other pages at once, a few at a time (their number is known): each is a round trip.
+  const pages: (typeof first.data.workflow_runs)[] = [first.data.workflow_runs];
+  const rest = Array.from(
+    { length: Math.ceil(Math.min(total, LISTING_CAP) / PER_PAGE) - 1 },
+    (_, i) => i + 2,
+  );
+  await pool(rest, 4, async (page) => {
+    pages[page - 1] = (await list(page)).data.workflow_runs;
+  });
+  const runs = pages.flat();
   if (runs.length < total && splittable) return halves();
   return runs.map(runFacts);
 }

@@ -1,17 +1,31 @@
 /**
- * A real headless Chromium (Debian's `chromium`, /usr/bin/chromium) driven over the DevTools protocol on a pipe
+ * A real headless Chromium (Debian's `chromium`) driven over the DevTools protocol on a pipe
  * (`--remote-debugging-pipe`: file descriptors 3 and 4, NUL-separated JSON), so no WebSocket client or browser
  * download is needed. It opens one page, records every console error, uncaught exception and error log entry, and
  * answers evaluations and clipped screenshots. Stopped by its own pid: Browser.close, then its process group.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { killProcessGroup } from '../../src/util/process.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/**
+ * The browser: GEMINI_RUN_CHROMIUM, else Debian's chromium (.ci/run installs it), else the Google Chrome GitHub's
+ * Ubuntu runners come with.
+ */
+function browser(): string {
+  const found = [process.env.GEMINI_RUN_CHROMIUM, '/usr/bin/chromium', '/usr/bin/google-chrome'].find(
+    (p) => p && existsSync(p),
+  );
+  if (!found)
+    throw new Error(
+      "no Chromium: install Debian's chromium (apt-get install chromium) or set GEMINI_RUN_CHROMIUM",
+    );
+  return found;
+}
 
 interface Message {
   id?: number;
@@ -36,7 +50,7 @@ export interface Page extends AsyncDisposable {
 export async function openChromium(viewport = { width: 1280, height: 900 }): Promise<Page> {
   const profile = await mkdtemp(join(tmpdir(), 'gemini-run-chromium-'));
   const child: ChildProcess = spawn(
-    CHROMIUM,
+    browser(),
     [
       '--headless=new',
       '--no-sandbox', // root in CI; the page is our own file
