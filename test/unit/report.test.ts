@@ -9,12 +9,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../src/domain/run-summary.js';
 import { buildReport, daysBetween, percentile } from '../../src/report/aggregate.js';
+import { gitHubFromEnv } from '../../src/cli/github-env.js';
 import { diskCache } from '../../src/report/cache.js';
 import { usesGeminiRun } from '../../src/report/github-runs.js';
 import { escapeHtml, renderHtml } from '../../src/report/html.js';
 import { MARKDOWN_BUDGET, renderMarkdown } from '../../src/report/markdown.js';
 import type { Gathered, GatheredRun, IssueFacts } from '../../src/report/model.js';
+import { terminalProgress } from '../../src/report/progress.js';
 import { sinceSchema } from '../../src/report/window.js';
+import { createMemoryLogger } from '../../src/util/log.js';
 import { entryContents, zipDirectory, ZipError } from '../../src/util/zip.js';
 import { writeZip } from '../harness/zip.js';
 
@@ -350,5 +353,58 @@ describe('the summary cache', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the command around it', () => {
+  it('GitHub from the environment: the token, the API, and the server links point at (GitHub Enterprise Server too)', () => {
+    const log = createMemoryLogger();
+    const at = (env: NodeJS.ProcessEnv) => {
+      const gh = gitHubFromEnv(env, log, 'the repository');
+      return [gh.apiUrl, gh.serverUrl];
+    };
+    expect(at({ GH_TOKEN: 't' })).toEqual(['https://api.github.com', 'https://github.com']);
+    expect(at({ GITHUB_TOKEN: 't', GITHUB_API_URL: 'https://ghe.example.com/api/v3/' })).toEqual([
+      'https://ghe.example.com/api/v3',
+      'https://ghe.example.com',
+    ]);
+    expect(
+      at({
+        GITHUB_TOKEN: 't',
+        GITHUB_API_URL: 'http://127.0.0.1:9',
+        GITHUB_SERVER_URL: 'https://github.com/',
+      }),
+    ).toEqual(['http://127.0.0.1:9', 'https://github.com']);
+    expect(() => at({})).toThrow(
+      /^No GitHub token: set GITHUB_TOKEN \(or GH_TOKEN\) to a token that can read the repository\.$/,
+    );
+  });
+
+  it('the progress bar: drawn in place on a terminal, nothing elsewhere', () => {
+    const stream = (isTTY: boolean) => {
+      const chunks: string[] = [];
+      return {
+        isTTY,
+        chunks,
+        write: (c: string) => chunks.push(c) > 0,
+      } as unknown as NodeJS.WritableStream & {
+        isTTY: boolean;
+        chunks: string[];
+      };
+    };
+    const tty = stream(true);
+    const bar = terminalProgress(tty, 'Reading');
+    bar.start(4);
+    for (let i = 0; i < 4; i++) bar.tick();
+    bar.done();
+    expect(tty.chunks[0]).toBe(`\rReading [${'-'.repeat(30)}] 0/4`);
+    expect(tty.chunks.at(-2)).toBe(`\rReading [${'#'.repeat(30)}] 4/4`);
+    expect(tty.chunks.at(-1)).toBe('\n');
+    const pipe = stream(false);
+    const quiet = terminalProgress(pipe, 'Reading');
+    quiet.start(2);
+    quiet.tick();
+    quiet.done();
+    expect(pipe.chunks).toEqual([]);
   });
 });

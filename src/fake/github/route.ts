@@ -56,7 +56,7 @@ export function commentAt(c: Ctx): StoredComment {
 }
 
 /** `per_page` (1–100, default 30) and `page` (from 1) of the query. */
-export function pageOf(query: URLSearchParams): { perPage: number; page: number } {
+function pageOf(query: URLSearchParams): { perPage: number; page: number } {
   const perPage = Math.min(Math.max(Number(query.get('per_page') ?? 30) || 30, 1), 100);
   const page = Math.max(Number(query.get('page') ?? 1) || 1, 1);
   return { perPage, page };
