@@ -3,6 +3,7 @@
  * (@actions/artifact, @actions/cache and @octokit via FakeGitHub) and, for the answers the clients only pass on,
  * with raw HTTP: the twirp and Azure error shapes, signatures, and the cache's key matching.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +99,39 @@ describe('the fake results service with the real clients', () => {
       'get',
       'get',
     ]);
+  });
+
+  it("gemini-run report reads an uploaded artifact's run-summary.json by ranges, on loopback and on an Azure host", async () => {
+    for (const blobHost of ['loopback', 'azure'] as const) {
+      await job(7, blobHost);
+      github.serveArtifacts(services);
+      const ws = join(tmp, 'ws');
+      // The action's files in its order; a transcript deflate cannot shrink, so the archive is read by ranges.
+      await writeFile(join(ws, 'run-summary.json'), JSON.stringify({ status: 'finished', blobHost }));
+      await writeFile(join(ws, 'summary.md'), '## gemini-run\n');
+      await writeFile(join(ws, 'transcript.jsonl'), randomBytes(600_000).toString('base64'));
+      const files = ['run-summary.json', 'summary.md', 'transcript.jsonl'].map((f) => join(ws, f));
+      const { id = 0, size = 0 } = await new DefaultArtifactClient().uploadArtifact(
+        'gemini-run-7-1',
+        files,
+        ws,
+      );
+      const before = services.calls.length;
+      // Imported here: @actions/github, under both, fixes its API base URL when first imported (see beforeAll).
+      const { createGitHubClient } = await import('../../src/github/client.js');
+      const { readArtifactSummary } = await import('../../src/report/artifact-summary.js');
+      const read = await readArtifactSummary(
+        createGitHubClient(TOKEN, github.url),
+        { owner: 'acme', repo: 'widgets' },
+        { id, size },
+      );
+      expect(read).toEqual({ kind: 'summary', text: JSON.stringify({ status: 'finished', blobHost }) });
+      const gets = services.calls.slice(before).filter((c) => c.service === 'blob');
+      expect(gets.map((c) => `${c.op} ${c.status}`)).toEqual(['get-range 206', 'get-range 206']);
+      await services.stop();
+      services = undefined as unknown as FakeActionsServices;
+    }
+    await job(8);
   });
 
   it('an uploaded name cannot be uploaded twice in a run (409), as on GitHub', async () => {
