@@ -261,6 +261,7 @@ export function buildReport(g: Gathered, now: Date): Report {
       tokens: total,
       summaries,
       olderSummaries: runs.filter((r) => r.statusFrom === 'engine').length,
+      notStarted: g.notStarted,
     },
     statuses: countBy(runs, (r) => r.label),
     perDay: perDay(days, runs),

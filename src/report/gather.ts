@@ -107,8 +107,10 @@ export async function gather(o: GatherOptions): Promise<{ gathered: Gathered; st
   const from = o.since.getTime();
   const to = o.until.getTime();
   const workflows = await gitHubWorkflows(o.client, o.repo, o.workflow);
-  const runs: WorkflowRunFacts[] = [];
-  for (const w of workflows) runs.push(...(await workflowRuns(o.client, o.repo, w, from, to)));
+  const listed: WorkflowRunFacts[] = [];
+  for (const w of workflows) listed.push(...(await workflowRuns(o.client, o.repo, w, from, to)));
+  // A run whose job never started (its `if:` was false: a label that is not the trigger) is not a run of gemini-run.
+  const runs = listed.filter((r) => r.conclusion !== 'skipped');
   const artifacts = runs.length
     ? await geminiRunArtifacts(o.client, o.repo, from)
     : new Map<string, ListedArtifact>();
@@ -137,6 +139,7 @@ export async function gather(o: GatherOptions): Promise<{ gathered: Gathered; st
       until: o.until.toISOString(),
       workflows: workflows.map((w) => ({ path: w.path, name: w.name })),
       runs: list,
+      notStarted: listed.length - runs.length,
       issues,
     },
     stats,

@@ -11,7 +11,7 @@
 import { chartLibrarySource } from './chart-library.js';
 import { chartsOf, type ChartSpec } from './charts.js';
 import type { Report, ReportRun } from './model.js';
-import { formatDuration, formatNumber, gaps, ownUrl } from './text.js';
+import { formatDuration, formatNumber, gaps, notCounted, ownUrl } from './text.js';
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -31,6 +31,11 @@ function scriptJson(value: unknown): string {
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
+}
+
+/** An ISO time to the minute, as people read it. */
+function minute(iso: string): string {
+  return escapeHtml(iso.replace('T', ' ').slice(0, 16));
 }
 
 function a(text: string, url: string | null | undefined, serverUrl: string): string {
@@ -61,7 +66,8 @@ const COLOURS: Record<string, string> = {
   closed: '#cf222e',
   open: '#2da44e',
   unknown: '#d0d7de',
-  failed: '#cf222e',
+  // The failed runs' line, drawn over bars of every colour.
+  failed: '#1f2328',
 };
 
 const PAGE_SCRIPT = `
@@ -163,7 +169,7 @@ function runCells(run: ReportRun, serverUrl: string): string[] {
   const status = run.statusFrom === 'engine' ? `${run.label} (agent's, older summary)` : run.label;
   return [
     a(run.attempt > 1 ? `${run.id} (attempt ${run.attempt})` : String(run.id), run.url, serverUrl),
-    e(run.createdAt.replace('T', ' ').slice(0, 16)),
+    minute(run.createdAt),
     e(run.workflow.split('/').pop() ?? run.workflow),
     e(run.event),
     e(status),
@@ -213,9 +219,10 @@ export function renderHtml(r: Report): string {
 </head>
 <body>
 <h1>gemini-run report: ${a(r.repo, `${server}/${r.repo}`, server)}</h1>
-<p class="window">Runs created from ${escapeHtml(r.window.since)} to ${escapeHtml(r.window.until)} of ${r.workflows.map((w) => escapeHtml(w.path)).join(', ')}; made ${escapeHtml(r.generatedAt)}.</p>
+<p class="window">Runs of ${r.workflows.map((w) => escapeHtml(w.path)).join(', ')} created from ${minute(r.window.since)} to ${minute(r.window.until)} UTC.</p>
 ${cards(r)}
 ${g.length ? `<p class="note">Counted without a status, tokens or pull request (nothing is guessed): ${escapeHtml(g.join('; '))}.</p>` : ''}
+${notCounted(r) ? `<p class="note">${escapeHtml(notCounted(r))}</p>` : ''}
 <section class="charts">
 ${charts.map(figure).join('\n')}
 </section>

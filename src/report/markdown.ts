@@ -9,7 +9,7 @@ import { publishedText, type PublishContext } from '../github/published-text.js'
 import type { ChartSpec } from './charts.js';
 import { chartsOf } from './charts.js';
 import type { Report, ReportRun } from './model.js';
-import { formatDuration, formatNumber, gaps, ownUrl } from './text.js';
+import { formatDuration, formatNumber, gaps, notCounted, ownUrl } from './text.js';
 
 /** Under GitHub's limit on an issue body, with room for a heading the workflow adds. */
 export const MARKDOWN_BUDGET = 60_000;
@@ -87,10 +87,15 @@ function headline(r: Report): string[] {
 
 function gapNote(r: Report): string[] {
   const g = gaps(r);
-  if (g.length === 0) return [];
+  const skipped = notCounted(r);
+  if (g.length === 0 && !skipped) return [];
   return [
     '> [!NOTE]',
-    `> Counted without a status, tokens or pull request (nothing is guessed): ${g.join('; ')}.`,
+    ...(g.length
+      ? [`> Counted without a status, tokens or pull request (nothing is guessed): ${g.join('; ')}.`]
+      : []),
+    ...(g.length && skipped ? ['>'] : []),
+    ...(skipped ? [`> ${skipped}`] : []),
     '',
   ];
 }

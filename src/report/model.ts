@@ -63,6 +63,8 @@ export interface Gathered {
   until: string;
   workflows: { path: string; name: string }[];
   runs: GatheredRun[];
+  /** Workflow runs left out: their job never started (conclusion `skipped`, the workflow's own `if:`). */
+  notStarted: number;
   /** Issues and pull requests by number; a number the API does not know (deleted) is absent. */
   issues: Map<number, IssueFacts>;
 }
@@ -132,6 +134,8 @@ export interface Report {
     summaries: Record<SummaryState, number>;
     /** Summaries written before version 2: their status is the engine's, their trigger and pull request unknown. */
     olderSummaries: number;
+    /** Workflow runs not counted at all: their job never started (the workflow's own `if:`). */
+    notStarted: number;
   };
   /** Runs per status (the label), most first. */
   statuses: Count[];

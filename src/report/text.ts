@@ -22,6 +22,12 @@ export function ownUrl(url: string | null | undefined, serverUrl: string): strin
   return url && url.startsWith(`${serverUrl}/`) && !/[\s<>"'`()]/.test(url) ? url : null;
 }
 
+/** The workflow runs the figures do not count at all, said. */
+export function notCounted(r: Report): string {
+  const n = r.totals.notStarted;
+  return n ? `${n} workflow run(s) whose job never started (conclusion skipped) are not counted.` : '';
+}
+
 /** What the figures leave out, said rather than guessed. */
 export function gaps(r: Report): string[] {
   const s = r.totals.summaries;

@@ -7,6 +7,8 @@
  * only), a corrupt summary, re-run attempts, large transcripts (read by ranges), and issue titles that try to break
  * out of a table.
  *
+ * Workflow runs whose job never started (the workflow's `if:`) are there too, and not runs of gemini-run.
+ *
  * Besides the world, the generator hands back `expected`: what the report should say of each run, derived from the
  * plan with rules of its own (not the report's code), for the tests to compute their tables from.
  */
@@ -53,6 +55,8 @@ export interface ReportWorld extends AsyncDisposable {
   hostileTitle: string;
   /** How many artifacts are larger than a whole-archive read (read by ranges). */
   largeArtifacts: number;
+  /** Workflow runs whose job never started (conclusion skipped): not in `expected`, not counted by the report. */
+  notStarted: number;
   /** The environment `gemini-run report` needs against this world. */
   env(cacheHome: string): Record<string, string>;
 }
@@ -89,7 +93,9 @@ type Scenario =
   | 'resumed'
   | 'skipped'
   | 'misconfigured'
-  | 'cancelled';
+  | 'cancelled'
+  /** The job's `if:` was false: a run of the workflow, not of gemini-run. */
+  | 'not-started';
 
 const WEIGHTS: [Scenario, number][] = [
   ['new-pr', 30],
@@ -102,6 +108,7 @@ const WEIGHTS: [Scenario, number][] = [
   ['skipped', 17],
   ['misconfigured', 5],
   ['cancelled', 3],
+  ['not-started', 6],
 ];
 
 function pick<T>(rnd: () => number, weighted: readonly [T, number][]): T {
@@ -207,6 +214,7 @@ export async function reportWorld(o: { runs: number; seed?: number; now?: number
   const pulls: Pull[] = [];
   const expected: ExpectedRun[] = [];
   let largeArtifacts = 0;
+  let notStarted = 0;
   for (let i = 0; i < o.runs; i++) {
     const created = times[i]!;
     const id = 7_000_000 + i * 7;
@@ -215,7 +223,23 @@ export async function reportWorld(o: { runs: number; seed?: number; now?: number
     const scenario: Scenario = pick(rnd, WEIGHTS);
     const needsPull = scenario === 'follow-up' || scenario === 'ci-fix';
     const existing = needsPull && pulls.length ? pulls[Math.floor(rnd() * pulls.length)] : undefined;
-    const s: Scenario = needsPull && !existing ? 'new-pr' : scenario;
+    const headSha = `${'a'.repeat(32)}${String(i).padStart(8, '0')}`;
+    if (scenario === 'not-started' && !last) {
+      github.addWorkflowRun({
+        id,
+        workflowName: 'gemini-run',
+        workflowPath: WORKFLOW,
+        headBranch: 'main',
+        headSha,
+        event: 'issues',
+        conclusion: 'skipped',
+        createdAt: iso(created),
+        jobs: [],
+      });
+      notStarted++;
+      continue;
+    }
+    const s: Scenario = needsPull && !existing ? 'new-pr' : scenario === 'not-started' ? 'skipped' : scenario;
     const durationMs = Math.round((2 + rnd() * 48) * MIN);
     const tokens = Math.round(5_000 + rnd() ** 2 * 1_500_000);
     const triggerAt = created - Math.round(5_000 + rnd() * 20_000);
@@ -319,7 +343,7 @@ export async function reportWorld(o: { runs: number; seed?: number; now?: number
       workflowName: 'gemini-run',
       workflowPath: WORKFLOW,
       headBranch: 'main',
-      headSha: `${'a'.repeat(32)}${String(i).padStart(8, '0')}`,
+      headSha,
       event,
       status: last ? 'in_progress' : 'completed',
       conclusion,
@@ -441,6 +465,7 @@ export async function reportWorld(o: { runs: number; seed?: number; now?: number
     expected,
     hostileTitle,
     largeArtifacts,
+    notStarted,
     env: (cacheHome) => ({
       GITHUB_TOKEN: TOKEN,
       GITHUB_API_URL: github.url,

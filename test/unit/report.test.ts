@@ -129,6 +129,7 @@ function gathered(runs: GatheredRun[], issues: IssueFacts[] = []): Gathered {
     until: '2026-12-06T00:00:00Z',
     workflows: [{ path: '.github/workflows/gemini-run.yml', name: 'gemini-run' }],
     runs,
+    notStarted: 0,
     issues: new Map(issues.map((i) => [i.number, i])),
   };
 }

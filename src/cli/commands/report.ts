@@ -7,7 +7,7 @@ import { gather } from '../../report/gather.js';
 import { renderHtml } from '../../report/html.js';
 import { renderMarkdown } from '../../report/markdown.js';
 import { terminalProgress } from '../../report/progress.js';
-import { gaps } from '../../report/text.js';
+import { gaps, notCounted } from '../../report/text.js';
 import { sinceSchema } from '../../report/window.js';
 import { flagValue, parseCommandArgs, UsageError, write, type CliIO, type Command } from '../args.js';
 import { gitHubFromEnv } from '../github-env.js';
@@ -93,7 +93,10 @@ export const reportCommand: Command = {
       'report.json': json,
     };
     for (const [name, text] of Object.entries(files)) await writeFile(join(out, name), text);
-    const missing = gaps(report);
+    const missing = [
+      ...gaps(report),
+      ...(report.totals.notStarted ? [notCounted(report).replace(/\.$/, '')] : []),
+    ];
     write(
       io.stderr,
       `${report.totals.runs} runs of ${gathered.workflows.map((w) => w.path).join(', ')}; summaries: ${stats.downloaded} downloaded, ${stats.fromCache} from the cache (${cacheDir}).${missing.length ? ` Not known: ${missing.join('; ')}.` : ''}`,
