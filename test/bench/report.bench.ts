@@ -1,7 +1,7 @@
 /**
- * BENCH report-1000-runs-cold-s / -cached-s / -peak-mb: `node dist/cli.js report` over a month of 1,000 gemini-run
- * runs on the fake GitHub and fake Actions services (test/harness/report-world.ts: every kind of run, 5 % of the
- * artifacts larger than a whole read), first with an empty summary cache (every artifact's run-summary.json is
+ * BENCH report-1000-runs-cold-s / -cached-s / -peak-mb: `node dist/cli.js report` over a month of 1,000 workflow
+ * runs on the fake GitHub and fake Actions services (test/harness/report-world.ts: every kind of run, about 5 % of
+ * them whose job never started and so not counted, 5 % of the artifacts larger than a whole read), first with an empty summary cache (every artifact's run-summary.json is
  * downloaded, by ranges where the archive is large), then again with the cache it left (baseline of the cold run:
  * nothing is downloaded). Peak memory is the CLI process's own maximum resident set. Also prints the requests each
  * made: on github.com each costs a round trip, which the local fakes do not.
