@@ -1,11 +1,10 @@
 /**
  * The report as GitHub-flavoured Markdown, for a job summary or an issue: the headline figures, each chart as a
  * mermaid block GitHub draws (`xychart-beta` bars and lines, `pie`) with its numbers in a table beside it, the
- * failure causes, and the runs. Someone else's text (issue titles, a run's message) goes through the published-text
- * rules (no mention, foreign link, image or HTML takes effect) with its pipes escaped, so it cannot break out of
- * its table cell; chart labels are ours only. The whole stays under GitHub's 65,536 characters of an issue body.
+ * failure causes, and the runs. Someone else's text (issue titles, a run's message) is plain text in its cell
+ * (markdown/publish.ts `plainInline`: no mention, foreign link, image or HTML takes effect, pipes escaped); chart labels are ours only. The whole stays under GitHub's 65,536 characters of an issue body.
  */
-import { publishedText, type PublishContext } from '../github/published-text.js';
+import { plainInline, type PublishContext } from '../markdown/publish.js';
 import type { ChartSpec } from './charts.js';
 import { chartsOf } from './charts.js';
 import type { Report, ReportRun } from './model.js';
@@ -14,14 +13,9 @@ import { formatDuration, formatNumber, gaps, notCounted, ownUrl } from './text.j
 /** Under GitHub's limit on an issue body, with room for a heading the workflow adds. */
 export const MARKDOWN_BUDGET = 60_000;
 
-/** Someone else's text as the content of one table cell. */
+/** Someone else's text as the content of one table cell: plain text, its pipes escaped, nothing live. */
 function cellText(text: string, ctx: PublishContext): string {
-  const one = text.replace(/\s+/g, ' ').trim();
-  // Backslashes and pipes escaped first: a table row splits at every pipe not right after a backslash.
-  return publishedText(
-    one.replace(/[\\|]/g, (c) => `\\${c}`),
-    ctx,
-  );
+  return plainInline(text.trim(), ctx, { table: true });
 }
 
 function row(cells: readonly (string | number)[]): string {
