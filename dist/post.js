@@ -49096,7 +49096,7 @@ function gfmToMarkdown(options) {
 // src/markdown/github-text.ts
 var MENTION = String.raw`(?<![A-Za-z0-9_])@[A-Za-z0-9][A-Za-z0-9-]*(?:/[A-Za-z0-9][A-Za-z0-9_.-]*)?`;
 var REFERENCE = String.raw`(?:[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)?)?#\d+|(?<![A-Za-z0-9_])GH-\d+`;
-var URL_TEXT = String.raw`(?:(?:https?|ftp)://|www\.)[^\s<>]+`;
+var URL_TEXT = String.raw`(?:(?:https?|ftp)://|www\.)[^\s<>]*[^\s<>?!.,:*_~'")\]]`;
 var LIVE = new RegExp(`(?<url>${URL_TEXT})|(?<mention>${MENTION})|(?<reference>${REFERENCE})`, "gi");
 
 // src/markdown/publish.ts

@@ -13,7 +13,9 @@ import {
   type CiEvidence,
 } from '../github/ci-evidence.js';
 import type { GitHubClient, RepoRef } from '../github/client.js';
-import { commentMarker, findMarkedComment, upsertMarkedComment } from '../github/comments.js';
+import { carryApproval } from '../github/approval.js';
+import { commentMarker, upsertMarkedComment } from '../github/comments.js';
+import type { RunOrigin } from '../github/record-origin.js';
 import { findOpenPullForBranch, getPull, type PullInfo } from '../github/pulls.js';
 import { codeSpan } from '../markdown/publish.js';
 import { emptyTally } from '../markdown/visible.js';
@@ -21,8 +23,8 @@ import type { CiRun, RunTrigger } from '../github/trigger.js';
 import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { neutralize } from '../util/untrusted-text.js';
-import { sessionRecordOf, type CiFixRecord, type SessionRecord } from './pr-text.js';
-import { recordMismatch, SUMMARY_MARKER } from './resume.js';
+import type { CiFixRecord, SessionRecord } from './pr-text.js';
+import { ownSessionRecord } from './resume.js';
 
 const STOP_MARKER = commentMarker('ci-fix-stop');
 
@@ -44,6 +46,8 @@ interface Input {
   trigger: RunTrigger & { ciRun: CiRun };
   self: string | undefined;
   maxAttempts: number;
+  /** This run's workflow: a record of ours must come from a run of gemini-run (record-origin.ts). */
+  origin: RunOrigin;
   /** Makes text the agent or CI had a hand in publishable (the admit phase's `publish`). */
   publish: (text: string) => string;
   log: Logger;
@@ -101,10 +105,9 @@ async function ownHead(o: Input, self: string): Promise<{ pull: PullInfo; record
     return `${n} was opened by ${pull.author}, not by gemini-run (${self})`;
   if (pull.headSha !== run.headSha)
     return `the pull request's head moved on from ${sha} since this run: its failure is out of date`;
-  const found = await findMarkedComment(client, repo, pull.number, SUMMARY_MARKER, self);
-  const record = found ? sessionRecordOf(found.body, SUMMARY_MARKER) : undefined;
-  const mismatch = record ? recordMismatch(record, { pr: pull.number, repo }) : 'it holds none';
-  if (!record || mismatch) return `${n} has no session record of gemini-run's: ${mismatch}`;
+  const own = await ownSessionRecord({ client, repo, pull, self, origin: o.origin });
+  const record = own.record;
+  if (!record) return `${n} has no session record of gemini-run's: ${own.why ?? 'it holds none'}`;
   if (record.head !== run.headSha)
     return `the head commit ${sha} is not one gemini-run pushed (someone else's push): the fix loop stops for it`;
   return { pull, record };
@@ -123,6 +126,16 @@ async function decide(o: Input): Promise<CiFixAdmission> {
   const own = await ownHead(o, self);
   if (typeof own === 'string') return { kind: 'skip', reason: own };
   const { pull, record } = own;
+  // The fix is of work a writer approved: that approval, carried by the record, is checked again (the approver
+  // still has write access). The fix reads no approved text again: its task is the CI evidence, in the session
+  // that already holds the approved task.
+  if (!record.approval)
+    return {
+      kind: 'skip',
+      reason: `pull request #${pull.number}'s record carries no approval (an older gemini-run wrote it): a \`/gemini\` comment by a writer continues it`,
+    };
+  const carried = await carryApproval(client, repo, record.approval);
+  if (carried.kind === 'refused') return { kind: 'skip', reason: carried.why };
   const attempts = record.ciFix?.attempts ?? 0;
   const what = run.source === 'check-suite' ? 'check suite' : 'run';
   const evidence = await log.group(`Reading the failed ${what} ${run.id} (${neutralize(run.workflow)})`, () =>
@@ -159,8 +172,11 @@ async function decide(o: Input): Promise<CiFixAdmission> {
       number: pull.number,
       isPullRequest: true,
       instruction: fixInstruction(run, ciFix, evidence),
-      // The title is what the summary and the tracking comment call the run; the PR keeps its own.
-      approved: { title: `Fixing CI: ${run.workflow} / ${ciFix.job} (${pull.title})`, body: pull.body ?? '' },
+      // The title is what the summary and the tracking comment call the run; the PR keeps its own. No human text
+      // joins the evidence: not the pull request's comments, nor its body.
+      approved: { title: `Fixing CI: ${run.workflow} / ${ciFix.job} (${pull.title})`, body: '' },
+      noHumanHistory: true,
+      carried: carried.approval,
     },
   };
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { z } from 'zod';
 import type { RepoRef } from '../github/client.js';
+import type { RunOrigin } from '../github/record-origin.js';
 import { UserError } from '../util/errors.js';
 
 /** A variable the runner always sets: missing or empty, it is named. */
@@ -21,6 +22,8 @@ const envSchema = z.object({
   GITHUB_RUN_ID: z.string().default('0'),
   GITHUB_RUN_ATTEMPT: z.string().default('1'),
   GITHUB_ACTOR: z.string().default(''),
+  GITHUB_WORKFLOW_REF: z.string().optional(),
+  GITHUB_ACTION_REPOSITORY: z.string().optional(),
   RUNNER_TEMP: z.string().optional(),
   RUNNER_TOOL_CACHE: z.string().optional(),
 });
@@ -37,6 +40,8 @@ export interface ActionContext {
   actor: string;
   runnerTemp: string;
   toolCache: string;
+  /** Which workflow file this run is, and the action's repository: what a record of ours must name (record-origin.ts). */
+  origin: RunOrigin;
 }
 
 export async function readActionContext(env: NodeJS.ProcessEnv = process.env): Promise<ActionContext> {
@@ -67,6 +72,7 @@ export async function readActionContext(env: NodeJS.ProcessEnv = process.env): P
     runId: v.GITHUB_RUN_ID,
     runAttempt: v.GITHUB_RUN_ATTEMPT,
     actor: v.GITHUB_ACTOR,
+    origin: { workflowRef: v.GITHUB_WORKFLOW_REF, actionRepository: v.GITHUB_ACTION_REPOSITORY },
     runnerTemp,
     toolCache: v.RUNNER_TOOL_CACHE ?? `${runnerTemp}/tool-cache`,
   };

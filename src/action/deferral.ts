@@ -7,8 +7,8 @@
  *
  * Pure: the record, its text and the decisions. The I/O is in phases/defer.ts and resume-deferred.ts.
  */
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { approvalRecordSchema, recordOf, type Approval } from '../github/approval.js';
 import { describeReset, type QuotaReset } from '../domain/quota.js';
 import { commentMarker } from '../github/comments.js';
 import type { RunTrigger } from '../github/trigger.js';
@@ -27,18 +27,26 @@ const deferralSchema = z.object({
   repo: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/),
   isPullRequest: z.boolean(),
   resetAt: ISO,
-  /** When the run was deferred: comments after it were approved by nobody and stay out of the resumed task. */
+  /** When the run was deferred. */
   since: ISO,
   /** Deferrals in a row, this one included. */
   attempt: z.number().int().min(1).max(100),
   sessionId: z.string().max(100).optional(),
   branch: z.string().max(300).optional(),
-  /** The run's instruction (the comment after the trigger phrase; empty: the issue is the task). */
+  /** The run's instruction as approved (the comment after the trigger phrase; empty: the issue is the task). */
   instruction: z.string().max(MAX_INSTRUCTION),
-  /** An issue's title and body as approved (sha256): an issue edited while deferred is not resumed. */
-  approved: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
+  /** The workflow run that wrote the record: it is trusted only when GitHub says that run is gemini-run's. */
+  runId: z.string().regex(/^\d{1,20}$/),
+  /** What a writer approved (time, approver, hash of the text): the resumed run is exactly that work. */
+  approval: approvalRecordSchema,
+  /** A deferred CI fix: its attempt count and failure, so the loop's bounds hold across the wait. */
+  ciFix: z
+    .object({
+      attempts: z.number().int().min(1).max(1000),
+      signature: z.string().max(2000),
+      workflow: z.string().max(200),
+      job: z.string().max(200),
+    })
     .optional(),
 });
 
@@ -55,12 +63,6 @@ export function deferralRecordOf(body: string): DeferralRecord | undefined {
   return hiddenRecordOf(body, DEFERRAL_MARKER, 'deferral', deferralSchema);
 }
 
-export function approvedHash(title: string, body: string | null | undefined): string {
-  return createHash('sha256')
-    .update(`${title}\0${body ?? ''}`)
-    .digest('hex');
-}
-
 export type DeferDecision =
   | { kind: 'defer'; record: DeferralRecord }
   /** `on-quota: defer`, but not this time: why (the run ends `quota-exhausted`). */
@@ -69,6 +71,11 @@ export type DeferDecision =
 /** Whether a run that ended `quota-exhausted` is deferred, and its record. */
 export function decideDeferral(o: {
   trigger: RunTrigger;
+  approval: Approval;
+  /** The workflow run deferring it (the record's origin). */
+  runId: string;
+  /** A CI fix's attempt and failure. */
+  ciFix?: { attempts: number; signature: string; workflow: string; job: string };
   maxDeferrals: number;
   reset: QuotaReset;
   now: Date;
@@ -89,27 +96,25 @@ export function decideDeferral(o: {
   const number = o.pull?.number ?? trigger.number;
   if (number === undefined)
     return { kind: 'no', why: 'the run has no issue or pull request to wait on (a dispatch without one)' };
-  if (trigger.instruction.length > MAX_INSTRUCTION)
+  // What was approved, not what a resumed run was told (which wraps it).
+  const instruction = trigger.approvedInstruction ?? trigger.instruction;
+  if (instruction.length > MAX_INSTRUCTION)
     return { kind: 'no', why: `its instruction is longer than ${MAX_INSTRUCTION} characters` };
-  const isPullRequest = o.pull !== undefined || trigger.isPullRequest;
-  const approved =
-    !isPullRequest && trigger.approved
-      ? approvedHash(trigger.approved.title, trigger.approved.body)
-      : undefined;
   return {
     kind: 'defer',
     record: {
       number,
       repo: o.repo,
-      isPullRequest,
+      isPullRequest: o.pull !== undefined || trigger.isPullRequest,
       resetAt: o.reset.resetAt,
       since: o.now.toISOString(),
       attempt,
       ...(o.sessionId ? { sessionId: o.sessionId } : {}),
       ...(o.branch ? { branch: o.branch } : {}),
-      // A pull request's follow-up is told to continue; its instruction was the one that started it.
-      instruction: o.pull && !trigger.isPullRequest ? '' : trigger.instruction,
-      ...(approved ? { approved } : {}),
+      instruction,
+      runId: o.runId,
+      approval: recordOf(o.approval),
+      ...(o.ciFix ? { ciFix: o.ciFix } : {}),
     },
   };
 }
@@ -148,13 +153,14 @@ export function dueDeferrals<T extends { record: DeferralRecord }>(
 
 /**
  * The resumed run's trigger: the same issue or pull request, by the action's own identity (admitted by its own
- * record), with a task that says why it stopped. The item as it is now is the approved title and body (an issue
- * edited since is refused before this), and only comments from before the deferral are in the task.
+ * record), carrying the original approval (checked again by the sweep: approver, text). The task is built with the
+ * approval's time, so nothing written after the approval reaches the agent, and a deferred CI fix stays a CI fix.
  */
 export function resumeTrigger(
   record: DeferralRecord,
   item: { title: string; body: string | null | undefined; htmlUrl?: string },
   self: string,
+  carried: Approval,
 ): RunTrigger {
   const told = [
     `Continue the task: the previous run stopped when the model's quota ran out (deferral ${record.attempt}), and this run resumes it after the reset.`,
@@ -170,6 +176,9 @@ export function resumeTrigger(
     via: 'resume',
     deferrals: record.attempt,
     ...(item.htmlUrl ? { url: item.htmlUrl } : {}),
-    approved: { title: item.title, body: item.body ?? '', at: record.since },
+    approved: { title: item.title, body: item.body ?? '', at: carried.at },
+    approvedInstruction: record.instruction,
+    carried,
+    ...(record.ciFix ? { ciFixCarried: record.ciFix, noHumanHistory: true } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { approvalRecordSchema, type ApprovalRecord } from '../github/approval.js';
 import { codePath, type ProtectedChange } from '../domain/protected-paths.js';
 import type { Task } from '../domain/types.js';
 import { block, plainInline, publishedBlock, type PublishContext } from '../markdown/publish.js';
@@ -23,6 +24,8 @@ export interface SessionRecord {
   head?: string;
   /** Fix runs in a row up to this one (`fix-ci`), and the failure the last one was started for. */
   ciFix?: CiFixRecord;
+  /** What a writer approved for the work on this pull request: a CI fix carries it (github/approval.ts). */
+  approval?: ApprovalRecord;
 }
 
 export interface CiFixRecord {
@@ -88,6 +91,7 @@ const sessionRecordSchema = z.object({
     .object({ attempts: z.number().int().min(1).max(1000), signature: z.string().max(2000) })
     .optional()
     .catch(undefined),
+  approval: approvalRecordSchema.optional().catch(undefined),
 });
 
 /** The session record of a summary comment (`hiddenRecordOf`). */

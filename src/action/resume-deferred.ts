@@ -11,8 +11,10 @@ import { findMarkedComment, tokenIdentity, upsertMarkedComment } from '../github
 import { getErrorMessage, oneLine } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { runUrlOf, type ActionContext } from './context.js';
+import { carryApproval, type Approved } from '../github/approval.js';
+import { recordOriginProblem, type RunOrigin } from '../github/record-origin.js';
+import { neutralize } from '../util/untrusted-text.js';
 import {
-  approvedHash,
   DEFERRAL_MARKER,
   deferralRecordOf,
   dueDeferrals,
@@ -54,6 +56,7 @@ async function deferredItems(
   repo: RepoRef,
   label: string,
   self: string,
+  origin: RunOrigin,
   log: Logger,
 ): Promise<Found[]> {
   const issues = await client.paginate(client.rest.issues.listForRepo, {
@@ -67,8 +70,18 @@ async function deferredItems(
     const comment = await findMarkedComment(client, repo, i.number, DEFERRAL_MARKER, self);
     const record = comment ? deferralRecordOf(comment.body) : undefined;
     const here = `${repo.owner}/${repo.repo}`.toLowerCase();
-    if (!record || record.number !== i.number || record.repo.toLowerCase() !== here) {
+    if (!comment || !record || record.number !== i.number || record.repo.toLowerCase() !== here) {
       log.info(`#${i.number} has the label but no deferral record of gemini-run's: not resumed.`);
+      continue;
+    }
+    const why =
+      (await recordOriginProblem(client, repo, {
+        runId: record.runId,
+        commentUpdatedAt: comment.updatedAt,
+        origin,
+      })) ?? (await labelProblem(client, repo, i.number, label, self));
+    if (why) {
+      log.info(`#${i.number}: its deferral record is not trusted: ${neutralize(why)}. Not resumed.`);
       continue;
     }
     const item = {
@@ -83,22 +96,75 @@ async function deferredItems(
   return found;
 }
 
-/** Ends the deferral before its run: label off, record cleared (so it is resumed once), or why not. */
+/**
+ * Why the deferred label on an issue is not the action's own, or undefined: the last time it was put on, it must
+ * have been by the action's identity (which does so only when it defers). A person who removed it cancelled the
+ * deferral for good: a triage user who puts it back (they may label, not start runs) resumes nothing.
+ */
+async function labelProblem(
+  client: GitHubClient,
+  repo: RepoRef,
+  number: number,
+  label: string,
+  self: string,
+): Promise<string | undefined> {
+  const events = await client.paginate(client.rest.issues.listEvents, {
+    ...repo,
+    issue_number: number,
+    per_page: 100,
+  });
+  const last = events
+    .filter(
+      (e) => e.event === 'labeled' && 'label' in e && e.label?.name?.toLowerCase() === label.toLowerCase(),
+    )
+    .at(-1);
+  const by = last?.actor?.login;
+  if (!by) return `the issue's events do not say who put on the label ${label}`;
+  return by.toLowerCase() === self.toLowerCase()
+    ? undefined
+    : `the label ${label} was put on by ${by}, not by gemini-run (${self}): a removed label cancels a deferral for good`;
+}
+
+/**
+ * The approval the record carries, checked again: the approver still has write access and the approved text (the
+ * issue, or the instruction) is what it was. A refusal is why not.
+ */
+async function carriedApproval(client: GitHubClient, repo: RepoRef, f: Found): Promise<Approved> {
+  const { item, record } = f;
+  const approved = record.approval;
+  // The approval is of the item it was made on; a run that moved to its pull request carries the issue's.
+  const of =
+    approved.number === undefined || approved.number === item.number
+      ? item
+      : await client.rest.issues.get({ ...repo, issue_number: approved.number }).then(({ data }) => ({
+          title: data.title,
+          body: data.body,
+          isPullRequest: data.pull_request != null,
+        }));
+  return carryApproval(client, repo, approved, {
+    title: of.title,
+    body: of.body ?? '',
+    instruction: record.instruction,
+    isPullRequest: of.isPullRequest,
+  });
+}
+
+/** Ends the deferral before its run: label off, record cleared (so it is resumed once). A refusal says why. */
 async function takeDeferral(
   client: GitHubClient,
   repo: RepoRef,
   f: Found,
   o: { label: string; self: string; runUrl: string },
-): Promise<string | undefined> {
-  const { item, record } = f;
-  const edited =
-    !item.isPullRequest && record.approved && approvedHash(item.title, item.body) !== record.approved;
+): Promise<Approved> {
+  const { item } = f;
+  const carried = await carriedApproval(client, repo, f);
   await client.rest.issues.removeLabel({ ...repo, issue_number: item.number, name: o.label });
-  const text = edited
-    ? `gemini-run did not resume this deferred run: the issue was edited while it waited, and an edit is nobody's approval. Re-trigger it to run the issue as it is now.`
-    : `▶️ gemini-run resumed this deferred run after the quota reset ([run](${o.runUrl})).`;
+  const text =
+    carried.kind === 'refused'
+      ? `gemini-run did not resume this deferred run: ${carried.why}, and only what a writer approved is run. Re-trigger it to run it as it is now.`
+      : `▶️ gemini-run resumed this deferred run after the quota reset ([run](${o.runUrl})).`;
   await upsertMarkedComment(client, repo, item.number, DEFERRAL_MARKER, text, o.self);
-  return edited ? 'the issue was edited while it waited' : undefined;
+  return carried;
 }
 
 async function resumeDeferred(
@@ -121,7 +187,7 @@ async function resumeDeferred(
   try {
     self = await tokenIdentity(client);
     found = await log.group(`Looking for deferred runs (label ${label})`, () =>
-      deferredItems(client, repo, label, self, log),
+      deferredItems(client, repo, label, self, ctx.origin, log),
     );
   } catch (e) {
     const why = oneLine(getErrorMessage(e));
@@ -142,14 +208,26 @@ async function resumeDeferred(
     log.info(
       `Resuming #${f.item.number} (deferral ${f.record.attempt}, the quota reset at ${f.record.resetAt})`,
     );
-    const refused = await takeDeferral(client, repo, f, { label, self, runUrl: runUrlOf(ctx) }).catch(
-      (e: unknown) => `its deferral could not be taken: ${oneLine(getErrorMessage(e))}`,
+    const taken = await takeDeferral(client, repo, f, { label, self, runUrl: runUrlOf(ctx) }).catch(
+      (e: unknown): Approved => ({
+        kind: 'refused',
+        why: `its deferral could not be taken: ${oneLine(getErrorMessage(e))}`,
+      }),
     );
-    if (refused) {
-      log.warning(`Not resuming #${f.item.number}: ${refused}.`);
+    if (taken.kind === 'refused') {
+      log.warning(`Not resuming #${f.item.number}: ${neutralize(taken.why)}.`);
       continue;
     }
-    results.push(await runAction(inputs, ctx, io, deps, undefined, resumeTrigger(f.record, f.item, self)));
+    results.push(
+      await runAction(
+        inputs,
+        ctx,
+        io,
+        deps,
+        undefined,
+        resumeTrigger(f.record, f.item, self, taken.approval),
+      ),
+    );
   }
   // The step fails with the first run that failed; else it is the last run's.
   return results.find((r) => r.failure) ?? results.at(-1) ?? ended('skipped');

@@ -1,4 +1,5 @@
-import { commentMarker, createComment, findMarkedComment } from '../github/comments.js';
+import { commentMarker, createComment, findMarkedComment, type FoundComment } from '../github/comments.js';
+import { recordOriginProblem, type RunOrigin } from '../github/record-origin.js';
 import type { GitHubClient } from '../github/client.js';
 import type { PullInfo } from '../github/pulls.js';
 import type { ResumeSource, Task } from '../domain/types.js';
@@ -26,49 +27,47 @@ export async function findPreviousSession(o: {
   log: Logger;
   /** The token's identity: only a summary it wrote is a previous session. Undefined: none is trusted. */
   self: string | undefined;
-}): Promise<{ previousSummary: string; resume?: ResumeSource; previousRun?: Task['previousRun'] }> {
+  origin: RunOrigin;
+}): Promise<{
+  previousSummary: string;
+  /** The previous run's record, when it passed every check of its origin. */
+  record?: SessionRecord;
+  resume?: ResumeSource;
+  previousRun?: Task['previousRun'];
+}> {
   const { client, repo, log } = o;
-  let previousSummary = '';
   let resume: ResumeSource | undefined;
   let previousRun: Task['previousRun'];
-  const found = o.self
-    ? await findMarkedComment(client, repo, o.pull.number, SUMMARY_MARKER, o.self)
-    : undefined;
-  if (found) {
-    previousSummary = found.body;
-    const record = sessionRecordOf(found.body, SUMMARY_MARKER);
-    const mismatch = record
-      ? recordMismatch(record, { pr: o.pull.number, repo })
-      : 'it holds no session record';
-    if (mismatch) log.info(`Not continuing from the summary comment ${found.htmlUrl}: ${mismatch}.`);
-    const latest = mismatch ? undefined : record;
-    if (latest) {
-      previousRun = previousRunOf(latest.status);
-      if (previousRun)
-        log.info(`The previous run ended ${previousRun.status}: the agent is told so in its task`);
-      let why = `the transcript of run ${latest.runId} was not found.`;
-      const file = await o.store.load(latest, o.destDir).catch((e: unknown) => {
-        why = oneLine(getErrorMessage(e));
-        log.warning(`Could not fetch the previous transcript: ${why}`);
-      });
-      if (file && !(await transcriptResumable(file).catch(() => false))) {
-        why =
-          'nothing in it can be resumed (its only turn was cancelled or failed, and gemini rolled the turn back).';
-      } else if (file) {
-        resume = { sessionId: latest.sessionId, transcriptFile: file };
-        log.info(
-          `Continuing session ${neutralize(latest.sessionId)} from run ${neutralize(String(latest.runId))}`,
-        );
-      }
-      if (!resume) {
-        // The person who asked for a continuation learns at once that this one starts over, and why.
-        await createComment(
-          client,
-          repo,
-          o.pull.number,
-          `${commentMarker('fresh-session')}\ngemini-run could not continue the previous session: ${why}\n\nThis run starts a fresh session, with the pull request's description and review comments as context.`,
-        ).catch((e: unknown) => log.warning(`Could not comment on #${o.pull.number}: ${getErrorMessage(e)}`));
-      }
+  const own = await ownSessionRecord(o);
+  if (own.why && own.comment)
+    log.info(`Not continuing from the summary comment ${own.comment.htmlUrl}: ${own.why}.`);
+  const latest = own.record;
+  if (latest) {
+    previousRun = previousRunOf(latest.status);
+    if (previousRun)
+      log.info(`The previous run ended ${previousRun.status}: the agent is told so in its task`);
+    let why = `the transcript of run ${latest.runId} was not found.`;
+    const file = await o.store.load(latest, o.destDir).catch((e: unknown) => {
+      why = oneLine(getErrorMessage(e));
+      log.warning(`Could not fetch the previous transcript: ${why}`);
+    });
+    if (file && !(await transcriptResumable(file).catch(() => false))) {
+      why =
+        'nothing in it can be resumed (its only turn was cancelled or failed, and gemini rolled the turn back).';
+    } else if (file) {
+      resume = { sessionId: latest.sessionId, transcriptFile: file };
+      log.info(
+        `Continuing session ${neutralize(latest.sessionId)} from run ${neutralize(String(latest.runId))}`,
+      );
+    }
+    if (!resume) {
+      // The person who asked for a continuation learns at once that this one starts over, and why.
+      await createComment(
+        client,
+        repo,
+        o.pull.number,
+        `${commentMarker('fresh-session')}\ngemini-run could not continue the previous session: ${why}\n\nThis run starts a fresh session, with the pull request's description and review comments as context.`,
+      ).catch((e: unknown) => log.warning(`Could not comment on #${o.pull.number}: ${getErrorMessage(e)}`));
     }
   }
   if (!resume) {
@@ -76,7 +75,40 @@ export async function findPreviousSession(o: {
       "No transcript of this pull request's previous session was found: starting a fresh session with the pull request's description and review comments as context.",
     );
   }
-  return { previousSummary, ...(resume ? { resume } : {}), ...(previousRun ? { previousRun } : {}) };
+  return {
+    previousSummary: own.comment?.body ?? '',
+    ...(latest ? { record: latest } : {}),
+    ...(resume ? { resume } : {}),
+    ...(previousRun ? { previousRun } : {}),
+  };
+}
+
+/**
+ * The action's own session record on a pull request: in the summary comment its identity wrote, naming this pull
+ * request and repository, written by a workflow run GitHub says is one of gemini-run's in this repository
+ * (record-origin.ts). Else why not, and the comment if there is one.
+ */
+export async function ownSessionRecord(o: {
+  client: GitHubClient;
+  repo: RepoRef;
+  pull: { number: number };
+  self: string | undefined;
+  origin: RunOrigin;
+}): Promise<{ comment?: FoundComment; record?: SessionRecord; why?: string }> {
+  const comment = o.self
+    ? await findMarkedComment(o.client, o.repo, o.pull.number, SUMMARY_MARKER, o.self)
+    : undefined;
+  if (!comment) return { why: o.self ? 'it holds none' : "the token's own account is unknown" };
+  const record = sessionRecordOf(comment.body, SUMMARY_MARKER);
+  if (!record) return { comment, why: 'it holds no session record' };
+  const why =
+    recordMismatch(record, { pr: o.pull.number, repo: o.repo }) ??
+    (await recordOriginProblem(o.client, o.repo, {
+      runId: record.runId,
+      commentUpdatedAt: comment.updatedAt,
+      origin: o.origin,
+    }));
+  return why ? { comment, why } : { comment, record };
 }
 
 /**

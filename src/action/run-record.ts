@@ -9,6 +9,8 @@ import type { SavedCredentials } from '../git/credentials.js';
 import type { GitHubClient, RepoRef } from '../github/client.js';
 import type { CommitIdentity } from '../github/identity.js';
 import type { RunTrigger } from '../github/trigger.js';
+import type { Approval } from '../github/approval.js';
+import type { SessionRecord } from './pr-text.js';
 import type { CiFix } from './ci-fix.js';
 import type { Privilege } from '../isolation/privilege.js';
 import type { OAuthTokenSource } from '../proxy/oauth-token.js';
@@ -117,6 +119,8 @@ export interface Admitted {
   tellIssue(text: string): Promise<void>;
   /** The trigger as admission settled it (a CI fix learns its pull request and task only here). */
   trigger: RunTrigger;
+  /** What a writer approved (github/approval.ts): made here for an event, carried for a later run of the work. */
+  approval: Approval;
   /** `fix-ci`: the fix run's attempt and failure, for its record and its tracking comment. */
   ciFix?: CiFix;
 }
@@ -138,6 +142,8 @@ export interface Prepared {
   workspace: Awaited<ReturnType<typeof prepareWorktree>>;
   store: TranscriptStore;
   previousSummary: string;
+  /** The previous run's session record on the pull request, when every check of its origin passed. */
+  previousRecord?: SessionRecord;
   resume: Parameters<typeof runAgent>[0]['resume'];
   /** The checkout's credential as it was moved away for the run (given back after publishing). */
   savedCredentials: SavedCredentials;

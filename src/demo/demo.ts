@@ -165,6 +165,10 @@ export async function runDemo(o: {
       runId: 'demo',
       runAttempt: '1',
       actor: 'octocat',
+      origin: {
+        workflowRef: `${DEMO_OWNER}/${DEMO_REPO}/.github/workflows/gemini-run.yml@refs/heads/main`,
+        actionRepository: undefined,
+      },
       runnerTemp,
       toolCache: join(root, 'tool-cache'),
     };

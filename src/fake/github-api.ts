@@ -40,7 +40,14 @@ import {
   type FakeCheckSuite,
   type FakeWorkflowRun,
 } from './github/workflow-runs.js';
-import { addWorkflow, type FakeWorkflow } from './github/workflows.js';
+import {
+  addWorkflow,
+  recordRun,
+  updateRun,
+  type FakeRunRecord,
+  type FakeWorkflow,
+} from './github/workflows.js';
+import { labelEvent } from './github/labels.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exec } from '../util/exec.js';
@@ -310,17 +317,21 @@ export class FakeGitHub implements AsyncDisposable {
   }
 
   /** Someone adds a label in the web UI: like any change to the issue, it moves updated_at on. */
-  labelIssue(number: number, label: string, repoName?: string): void {
+  labelIssue(number: number, label: string, repoName?: string, by: FakeUser | string = 'alice'): void {
     const issue = this.state.repoOf(repoName).issues.get(number);
     if (!issue) throw new Error(`FakeGitHub: no issue #${number}`);
-    if (!issue.labels.includes(label)) issue.labels.push(label);
+    if (!issue.labels.includes(label)) {
+      issue.labels.push(label);
+      labelEvent(this.state, issue, 'labeled', label, this.state.user(by));
+    }
     issue.updatedAt = this.state.now();
   }
 
   /** Someone removes a label in the web UI. */
-  unlabelIssue(number: number, label: string, repoName?: string): void {
+  unlabelIssue(number: number, label: string, repoName?: string, by: FakeUser | string = 'alice'): void {
     const issue = this.state.repoOf(repoName).issues.get(number);
     if (!issue) throw new Error(`FakeGitHub: no issue #${number}`);
+    if (issue.labels.includes(label)) labelEvent(this.state, issue, 'unlabeled', label, this.state.user(by));
     issue.labels = issue.labels.filter((l) => l !== label);
     issue.updatedAt = this.state.now();
   }
@@ -427,6 +438,16 @@ export class FakeGitHub implements AsyncDisposable {
    * A workflow run of `repo` with its jobs, their logs and annotations, listed in its workflow's history (completed
    * unless said otherwise); returns the jobs' ids.
    */
+  /** A run of a workflow, as `GET …/actions/runs/{id}` shows it (the action's own runs, in the e2e harness). */
+  recordRun(run: FakeRunRecord, repoName?: string): void {
+    recordRun(this.state, this.state.repoOf(repoName), run);
+  }
+
+  /** A recorded run moves on (completed, its end time). */
+  updateRun(id: number, patch: Partial<FakeRunRecord>, repoName?: string): void {
+    updateRun(this.state, this.state.repoOf(repoName), id, patch);
+  }
+
   addWorkflowRun(run: FakeWorkflowRun, repoName?: string): number[] {
     return addWorkflowRun(this.state, this.state.repoOf(repoName), run);
   }

@@ -71,6 +71,12 @@ export async function upsertMarkedComment(
   return { ...created, created: true };
 }
 
+/** A comment of ours as found: its text and when it was last written (for a record's origin, record-origin.ts). */
+export interface FoundComment extends CommentRef {
+  body: string;
+  updatedAt: string;
+}
+
 /** The first comment that starts with `marker` and was written by `author` (the token's identity). */
 export async function findMarkedComment(
   client: GitHubClient,
@@ -78,7 +84,7 @@ export async function findMarkedComment(
   issueNumber: number,
   marker: string,
   author: string,
-): Promise<(CommentRef & { body: string }) | undefined> {
+): Promise<FoundComment | undefined> {
   const iterator = client.paginate.iterator(client.rest.issues.listComments, {
     ...repo,
     issue_number: issueNumber,
@@ -89,7 +95,7 @@ export async function findMarkedComment(
       (c) =>
         (c.body ?? '').trimStart().startsWith(marker) && c.user?.login.toLowerCase() === author.toLowerCase(),
     );
-    if (hit) return { id: hit.id, htmlUrl: hit.html_url, body: hit.body ?? '' };
+    if (hit) return { id: hit.id, htmlUrl: hit.html_url, body: hit.body ?? '', updatedAt: hit.updated_at };
   }
   return undefined;
 }

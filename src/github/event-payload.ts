@@ -13,6 +13,7 @@ const issueSchema = z.object({
   body: z.string().nullish(),
   user: userSchema.nullish(),
   html_url: z.string().optional(),
+  created_at: z.string().optional(),
   updated_at: z.string().optional(),
   // Present (an object with URLs) when the "issue" is a pull request.
   pull_request: z.object({}).loose().nullish(),
@@ -24,6 +25,11 @@ export const issuesEventSchema = z.object({
   assignee: userSchema.nullish(),
   issue: issueSchema,
   sender: userSchema,
+  // `opened` for an issue transferred in from another repository names the issue it was.
+  changes: z
+    .object({ old_issue: z.object({ html_url: z.string().optional() }).loose().nullish() })
+    .loose()
+    .optional(),
 });
 
 const commentSchema = z.object({

@@ -1,9 +1,12 @@
 /**
- * From a run trigger to the agent's Task, reading GitHub: the issue (or PR) title and body as they were when
- * someone with write access approved the run (from the payload), and only the comments that existed, unedited,
- * at that moment: anyone can edit an issue or comment once the run is queued.
+ * From a run trigger and its approval to the agent's Task, reading GitHub: the issue (or PR) title and body as they
+ * were when a person with write access approved the run, and only comments by people with write access that
+ * existed, unedited, at that moment: anyone can comment, and anyone can edit once the run is queued. Nothing else
+ * decides what human text reaches the agent (approval.ts).
  */
 import type { Task } from '../domain/types.js';
+import type { Approval } from './approval.js';
+import { hasWriteAccess } from './permissions.js';
 import { isBotUser, type GitHubClient, type RepoRef } from './client.js';
 import { hasOwnMarker } from './comments.js';
 import { minimizedCommentIds } from './minimized.js';
@@ -35,10 +38,14 @@ interface HistoryEntry {
   where?: string;
 }
 
-/** The comments that belong in the task, and how many were left out for being created or edited after the trigger. */
+/**
+ * The comments that belong in the task, and how many were left out: created or edited after the approval, or by
+ * someone without write access.
+ */
 interface History {
   entries: HistoryEntry[];
   leftOut: number;
+  byNonWriters: number;
 }
 
 /**
@@ -58,8 +65,10 @@ export function existedAtTrigger(
 
 export interface BuiltTask {
   task: Task;
-  /** Comments left out because they were created or edited after the trigger. */
+  /** Comments left out because they were created or edited after the approval. */
   leftOut: number;
+  /** Comments left out because their authors have no write access: nobody approved their text. */
+  byNonWriters: number;
   /** What was removed because GitHub does not show it (hidden markup, invisible characters, minimized comments). */
   hidden: HiddenTally;
   /**
@@ -70,11 +79,13 @@ export interface BuiltTask {
 }
 
 /**
- * The agent's Task for a run trigger: the issue's (or PR's) title and body as approved, and its human comments
- * as they stood at the trigger. Comments by bots, by this action (our marker), the triggering comment itself (it
- * is the instruction), every comment created or edited after the trigger, and every comment a maintainer hid
- * (minimized) are left out; on a PR the inline review comments join the history, each with its file and line.
- * All text is what GitHub shows a reader (`sanitize.ts`), and `hidden` counts what was removed.
+ * The agent's Task for a run trigger and its approval: the issue's (or PR's) title and body as approved, and the
+ * comments of people with write access as they stood at the approval. Comments by bots, by this action (our
+ * marker), the triggering comment itself (it is the instruction), every comment created or edited after the
+ * approval, every comment by someone without write access and every comment a maintainer hid (minimized) are left
+ * out; on a PR the inline review comments join the history, each with its file and line. A CI fix reads no human
+ * text at all: its task is the approved work's session and the CI evidence. All text is what GitHub shows a reader
+ * (markdown/visible.ts), and `hidden` counts what was removed.
  *
  * When GitHub cannot say which comments are minimized (GraphQL refused, an old GHES), the comments are kept and
  * `minimizedUnchecked` says why (the action warns): the person who started the run approved the thread as it
@@ -84,6 +95,7 @@ export async function buildTask(
   client: GitHubClient,
   repo: RepoRef,
   trigger: RunTrigger,
+  approval: Approval,
 ): Promise<BuiltTask> {
   const number = trigger.number;
   if (number === undefined) {
@@ -95,22 +107,28 @@ export async function buildTask(
         source: { kind: 'dispatch' },
       },
       leftOut: 0,
+      byNonWriters: 0,
       hidden: emptyTally(),
     };
   }
-  const { approved, isPullRequest, url } = await approvedSource(client, repo, trigger, number);
-  const at = approved.at;
-  const history = await issueHistory(client, repo, number, trigger.commentId, at);
-  if (isPullRequest) {
-    const review = await reviewHistory(client, repo, number, trigger.reviewCommentId, at);
-    history.entries.push(...review.entries);
-    history.leftOut += review.leftOut;
+  const approved = trigger.approved;
+  if (!approved) throw new Error(`the trigger on #${number} carries no approved text`);
+  const { isPullRequest, url } = trigger;
+  const history: History = { entries: [], leftOut: 0, byNonWriters: 0 };
+  if (!trigger.noHumanHistory) {
+    const writers = writerCheck(client, repo);
+    merge(history, await issueHistory(client, repo, number, trigger.commentId, approval.at, writers));
+    if (isPullRequest)
+      merge(
+        history,
+        await reviewHistory(client, repo, number, trigger.reviewCommentId, approval.at, writers),
+      );
   }
   const hidden = emptyTally();
   const { shown, minimizedUnchecked } = await withoutMinimized(client, history.entries, hidden);
 
   const title = visibleText(approved.title, hidden) || `#${number}`;
-  const body = visibleText(approved.body, hidden);
+  const body = trigger.noHumanHistory ? '' : visibleText(approved.body, hidden);
   if (trigger.hidden) addTally(hidden, trigger.hidden);
   const instruction = trigger.instruction || body || title;
   return {
@@ -127,52 +145,52 @@ export async function buildTask(
       },
     },
     leftOut: history.leftOut,
+    byNonWriters: history.byNonWriters,
     hidden,
     ...(minimizedUnchecked !== undefined ? { minimizedUnchecked } : {}),
   };
 }
 
-/** What was approved: from the payload, or (a dispatch naming an issue) the issue as it is now. */
-async function approvedSource(
-  client: GitHubClient,
-  repo: RepoRef,
-  trigger: RunTrigger,
-  number: number,
-): Promise<{ approved: NonNullable<RunTrigger['approved']>; isPullRequest: boolean; url?: string }> {
-  if (trigger.approved) {
-    return {
-      approved: trigger.approved,
-      isPullRequest: trigger.isPullRequest,
-      ...(trigger.url !== undefined ? { url: trigger.url } : {}),
-    };
-  }
-  // A dispatch naming an issue: the dispatcher approved the issue as it is now.
-  const { data: issue } = await client.rest.issues.get({ ...repo, issue_number: number });
-  return {
-    approved: { title: issue.title, body: issue.body ?? '' },
-    isPullRequest: trigger.isPullRequest || Boolean(issue.pull_request),
-    url: issue.html_url,
+function merge(into: History, more: History): void {
+  into.entries.push(...more.entries);
+  into.leftOut += more.leftOut;
+  into.byNonWriters += more.byNonWriters;
+}
+
+/** Whether a login has write access, asked once per login. */
+function writerCheck(client: GitHubClient, repo: RepoRef): (login: string) => Promise<boolean> {
+  const known = new Map<string, Promise<boolean>>();
+  return (login) => {
+    const key = login.toLowerCase();
+    let answer = known.get(key);
+    if (!answer) known.set(key, (answer = hasWriteAccess(client, repo, login)));
+    return answer;
   };
 }
 
-/** The issue's (or PR's) human comments at the trigger, all pages, the triggering comment left out. */
+/** The issue's (or PR's) writers' comments at the approval, all pages, the triggering comment left out. */
 async function issueHistory(
   client: GitHubClient,
   repo: RepoRef,
   number: number,
   triggerCommentId: number | undefined,
-  at: string | undefined,
+  at: string,
+  isWriter: (login: string) => Promise<boolean>,
 ): Promise<History> {
   const raw = await client.paginate(client.rest.issues.listComments, {
     ...repo,
     issue_number: number,
     per_page: 100,
   });
-  const history: History = { entries: [], leftOut: 0 };
+  const history: History = { entries: [], leftOut: 0, byNonWriters: 0 };
   for (const c of raw) {
     if (c.id === triggerCommentId || isBotUser(c.user) || hasOwnMarker(c.body)) continue;
     if (!existedAtTrigger({ createdAt: c.created_at, updatedAt: c.updated_at }, at)) {
       history.leftOut++;
+      continue;
+    }
+    if (!(await isWriter(c.user?.login ?? ''))) {
+      history.byNonWriters++;
       continue;
     }
     history.entries.push({
@@ -185,20 +203,25 @@ async function issueHistory(
   return history;
 }
 
-/** A PR's human inline review comments at the trigger, each with its file and line, the triggering one left out. */
+/** A PR's writers' inline review comments at the approval, each with its file and line, the triggering one left out. */
 async function reviewHistory(
   client: GitHubClient,
   repo: RepoRef,
   number: number,
   triggerReviewCommentId: number | undefined,
-  at: string | undefined,
+  at: string,
+  isWriter: (login: string) => Promise<boolean>,
 ): Promise<History> {
-  const history: History = { entries: [], leftOut: 0 };
+  const history: History = { entries: [], leftOut: 0, byNonWriters: 0 };
   for (const c of await listReviewComments(client, repo, number)) {
     if (c.id === triggerReviewCommentId) continue;
     if (isBotUser({ login: c.author, type: c.authorType }) || hasOwnMarker(c.body)) continue;
     if (!existedAtTrigger(c, at)) {
       history.leftOut++;
+      continue;
+    }
+    if (!(await isWriter(c.author))) {
+      history.byNonWriters++;
       continue;
     }
     const where = c.line === null ? `\`${c.path}\`` : `\`${c.path}\` line ${c.line}`;

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { UserError } from '../util/errors.js';
+import type { Approval } from './approval.js';
 import type { CiSource } from './ci-evidence.js';
 import { isBotUser } from './client.js';
 import { hasOwnMarker } from './comments.js';
@@ -80,6 +81,20 @@ export interface RunTrigger {
   ciRun?: CiRun;
   /** `via: 'resume'`: the deferrals in a row before this run (a wall again defers it with one more). */
   deferrals?: number;
+  /**
+   * No human text beyond the approved item's title: a CI fix (and its resumption) is the approved work's session
+   * and the CI evidence, nothing anyone wrote since.
+   */
+  noHumanHistory?: boolean;
+  /**
+   * A later run of approved work (a CI fix, a resumed deferral): the approval its record carried, already checked
+   * again (approval.ts `carryApproval`). Never from an event's payload.
+   */
+  carried?: Approval;
+  /** A resumed deferral: the instruction as approved (the trigger's own says to continue it), for a new deferral. */
+  approvedInstruction?: string;
+  /** A resumed deferral of a CI fix: its attempt count and failure, so the loop's bounds still hold. */
+  ciFixCarried?: { attempts: number; signature: string; workflow: string; job: string };
 }
 
 type Skip = { kind: 'skip'; reason: string };
@@ -202,16 +217,30 @@ function onAssigned(e: IssuesEvent, settings: TriggerSettings, prompt: string): 
 }
 
 /**
- * `issues: opened` whose body holds the trigger phrase (anywhere, outside quotes and code): the opener asks for a
- * run, and their access is checked like a labeller's. Not `edited`: the task is the issue as it was opened, and
- * an edit by its author after approval must not start one.
+ * `issues: opened` whose body holds the trigger phrase (anywhere, outside quotes and code): the issue's author asks
+ * for a run, and it is their access that is checked (the sender of an `opened` can be someone else: a person who
+ * transferred a stranger's issue in). A transferred issue is no new request at all. Not `edited`: the task is the
+ * issue as it was opened, and an edit by its author after approval must not start one.
  */
 function onOpened(e: IssuesEvent, settings: TriggerSettings, prompt: string): Trigger {
-  if (isBotUser(e.sender)) return skip(`the issue was opened by a bot (${who(e.sender)})`);
+  if (e.changes?.old_issue)
+    return skip(
+      `the issue was transferred from ${e.changes.old_issue.html_url ?? 'another repository'}: its text was written for another repository, and nobody here asked for a run`,
+    );
+  const author = e.issue.user;
+  if (!author) return skip('the new issue names no author');
+  if (isBotUser(author)) return skip(`the issue was opened by a bot (${who(author)})`);
   const body = sanitizeUserText(e.issue.body ?? '');
   if (findTriggerPhrase(body, settings.triggerPhrase) === undefined)
     return skip(`the new issue's body does not hold the trigger phrase '${settings.triggerPhrase}'`);
-  return issueRun(e, prompt, 'opened');
+  const run = issueRun(e, prompt, 'opened');
+  return run.kind === 'run'
+    ? {
+        ...run,
+        actor: author.login,
+        approved: approvedIssue(e.issue, e.issue.created_at ?? e.issue.updated_at),
+      }
+    : run;
 }
 
 /** A run on the issue of an `issues` event, started by its sender; the task is the issue as the payload has it. */

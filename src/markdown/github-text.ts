@@ -26,7 +26,8 @@ export interface Live {
 const MENTION = String.raw`(?<![A-Za-z0-9_])@[A-Za-z0-9][A-Za-z0-9-]*(?:/[A-Za-z0-9][A-Za-z0-9_.-]*)?`;
 // `#12` after anything but a word character, `owner#12`, `owner/repo#12`, `GH-12`.
 const REFERENCE = String.raw`(?:[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)?)?#\d+|(?<![A-Za-z0-9_])GH-\d+`;
-const URL_TEXT = String.raw`(?:(?:https?|ftp)://|www\.)[^\s<>]+`;
+// As GFM's autolinker reads a URL: trailing punctuation is not part of it.
+const URL_TEXT = String.raw`(?:(?:https?|ftp)://|www\.)[^\s<>]*[^\s<>?!.,:*_~'")\]]`;
 const LIVE = new RegExp(`(?<url>${URL_TEXT})|(?<mention>${MENTION})|(?<reference>${REFERENCE})`, 'gi');
 
 /** Whether a reference names the run's own issue in its own repository. */

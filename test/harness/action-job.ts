@@ -19,6 +19,11 @@ export const ACTION_NODE = node24Path(ROOT);
 export const GEMINI_JS = join(ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 export const OWNER = 'acme';
 export const REPO = 'widgets';
+/** The workflow file every run of the harness is: the runs are recorded in the fake GitHub, as GitHub records them. */
+export const WORKFLOW_PATH = '.github/workflows/gemini-run.yml';
+export const WORKFLOW_REF = `${OWNER}/${REPO}/${WORKFLOW_PATH}@refs/heads/main`;
+/** Run ids of the harness's runs, never the same twice in one process. */
+let nextRunId = 1000 + Math.floor(Math.random() * 1000) * 100;
 /** Shaped like real secrets so the CLI's and our redaction treat them as such. */
 export const GITHUB_TOKEN = 'ghs_' + 'T0kenT0kenT0kenT0kenT0kenT0kenT0ken12';
 export const GEMINI_API_KEY = 'AIzaSy' + 'FakeKeyFakeKeyFakeKeyFakeKeyFake123';
@@ -100,6 +105,8 @@ export function runNode(
 
 export interface JobOptions {
   script: Script | string;
+  /** The workflow run's id (GITHUB_RUN_ID); default a fresh one. */
+  runId?: number;
   /** Event name and payload; default: issue #1 labeled `gemini-run` by `alice`. */
   eventName?: string;
   payload?: unknown;
@@ -294,6 +301,17 @@ export class ActionWorld implements AsyncDisposable {
     const gemini = await FakeGemini.start(o.script);
     try {
       const stepDir = await mkdtemp(join(this.tmp, 'step-'));
+      // GitHub knows the run while it is in progress (a record it writes names it).
+      const runId = o.runId ?? ++nextRunId;
+      this.github.recordRun({
+        id: runId,
+        workflowName: 'gemini-run',
+        headBranch: 'main',
+        headSha: '0'.repeat(40),
+        workflowPath: WORKFLOW_PATH,
+        event: o.eventName ?? 'issues',
+        status: 'in_progress',
+      });
       const files = {
         event: join(stepDir, 'event.json'),
         output: join(stepDir, 'output'),
@@ -325,7 +343,8 @@ export class ActionWorld implements AsyncDisposable {
         GITHUB_API_URL: this.github.url,
         GITHUB_SERVER_URL: 'https://github.com',
         GITHUB_WORKSPACE: this.workspace,
-        GITHUB_RUN_ID: String(1000 + Math.floor(Math.random() * 1000)),
+        GITHUB_RUN_ID: String(runId),
+        GITHUB_WORKFLOW_REF: WORKFLOW_REF,
         GITHUB_RUN_ATTEMPT: '1',
         GITHUB_ACTOR: 'alice',
         GITHUB_OUTPUT: files.output,
@@ -364,6 +383,10 @@ export class ActionWorld implements AsyncDisposable {
       for (const [k, v] of Object.entries(mainResult.state)) postEnv[`STATE_${k}`] = v;
       await writeFile(files.output, '');
       const post = await runNode(join(ROOT, 'dist', 'post.js'), postEnv, this.workspace, o.asUser, o.launch);
+      this.github.updateRun(runId, {
+        status: 'completed',
+        conclusion: mainResult.outputs.conclusion === 'success' ? 'success' : 'failure',
+      });
       this.published.push(
         mainResult.stdout,
         mainResult.stderr,

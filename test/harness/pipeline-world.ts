@@ -17,7 +17,15 @@ import { localTranscriptStore } from '../../src/action/transcript-store.js';
 import { profileFor } from '../../src/gemini/cli-profile.js';
 import type { FakeUser } from '../../src/fake/github-api.js';
 import { createMemoryLogger } from '../../src/util/log.js';
-import { ActionWorld, GEMINI_API_KEY, GEMINI_JS, OWNER, REPO } from './action-job.js';
+import {
+  ActionWorld,
+  GEMINI_API_KEY,
+  GEMINI_JS,
+  OWNER,
+  REPO,
+  WORKFLOW_PATH,
+  WORKFLOW_REF,
+} from './action-job.js';
 import { assertNoSecrets } from './action-world.js';
 import { assertConformsToGitHub } from './openapi-check.js';
 import { stubEngine, type AgentPlay, type SeenRuns } from './stub-engine.js';
@@ -102,6 +110,16 @@ export class PipelineWorld implements AsyncDisposable {
       ...o.env,
     };
     const before = this.github.requests.length;
+    const runId = 2000 + n;
+    this.github.recordRun({
+      id: runId,
+      workflowName: 'gemini-run',
+      headBranch: 'main',
+      headSha: '0'.repeat(40),
+      workflowPath: WORKFLOW_PATH,
+      event: o.eventName ?? 'issues',
+      status: 'in_progress',
+    });
     const ctx = {
       eventName: o.eventName ?? 'issues',
       payload: o.payload ?? this.world.labeledPayload(),
@@ -109,9 +127,10 @@ export class PipelineWorld implements AsyncDisposable {
       apiUrl: this.github.url,
       serverUrl: 'https://github.com',
       workspace: this.world.workspace,
-      runId: String(2000 + n),
+      runId: String(runId),
       runAttempt: '1',
       actor: 'alice',
+      origin: { workflowRef: WORKFLOW_REF, actionRepository: undefined },
       runnerTemp,
       toolCache: join(stepDir, 'tool-cache'),
     };
@@ -131,6 +150,10 @@ export class PipelineWorld implements AsyncDisposable {
       out.error = error as Error;
     }
     out.summary = summary;
+    this.github.updateRun(runId, {
+      status: 'completed',
+      conclusion: out.result?.failure ? 'failure' : 'success',
+    });
     this.published.push(
       logger.lines.join('\n'),
       summary,

@@ -97,8 +97,14 @@ describe('fix-ci (issue 26)', () => {
     expect(summary).toMatch(/\*\*Task:\*\* Fixing CI: CI \/ test \(Add a notes file\)/);
     expect(r.summary).toMatch(/\*\*Task:\*\* Fixing CI: CI \/ test/);
     expect(w.github.pulls()[0]!.title).toBe('Add a notes file');
-    // No permission check: the pull request and the commit are the action's own.
-    expect(w.requestsOf(r).some((q) => q.path.includes('/collaborators/'))).toBe(false);
+    // Admitted because the pull request and the commit are the action's own; approved by the approval its record
+    // carries, checked again: the person who labelled the issue still has write access.
+    expect(
+      w
+        .requestsOf(r)
+        .filter((q) => q.path.includes('/collaborators/'))
+        .map((q) => q.path),
+    ).toEqual(['/repos/acme/widgets/collaborators/alice/permission']);
     expect(await w.savedSummary(r)).toMatchObject({
       trigger: { event: 'workflow_run', via: 'ci-fix', issue: { number: 2, isPullRequest: true } },
       ciFix: { attempt: 1 },

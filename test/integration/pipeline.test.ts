@@ -38,18 +38,19 @@ describe('the pipeline ends before the agent', () => {
     expect(r.seen).toHaveLength(0);
   });
 
-  it('a new issue whose body asks for a run: the opener is the actor, and without write access refused', async () => {
-    const opened = (sender: string) => {
+  it('a new issue whose body asks for a run: its author is the actor, and without write access refused, whoever sent it', async () => {
+    const opened = (author: string, sender = author) => {
       const p = w.world.labeledPayload() as { issue: Record<string, unknown> };
       return {
         ...p,
         action: 'opened',
         label: undefined,
-        issue: { ...p.issue, body: 'Please add NOTES.md.\n\n/gemini' },
+        issue: { ...p.issue, body: 'Please add NOTES.md.\n\n/gemini', user: { login: author, type: 'User' } },
         sender: { login: sender, type: 'User' },
       };
     };
-    const refused = await w.run({ payload: opened('mallory') });
+    // A read-only user's issue, sent by a writer (as when a writer transfers it in): nobody approved it.
+    const refused = await w.run({ payload: opened('mallory', 'alice') });
     expect(ended(refused).outputs.status).toBe('refused');
     expect(refused.seen).toHaveLength(0);
     const r = await w.run({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { approvedHash } from '../../src/github/approval.js';
 import {
-  approvedHash,
   decideDeferral,
   deferralComment,
   deferralRecordOf,
@@ -12,6 +12,7 @@ import {
 import { parseInputs } from '../../src/action/inputs.js';
 import { isResumeSweep } from '../../src/action/resume-deferred.js';
 import type { RunTrigger } from '../../src/github/trigger.js';
+import { testApproval } from '../harness/approvals.js';
 
 const NOW = new Date('2026-12-05T01:00:00.000Z');
 const RESET = { scope: 'daily' as const, resetAt: '2026-12-05T08:00:00.000Z', source: 'window' as const };
@@ -25,8 +26,18 @@ const labelRun: RunTrigger = {
   approved: { title: 'Add notes', body: 'Please.' },
 };
 
+const APPROVAL = await testApproval({ title: 'Add notes', body: 'Please.', at: '2026-12-04T23:00:00.000Z' });
+const made = { approval: APPROVAL, runId: '77' };
+
 function record(o: Partial<DeferralRecord> = {}): DeferralRecord {
-  const d = decideDeferral({ trigger: labelRun, maxDeferrals: 3, reset: RESET, now: NOW, repo: 'acme/demo' });
+  const d = decideDeferral({
+    trigger: labelRun,
+    ...made,
+    maxDeferrals: 3,
+    reset: RESET,
+    now: NOW,
+    repo: 'acme/demo',
+  });
   if (d.kind !== 'defer') throw new Error(d.why);
   return { ...d.record, ...o };
 }
@@ -35,9 +46,19 @@ describe('decideDeferral', () => {
   it('defers on the pull request that holds the work, else on the issue; counts attempts; gives up at the limit', () => {
     const onIssue = record();
     expect(onIssue).toMatchObject({ number: 1, isPullRequest: false, attempt: 1, resetAt: RESET.resetAt });
-    expect(onIssue.approved).toBe(approvedHash('Add notes', 'Please.'));
+    // The record carries the approval: who, when, and the hash of what they approved.
+    expect(onIssue.approval).toMatchObject({
+      approver: 'alice',
+      at: '2026-12-04T23:00:00.000Z',
+      via: 'label',
+    });
+    expect(onIssue.approval.hash).toBe(
+      approvedHash({ title: 'Add notes', body: 'Please.', instruction: '', isPullRequest: false }),
+    );
+    expect(onIssue.runId).toBe('77');
     const onPull = decideDeferral({
       trigger: { ...labelRun, instruction: 'x' },
+      ...made,
       maxDeferrals: 3,
       reset: RESET,
       now: NOW,
@@ -46,11 +67,12 @@ describe('decideDeferral', () => {
     });
     expect(onPull).toMatchObject({
       kind: 'defer',
-      record: { number: 2, isPullRequest: true, instruction: '' },
+      // The instruction as approved is kept, whatever item the deferral waits on.
+      record: { number: 2, isPullRequest: true, instruction: 'x' },
     });
-    expect(onPull.kind === 'defer' && onPull.record.approved).toBeUndefined();
     const third = decideDeferral({
       trigger: { ...labelRun, deferrals: 2 },
+      ...made,
       maxDeferrals: 3,
       reset: RESET,
       now: NOW,
@@ -60,6 +82,7 @@ describe('decideDeferral', () => {
     expect(
       decideDeferral({
         trigger: { ...labelRun, deferrals: 3 },
+        ...made,
         maxDeferrals: 3,
         reset: RESET,
         now: NOW,
@@ -67,11 +90,11 @@ describe('decideDeferral', () => {
       }),
     ).toMatchObject({ kind: 'no', gaveUp: true });
     expect(
-      decideDeferral({ trigger: labelRun, maxDeferrals: 0, reset: RESET, now: NOW, repo: 'a/b' }),
+      decideDeferral({ trigger: labelRun, ...made, maxDeferrals: 0, reset: RESET, now: NOW, repo: 'a/b' }),
     ).toMatchObject({ kind: 'no', gaveUp: true });
     const { number: _n, ...dispatch } = labelRun;
     expect(
-      decideDeferral({ trigger: dispatch, maxDeferrals: 3, reset: RESET, now: NOW, repo: 'a/b' }),
+      decideDeferral({ trigger: dispatch, ...made, maxDeferrals: 3, reset: RESET, now: NOW, repo: 'a/b' }),
     ).toMatchObject({
       kind: 'no',
       why: expect.stringMatching(/no issue or pull request/),
@@ -109,13 +132,15 @@ describe('the deferral record', () => {
       record({ instruction: 'add a title', attempt: 2 }),
       { title: 'T', body: 'B' },
       'bot',
+      APPROVAL,
     );
     expect(t).toMatchObject({
       actor: 'bot',
       via: 'resume',
       number: 1,
       deferrals: 2,
-      approved: { title: 'T', body: 'B', at: NOW.toISOString() },
+      // Comments after the approval (not after the deferral) are left out.
+      approved: { title: 'T', body: 'B', at: APPROVAL.at },
     });
     expect(t.instruction).toMatch(/^Continue the task: .*deferral 2/);
     expect(t.instruction).toMatch(/git log.*git status/);

@@ -122,7 +122,7 @@ describe('publishedDocument (the last check over a body the action assembled)', 
     ['a reference to another repository', 'acme/other#2', '`acme/other#2`'],
     ['an unbalanced details', 'a\n\n<details>\n\nb', 'a\n\n\\<details>\n\nb'],
     ['an HTML comment', 'a <!-- x --> b', 'a  b'],
-    ['an image tag', '<img src="http://e.example/i.png">', '\\<img src="`http://e.example/i.png"`>'],
+    ['an image tag', '<img src="http://e.example/i.png">', '\\<img src="`http://e.example/i.png`">'],
     ['an outside link', '[x](https://e.example)', 'x (`https://e.example`)'],
   ])('makes %s inert', (_what, input, expected) => {
     expect(publishedDocument(input, ctx)).toBe(expected);

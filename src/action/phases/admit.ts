@@ -6,7 +6,7 @@ import { scrubAttribution } from '../../gemini/attribution.js';
 import { createGitHubClient } from '../../github/client.js';
 import { commentMarker, createComment, tokenIdentity, upsertMarkedComment } from '../../github/comments.js';
 import { interpretEvent } from '../../github/trigger.js';
-import { hasWriteAccess } from '../../github/permissions.js';
+import { APPROVAL_VIAS, approve, type Approval, type ApprovalVia } from '../../github/approval.js';
 import { publishedBlock, publishedDocument, type PublishContext } from '../../markdown/publish.js';
 import { getErrorMessage } from '../../util/errors.js';
 import { runUrlOf } from '../context.js';
@@ -42,7 +42,9 @@ function runTimeMs(timeoutMinutes: number): number {
 }
 
 /** The token, the client, and how the run speaks on GitHub (one place that makes text publishable). */
-function speaker(r: Basics & Triggered): Omit<Admitted, 'self' | 'tellIssue' | 'trigger' | 'ciFix'> {
+function speaker(
+  r: Basics & Triggered,
+): Omit<Admitted, 'self' | 'tellIssue' | 'trigger' | 'ciFix' | 'approval'> {
   const { inputs, ctx, redactor, trigger } = r;
   // The preflight refused a run without one.
   const token = inputs.githubToken || r.io.env.GITHUB_TOKEN || '';
@@ -90,13 +92,15 @@ export async function admit(r: Basics & Triggered): Promise<Admitted | ActionRes
     }));
   let ciFix: CiFix | undefined;
   if (trigger.ciRun) {
-    // Admitted because the pull request and its head commit are the action's own, not by who pushed.
+    // Admitted because the pull request and its head commit are the action's own, not by who pushed; approved by
+    // the approval the pull request's own record carries.
     const fix = await admitCiFix({
       client,
       repo,
       trigger: { ...trigger, ciRun: trigger.ciRun },
       self: await self(),
       maxAttempts: r.inputs.maxFixAttempts,
+      origin: r.ctx.origin,
       publish: s.publish,
       log,
     });
@@ -111,14 +115,12 @@ export async function admit(r: Basics & Triggered): Promise<Admitted | ActionRes
     }
     trigger = fix.trigger;
     ciFix = fix.ciFix;
-  } else if (
-    // A run resumed by the action itself from its own deferral record (resume-deferred.ts) is not checked again:
-    // the person who started the deferred run was checked then, and nobody else can write that record.
-    trigger.via !== 'resume' &&
-    !(await permitted(r, s, trigger))
-  ) {
-    return ended('refused');
+  } else if (trigger.ciFixCarried) {
+    ciFix = trigger.ciFixCarried;
   }
+  const approval =
+    trigger.carried ?? (await approveEvent(r, s, (trigger = await withApprovedItem(s, trigger))));
+  if (!approval) return ended('refused');
   /** Tells the issue (or PR) how the run went when there is no pull request to say it; best effort. */
   const tellIssue = async (text: string) => {
     if (trigger.number === undefined) return;
@@ -131,29 +133,61 @@ export async function admit(r: Basics & Triggered): Promise<Admitted | ActionRes
       await self(),
     ).catch((e: unknown) => log.warning(`Could not comment on #${trigger.number}: ${getErrorMessage(e)}`));
   };
-  return { ...s, self, tellIssue, trigger, ...(ciFix ? { ciFix } : {}) };
+  return { ...s, self, tellIssue, trigger, approval, ...(ciFix ? { ciFix } : {}) };
 }
 
-/** The actor may have a run: write access, or a comment saying why not. */
-async function permitted(r: Basics, s: ReturnType<typeof speaker>, trigger: RunTrigger): Promise<boolean> {
+/**
+ * A dispatch that names an issue approves the issue as it is at the dispatch: read once, here, so the approval's
+ * hash and the task are of the same text.
+ */
+async function withApprovedItem(s: ReturnType<typeof speaker>, trigger: RunTrigger): Promise<RunTrigger> {
+  if (trigger.approved || trigger.number === undefined) return trigger;
+  const { data: issue } = await s.client.rest.issues.get({ ...s.repo, issue_number: trigger.number });
+  return {
+    ...trigger,
+    isPullRequest: trigger.isPullRequest || Boolean(issue.pull_request),
+    url: issue.html_url,
+    approved: { title: issue.title, body: issue.body ?? '', at: new Date().toISOString() },
+  };
+}
+
+const EVENT_VIAS = new Set<string>(APPROVAL_VIAS);
+
+/** The event's approval: its actor must have write access now, or the run is refused with a comment saying so. */
+async function approveEvent(
+  r: Basics,
+  s: ReturnType<typeof speaker>,
+  trigger: RunTrigger,
+): Promise<Approval | undefined> {
   const { log } = r;
   const { client, repo } = s;
-  const allowed = await log.group('Checking permissions', async () => {
-    const ok = await hasWriteAccess(client, repo, trigger.actor);
+  if (!EVENT_VIAS.has(trigger.via)) throw new Error(`a ${trigger.via} run carries no approval`);
+  const approved = await log.group('Checking permissions', async () => {
+    const result = await approve(client, repo, {
+      approver: trigger.actor,
+      at: trigger.approved?.at ?? new Date().toISOString(),
+      via: trigger.via as ApprovalVia,
+      ...(trigger.number !== undefined ? { number: trigger.number } : {}),
+      text: {
+        title: trigger.approved?.title ?? '',
+        body: trigger.approved?.body ?? '',
+        instruction: trigger.instruction,
+        isPullRequest: trigger.isPullRequest,
+      },
+    });
     log.info(
-      `${neutralize(trigger.actor)} ${ok ? 'has' : 'does not have'} write access to ${repo.owner}/${repo.repo}`,
+      `${neutralize(trigger.actor)} ${result.kind === 'approved' ? 'has' : 'does not have'} write access to ${repo.owner}/${repo.repo}`,
     );
-    return ok;
+    return result;
   });
-  if (!allowed) {
-    if (trigger.number !== undefined) {
-      await createComment(
-        client,
-        repo,
-        trigger.number,
-        `${commentMarker('refused')}\n@${trigger.actor}, gemini-run only runs for people with write access to this repository, so this request was not run.`,
-      );
-    }
+  if (approved.kind === 'approved') return approved.approval;
+  if (trigger.number !== undefined) {
+    await createComment(
+      client,
+      repo,
+      trigger.number,
+      `${commentMarker('refused')}\n@${trigger.actor}, gemini-run only runs for people with write access to this repository, so this request was not run.`,
+    );
   }
-  return allowed;
+  return undefined;
 }

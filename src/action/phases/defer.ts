@@ -19,6 +19,9 @@ export async function defer(r: AtReport): Promise<{ status?: 'deferred'; deferra
   const pull = r.published?.pull;
   const decision = decideDeferral({
     trigger: r.trigger,
+    approval: r.approval,
+    runId: r.ctx.runId,
+    ...(r.ciFix ? { ciFix: r.ciFix } : {}),
     maxDeferrals: r.inputs.maxDeferrals,
     reset,
     now,

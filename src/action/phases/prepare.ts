@@ -36,7 +36,12 @@ async function readyAuth(r: AtPrepare): Promise<Pick<Prepared, 'auth' | 'oauth' 
 async function readTask(r: AtPrepare): Promise<Task> {
   const { log, trigger } = r;
   return log.group('Reading the task', async () => {
-    const { task, leftOut, hidden, minimizedUnchecked } = await buildTask(r.client, r.repo, trigger);
+    const { task, leftOut, byNonWriters, hidden, minimizedUnchecked } = await buildTask(
+      r.client,
+      r.repo,
+      trigger,
+      r.approval,
+    );
     log.info(`Task: ${neutralize(task.title)} (${task.comments.length} comment(s))`);
     const removed = describeTally(hidden);
     if (removed) log.info(removed);
@@ -48,7 +53,12 @@ async function readTask(r: AtPrepare): Promise<Task> {
     if (r.inputs.instructions.trim()) task.standingInstructions = r.inputs.instructions;
     if (leftOut > 0) {
       log.info(
-        `Left out ${leftOut} comment(s) created or edited after the run was triggered (${trigger.approved?.at ?? 'unknown time'}): the task is what was approved.`,
+        `Left out ${leftOut} comment(s) created or edited after ${neutralize(r.approval.approver)} approved the run (${r.approval.at}): the task is what was approved.`,
+      );
+    }
+    if (byNonWriters > 0) {
+      log.info(
+        `Left out ${byNonWriters} comment(s) by people without write access: only what a writer wrote is the task.`,
       );
     }
     return task;
@@ -91,6 +101,7 @@ export async function prepare(r: AtPrepare): Promise<Prepared | ActionResult> {
         destDir: join(runDir, 'resume'),
         log,
         self: await r.self(),
+        origin: ctx.origin,
       })
     : undefined;
   return {
@@ -103,6 +114,7 @@ export async function prepare(r: AtPrepare): Promise<Prepared | ActionResult> {
     savedCredentials,
     store,
     previousSummary: previous?.previousSummary ?? '',
+    ...(previous?.record ? { previousRecord: previous.record } : {}),
     resume: previous?.resume,
   };
 }

@@ -9,6 +9,7 @@ import { RUN_SUMMARY_VERSION, type RunFacts } from '../../domain/run-summary.js'
 import { failsStep, statusLine } from '../../domain/status.js';
 import type { DeferralRecord, Deferred } from '../deferral.js';
 import { upsertMarkedComment } from '../../github/comments.js';
+import { recordOf } from '../../github/approval.js';
 import type { PullInfo } from '../../github/pulls.js';
 import type { ActionStatus, RunResult } from '../../run/types.js';
 import { AGENT_FILE_LIMITS, copyAgentFile, ownFile } from '../../util/agent-file.js';
@@ -25,7 +26,7 @@ import {
   stepFailure,
 } from '../issue-report.js';
 import { capUtf8, conclusionOf, usageJson, type ActionOutputs } from '../outputs.js';
-import { sessionMarker, sessionRecordOf, withEarlierRuns } from '../pr-text.js';
+import { sessionMarker, withEarlierRuns } from '../pr-text.js';
 import type { Redactor } from '../redact.js';
 import { SUMMARY_MARKER } from '../resume.js';
 import type { ActionResult, AtPrepare, AtReport, Basics } from '../run-record.js';
@@ -123,7 +124,7 @@ function publishedSummary(r: AtReport): string {
 function headOf(r: AtReport, pull: PullInfo): { head?: string } {
   const p = r.published;
   if (p?.pushedTo && p.pushedTo === pull.headRef) return { head: p.headSha ?? r.result.headSha };
-  const previous = sessionRecordOf(r.previousSummary, SUMMARY_MARKER)?.head;
+  const previous = r.previousRecord?.head;
   return previous ? { head: previous } : {};
 }
 
@@ -143,6 +144,8 @@ async function postSummary(r: AtReport, pull: PullInfo, summary: string): Promis
     ...headOf(r, pull),
     // A run that is not a fix (a person's follow-up) starts the fix count again.
     ...(r.ciFix ? { ciFix: { attempts: r.ciFix.attempts, signature: r.ciFix.signature } } : {}),
+    // The approval of the work on this pull request, carried by its CI fixes (a follow-up's own replaces it).
+    approval: recordOf(r.approval),
   });
   await upsertMarkedComment(
     r.client,

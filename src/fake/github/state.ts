@@ -97,6 +97,17 @@ export interface StoredIssue {
   /** When it was closed, while it is. */
   closedAt?: string;
   pull?: StoredPull;
+  /** Its timeline's label events (GET …/issues/{n}/events), oldest first. */
+  events?: StoredIssueEvent[];
+}
+
+/** A label put on or taken off an issue, by whom and when. */
+export interface StoredIssueEvent {
+  id: number;
+  event: 'labeled' | 'unlabeled';
+  actor: StoredUser;
+  label: string;
+  createdAt: string;
 }
 
 export interface StoredComment {

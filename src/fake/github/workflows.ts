@@ -97,6 +97,13 @@ export function recordRun(s: GitHubState, r: StoredRepo, run: FakeRunRecord): vo
   });
 }
 
+/** Updates a recorded run (its status, conclusion, times), as GitHub does while it runs. */
+export function updateRun(s: GitHubState, r: StoredRepo, id: number, patch: Partial<FakeRunRecord>): void {
+  const run = historyOf(s, r).runs.find((x) => x.id === id);
+  if (!run) throw new Error(`FakeGitHub: no workflow run ${id}`);
+  Object.assign(run, { updatedAt: s.now() }, patch);
+}
+
 /**
  * GitHub's date qualifiers: `>=d`, `>d`, `<=d`, `<d`, `d..d` (either side `*`), or a bare date (that day, or that
  * instant). A date without a time is midnight UTC; a range's upper date without a time is the end of that day.
@@ -202,6 +209,13 @@ function workflowAt(c: Ctx): StoredWorkflow {
 }
 
 export const workflowRoutes: Route[] = [
+  route('GET', `${REPO}/actions/runs/:run_id`, (c) => {
+    const h = historyOf(c.state, c.repo);
+    const run = h.runs.find((x) => String(x.id) === c.params.run_id);
+    const w = run && h.workflows.find((x) => x.path === run.workflowPath);
+    if (!run || !w) fail(404, 'Not Found');
+    return { status: 200, body: runJson(c.state, c.repo, w, run) };
+  }),
   route('GET', `${REPO}/actions/workflows`, (c) => {
     const all = historyOf(c.state, c.repo).workflows;
     return wrappedPage(c, 'workflows', all, (w) => workflowJson(c.state, c.repo, w));

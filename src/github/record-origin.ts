@@ -1,0 +1,91 @@
+/**
+ * Whether a hidden record in a comment (a session record, a deferral record) was written by gemini-run, judged by
+ * GitHub's own facts rather than by a login. With the default `GITHUB_TOKEN` the action's identity is
+ * `github-actions[bot]`, which every workflow of the repository shares: another workflow that echoes a person's
+ * text into a comment writes as that login too. So a record names the workflow run that wrote it, and before it is
+ * trusted the API must say that this run belongs to this repository, is a run of this workflow file (or of one
+ * that runs gemini-run itself), and was in progress when the comment was last written.
+ */
+import type { GitHubClient, RepoRef } from './client.js';
+import { hasStatus } from './client.js';
+
+/** Where this run comes from: `GITHUB_WORKFLOW_REF` and, for another workflow file, the action's own repository. */
+export interface RunOrigin {
+  /** `owner/repo/.github/workflows/file.yml@refs/heads/main`. */
+  workflowRef: string | undefined;
+  /** `GITHUB_ACTION_REPOSITORY` (`owner/gemini-run`), empty for a local action (`uses: ./`). */
+  actionRepository: string | undefined;
+}
+
+/** The workflow file of a `GITHUB_WORKFLOW_REF`: `.github/workflows/file.yml`. */
+function workflowPathOf(ref: string | undefined): string | undefined {
+  const m = /^[^/]+\/[^/]+\/(.+?)@/.exec(ref ?? '');
+  return m?.[1];
+}
+
+/**
+ * A run is marked completed after its last step, so every comment it wrote was written before its `updated_at`: no
+ * slack after it (an edit a second later is someone else's). Before its start, a few seconds for GitHub's clocks.
+ */
+const BEFORE_START_MS = 5_000;
+
+/**
+ * Why the record naming `runId` in a comment last written at `commentUpdatedAt` is not gemini-run's, or undefined
+ * when every check passes. Each reason names the check that failed.
+ */
+export async function recordOriginProblem(
+  client: GitHubClient,
+  repo: RepoRef,
+  o: { runId: string; commentUpdatedAt: string; origin: RunOrigin },
+): Promise<string | undefined> {
+  const here = `${repo.owner}/${repo.repo}`;
+  let run: {
+    repository?: { full_name?: string };
+    path?: string;
+    head_sha?: string;
+    run_started_at?: string | null;
+    created_at: string;
+    updated_at: string;
+    status?: string | null;
+  };
+  try {
+    ({ data: run } = await client.rest.actions.getWorkflowRun({ ...repo, run_id: Number(o.runId) }));
+  } catch (error) {
+    if (hasStatus(error, 404)) return `the workflow run ${o.runId} it names is not a run of ${here}`;
+    throw error;
+  }
+  if (run.repository?.full_name?.toLowerCase() !== here.toLowerCase())
+    return `the workflow run ${o.runId} it names belongs to ${run.repository?.full_name ?? 'another repository'}`;
+  const mine = workflowPathOf(o.origin.workflowRef);
+  if (!mine) return 'this run does not know its own workflow file (GITHUB_WORKFLOW_REF is not set)';
+  if (run.path !== mine && !(await runsGeminiRun(client, repo, run.path ?? '', run.head_sha, o.origin)))
+    return `the workflow run ${o.runId} it names is of ${run.path ?? 'an unknown workflow'}, not of ${mine} or another workflow that runs gemini-run`;
+  const started = Date.parse(run.run_started_at ?? run.created_at);
+  const ended = run.status === 'completed' ? Date.parse(run.updated_at) : Date.now();
+  const written = Date.parse(o.commentUpdatedAt);
+  if (!(written >= started - BEFORE_START_MS && written <= ended))
+    return `the comment was last written at ${o.commentUpdatedAt}, outside the workflow run ${o.runId} that the record names`;
+  return undefined;
+}
+
+/** Whether the workflow file at `path` (at the run's commit) runs this action: `uses: <action repository>@…`. */
+async function runsGeminiRun(
+  client: GitHubClient,
+  repo: RepoRef,
+  path: string,
+  ref: string | undefined,
+  origin: RunOrigin,
+): Promise<boolean> {
+  const action = origin.actionRepository?.trim();
+  if (!action || !path) return false;
+  try {
+    const { data } = await client.rest.repos.getContent({ ...repo, path, ...(ref ? { ref } : {}) });
+    if (Array.isArray(data) || data.type !== 'file' || !('content' in data)) return false;
+    const text = Buffer.from(data.content, 'base64').toString('utf8');
+    const escaped = action.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    return new RegExp(`^\\s*-?\\s*uses:\\s*['"]?${escaped}@`, 'im').test(text);
+  } catch (error) {
+    if (hasStatus(error, 404)) return false;
+    throw error;
+  }
+}
