@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import { failsStep } from '../domain/status.js';
 import type { Usage } from '../domain/types.js';
+import type { ServedTokens } from '../proxy/usage-meter.js';
 import type { ActionStatus } from '../run/types.js';
 
 /** The action's outputs; names fixed by the contract (DESIGN.md). */
@@ -62,7 +63,7 @@ export function capUtf8(text: string, max = FINAL_MESSAGE_BYTES): string {
 }
 
 /** The `usage` output: what a later step may budget or report on, without the summary's markdown. */
-export function usageJson(usage: Usage | undefined, wallTimeMs: number): string {
+export function usageJson(usage: Usage | undefined, wallTimeMs: number, served?: ServedTokens): string {
   return JSON.stringify({
     models: (usage?.models ?? []).map((m) => ({
       model: m.model,
@@ -74,6 +75,8 @@ export function usageJson(usage: Usage | undefined, wallTimeMs: number): string 
       ...(m.utility ? { utility: true } : {}),
     })),
     totalTokens: usage?.totalTokens ?? 0,
+    // The model proxy's own count (every answer it forwarded, the agent's direct calls included).
+    ...(served ? { servedTokens: served.tokens, refusedAtLimit: served.refusedAtLimit } : {}),
     turns: usage?.turns ?? 0,
     toolCalls: usage?.toolCalls ?? 0,
     wallTimeMs,

@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import type { AuthConfig } from '../domain/types.js';
 import type { AgentSandbox } from '../isolation/sandbox.js';
 import type { OAuthTokenSource } from '../proxy/oauth-token.js';
-import type { Refusals } from '../proxy/model-routes.js';
+import { refusalLine, type Refusals } from '../proxy/model-routes.js';
+import type { ServedTokens } from '../proxy/usage-meter.js';
+import { DEFAULT_GEMINI_VERSION } from '../gemini/cli-profile.js';
+import { modelsForRun } from '../gemini/models.js';
+import { tokensSpent } from '../run/budget.js';
 import type { AccessTokenSource } from '../proxy/vertex-token.js';
 import { runAgent } from '../run/engine.js';
 import type { RunOptions } from '../run/options.js';
@@ -22,7 +26,15 @@ import { silenceFor } from '../proxy/upstream-health.js';
 /** The engine's options, less what execute fills in from its own. */
 type EngineOptions = Omit<
   RunOptions,
-  'auth' | 'sandbox' | 'sourceEnv' | 'log' | 'modelEndpoint' | 'fenceModel' | 'egressProxy' | 'modelHealth'
+  | 'auth'
+  | 'sandbox'
+  | 'sourceEnv'
+  | 'log'
+  | 'modelEndpoint'
+  | 'fenceModel'
+  | 'egressProxy'
+  | 'modelHealth'
+  | 'modelUsage'
 >;
 
 export interface ExecuteOptions {
@@ -71,10 +83,15 @@ export async function execute(o: ExecuteOptions, deps: Partial<ExecuteDeps> = {}
       log: o.log,
       mask: (secret) => o.mask(secret),
       silenceMs: silenceFor(o.engine.timeoutMs),
+      // The proxy forwards only the models this CLI calls for the run's model, and holds the budget itself.
+      models: modelsForRun(o.engine.cliProfile?.checked ?? DEFAULT_GEMINI_VERSION, o.engine.model),
+      ...(o.engine.maxTokens ? { tokenLimit: o.engine.maxTokens } : {}),
     });
     // Deferred first so it runs last: once the proxy stopped, the creds its token source refreshed are final.
     stack.defer(() => writeBack(o, live));
     stack.defer(() => live.stop());
+    // What the proxy served: the budget reads it during the run, the result its final count.
+    const usage = live.usage?.bind(live);
     const egress = await egressOf({
       policy: o.network ?? { mode: 'open', allowedHosts: [] },
       ...(o.sandbox ? { sandbox: o.sandbox } : {}),
@@ -95,12 +112,18 @@ export async function execute(o: ExecuteOptions, deps: Partial<ExecuteDeps> = {}
       fenceModel: () => live.fence(),
       ...(egress.proxyUrl ? { egressProxy: egress.proxyUrl } : {}),
       modelHealth: () => live.health?.() ?? {},
+      ...(usage ? { modelUsage: usage } : {}),
     });
     // The agent's processes are gone (the engine reaped them): what was refused is complete.
     const refusedEgress = await egress.close();
     // Its refusals are complete once it stopped; stopping is idempotent, so the stack's stop is then a no-op.
     await live.stop();
-    return withEgress(withRefusals(result, live.refusals(), o.log), refusedEgress, o.log);
+    const served = usage?.();
+    return withEgress(
+      withRefusals(served ? withServed(result, served) : result, live.refusals(), o.log),
+      refusedEgress,
+      o.log,
+    );
   });
 }
 
@@ -111,11 +134,19 @@ async function writeBack(o: ExecuteOptions, access: ModelAccess): Promise<void> 
   }
 }
 
+/** The proxy's count is final once it stopped: the run's total is never lower than what it served. */
+function withServed(result: RunResult, served: ServedTokens): RunResult {
+  const totalTokens = tokensSpent(result.usage.totalTokens, served);
+  return { ...result, served, usage: { ...result.usage, totalTokens } };
+}
+
 function withRefusals(result: RunResult, refused: Refusals, log: Logger): RunResult {
   if (refused.count === 0) return result;
   // The shown paths are already cut short and reduced to plain characters by the proxy (model-routes.ts).
-  const first = refused.first.map((c) => `${c.method} ${c.path}`);
-  log.warning(`The model proxy refused ${refused.count} non-model call(s) of the agent: ${first.join(', ')}`);
+  const first = refused.first.map(refusalLine);
+  log.warning(
+    `The model proxy refused ${refused.count} call(s) of the agent (not a model call of this run): ${first.join(', ')}`,
+  );
   return { ...result, refusedCalls: { count: refused.count, first } };
 }
 

@@ -18,6 +18,7 @@ import { UserError } from '../util/errors.js';
 import type { MetadataConfig } from '../proxy/metadata.js';
 import type { ModelCredential } from '../proxy/model-proxy.js';
 import type { ModelApi, Refusals } from '../proxy/model-routes.js';
+import type { ServedTokens } from '../proxy/usage-meter.js';
 import { OAuthTokenSource } from '../proxy/oauth-token.js';
 import { prepareVertexToken, type AccessTokenSource } from '../proxy/vertex-token.js';
 import type { AuthConfig, AuthKind, OAuthCreds } from '../domain/types.js';
@@ -55,10 +56,12 @@ export interface ModelAccess {
   oauthCreds?(): OAuthCreds;
   /** No model answer reaches the agent from now on (the timeout or the budget stopped it); no-op without a proxy. */
   fence(): void;
-  /** The non-model calls (files, caches, tuning, …) the proxy refused; none without a proxy. */
+  /** The calls the proxy refused (not model calls: files, caches, tuning, …; or other models); none without a proxy. */
   refusals(): Refusals;
   /** What the proxy knows of the upstream's health so far (nothing without a proxy). */
   health?(): ModelHealth;
+  /** The tokens the proxy served (final once `stop` resolved); absent without a proxy. */
+  usage?(): ServedTokens;
   stop(): Promise<void>;
 }
 
@@ -69,8 +72,13 @@ const WITHOUT_PROXY: ModelAccess = {
   stop: () => Promise.resolve(),
 };
 
-function proxied(proxy: LaunchedProxy): Pick<ModelAccess, 'fence' | 'refusals' | 'stop'> {
-  return { fence: () => proxy.fence(), refusals: () => proxy.refusals(), stop: () => proxy.stop() };
+function proxied(proxy: LaunchedProxy): Pick<ModelAccess, 'fence' | 'refusals' | 'usage' | 'stop'> {
+  return {
+    fence: () => proxy.fence(),
+    refusals: () => proxy.refusals(),
+    usage: () => proxy.usage(),
+    stop: () => proxy.stop(),
+  };
 }
 
 /**
@@ -126,6 +134,10 @@ export interface ModelAccessOptions {
   mask(secret: string): void;
   /** How long a model call may hear nothing before the run stops `model-unavailable` (silenceFor). */
   silenceMs?: number;
+  /** The model ids the proxy forwards (src/gemini/models.ts modelsForRun); absent: any. */
+  models?: readonly string[];
+  /** The tokens the run may be served (src/proxy/usage-meter.ts TokenLedger); absent: no limit. */
+  tokenLimit?: number;
 }
 
 /** Each kind of auth, with Vertex AI split in two: on an access token, or on express mode's API key. */
@@ -252,6 +264,8 @@ export async function startModelAccess(o: ModelAccessOptions): Promise<ModelAcce
     credential: held,
     ...(metadata ? { metadata } : {}),
     ...(o.silenceMs ? { silenceMs: o.silenceMs } : {}),
+    ...(o.models ? { models: o.models } : {}),
+    ...(o.tokenLimit ? { tokenLimit: o.tokenLimit } : {}),
     log: (line) => o.log.debug(line),
     onHealth: (note) => {
       // The first failure is said at once (not only in debug lines): a run that then waits is not a silent one.

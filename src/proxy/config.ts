@@ -19,6 +19,10 @@ export const proxyConfigSchema = z.strictObject({
   api: z.enum(['gemini-api', 'vertex', 'code-assist']),
   /** How long a model call may hear nothing before the model counts as down (upstream-health.ts silenceFor). */
   silenceMs: z.number().int().positive().optional(),
+  /** The model ids forwarded (model-proxy.ts `models`); absent: any. */
+  models: z.array(z.string().min(1).max(100)).max(200).optional(),
+  /** The tokens the run may be served (model-proxy.ts `tokenLimit`); absent: no limit. */
+  tokenLimit: z.number().int().positive().optional(),
   /** The metadata server stand-in (Vertex AI), see metadata.ts. */
   metadata: z
     .strictObject({
@@ -38,9 +42,22 @@ export const controlLineSchema = z.union([
 /** The proxy's first stdout line. */
 export const readyLineSchema = z.strictObject({ url: z.url({ protocol: /^http$/ }) });
 
-/** Every later stdout line: one refused non-model call, as model-routes.ts `shownRefusal` made it printable. */
+/** A later stdout line: one refused call, as model-routes.ts `shownRefusal` made it printable. */
 export const refusedLineSchema = z.strictObject({
-  refused: z.strictObject({ method: z.string().max(32), path: z.string().max(200) }),
+  refused: z.strictObject({
+    method: z.string().max(32),
+    path: z.string().max(200),
+    model: z.string().max(100).optional(),
+  }),
+});
+
+/** A later stdout line: the tokens served so far (usage-meter.ts ServedTokens). */
+export const usageLineSchema = z.strictObject({
+  usage: z.strictObject({
+    tokens: z.number().nonnegative(),
+    answers: z.number().int().nonnegative(),
+    refusedAtLimit: z.number().int().nonnegative(),
+  }),
 });
 
 /** A later stdout line: the upstream's health (upstream-health.ts HealthNote). */

@@ -16,11 +16,13 @@ import {
   parseLine,
   readyLineSchema,
   refusedLineSchema,
+  usageLineSchema,
   type ProxyConfig,
 } from './config.js';
 import { SecretSet } from './credential.js';
 import { startModelProxy, type ModelProxyOptions } from './model-proxy.js';
 import { tallyRefusal, type Refusals } from './model-routes.js';
+import type { ServedTokens } from './usage-meter.js';
 
 export interface LaunchOptions extends ModelProxyOptions {
   /** The proxy entry to run; defaults to proxy.js next to the running bundle (dist/proxy.js). */
@@ -36,8 +38,10 @@ export interface LaunchedProxy {
   pid?: number;
   /** Refuses every further model call (model-proxy.ts `fence`); idempotent. */
   fence(): void;
-  /** The non-model calls the proxy refused so far. */
+  /** The non-model calls and calls for other models the proxy refused so far. */
   refusals(): Refusals;
+  /** The tokens it served so far (final once `stop` resolved). */
+  usage(): ServedTokens;
   /** Idempotent; bounded: SIGTERM, then SIGKILL after 2 s. */
   stop(): Promise<void>;
 }
@@ -139,7 +143,13 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
     // Running from src/ (vitest, tsx) there is no bundle to spawn. The in-process proxy is the same code; only
     // the process boundary is missing, which the product, always running from dist/, never lacks.
     const p = await startModelProxy(o);
-    return { url: p.url, fence: () => p.fence(), refusals: () => p.refusals(), stop: () => p.close() };
+    return {
+      url: p.url,
+      fence: () => p.fence(),
+      refusals: () => p.refusals(),
+      usage: () => p.usage(),
+      stop: () => p.close(),
+    };
   }
   const cred = o.credential;
   const secrets = new SecretSet();
@@ -156,6 +166,8 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
     api: o.api,
     ...(o.metadata ? { metadata: o.metadata } : {}),
     ...(o.silenceMs ? { silenceMs: o.silenceMs } : {}),
+    ...(o.models ? { models: [...o.models] } : {}),
+    ...(o.tokenLimit ? { tokenLimit: o.tokenLimit } : {}),
   };
 
   const child = spawn(process.execPath, [...(o.execArgv ?? []), script], {
@@ -173,6 +185,8 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
   });
   child.stdin.write(`${JSON.stringify(config)}\n`);
   const refused: Refusals = { count: 0, first: [] };
+  let served: ServedTokens = { tokens: 0, answers: 0, refusedAtLimit: 0 };
+  const stdoutClosed = new Promise<void>((resolve) => child.stdout.once('close', () => resolve()));
   const url = await waitForUrl(
     child,
     () => lastError,
@@ -180,6 +194,11 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
       try {
         if (line.startsWith('{"health"')) {
           o.onHealth?.(parseLine(healthLineSchema, line, 'a health line').health);
+          return;
+        }
+        if (line.startsWith('{"usage"')) {
+          served = parseLine(usageLineSchema, line, 'a usage line').usage;
+          o.onUsage?.(served);
           return;
         }
         const call = parseLine(refusedLineSchema, line, 'a refusal line').refused;
@@ -220,16 +239,21 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
       if (!hasExited(child)) child.stdin.write(`${JSON.stringify({ fence: true })}\n`);
     },
     refusals: () => ({ count: refused.count, first: [...refused.first] }),
+    usage: () => ({ ...served }),
     stop: () =>
       (stopped ??= (async () => {
         stopping = true;
         clearInterval(refresh);
-        if (hasExited(child)) return;
-        child.stdin.end();
-        child.kill('SIGTERM');
-        if (await exitedWithin(child, STOP_GRACE_MS)) return;
-        child.kill('SIGKILL');
-        await exitedWithin(child, STOP_GRACE_MS);
+        if (!hasExited(child)) {
+          child.stdin.end();
+          child.kill('SIGTERM');
+          if (!(await exitedWithin(child, STOP_GRACE_MS))) {
+            child.kill('SIGKILL');
+            await exitedWithin(child, STOP_GRACE_MS);
+          }
+        }
+        // Its last lines (the final count) are read once its stdout closed, which may come after the exit.
+        await Promise.race([stdoutClosed, sleep(STOP_GRACE_MS)]);
       })()),
   };
 }

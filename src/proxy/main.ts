@@ -2,9 +2,9 @@
  * dist/proxy.js: the model proxy as its own process, so the action can keep the credential out of the
  * process tree it hands to the agent and stop it with a signal. Protocol (see launch.ts): one JSON config line
  * on stdin, one `{"url":...}` line on stdout, optional `{"token":...}` and `{"fence":true}` lines later; stdin EOF
- * or SIGTERM ends it. Each refused non-model call is one `{"refused":{method,path}}` line on stdout, each note on the upstream's
- * health one `{"health":{kind,message}}` line. Log lines go
- * to stderr.
+ * or SIGTERM ends it. Each refused call is one `{"refused":{method,path,model?}}` line on stdout, each note on the
+ * upstream's health one `{"health":{kind,message}}` line, the served tokens `{"usage":{tokens,answers,refusedAtLimit}}`
+ * lines. Log lines go to stderr.
  */
 import { createInterface } from 'node:readline';
 import { getErrorMessage, oneLine } from '../util/errors.js';
@@ -44,6 +44,9 @@ async function configure(line: string): Promise<void> {
       api: config.api,
       onRefused: (call) => process.stdout.write(`${JSON.stringify({ refused: call })}\n`),
       onHealth: (note) => process.stdout.write(`${JSON.stringify({ health: note })}\n`),
+      onUsage: (usage) => process.stdout.write(`${JSON.stringify({ usage })}\n`),
+      ...(config.models ? { models: config.models } : {}),
+      ...(config.tokenLimit ? { tokenLimit: config.tokenLimit } : {}),
       ...(config.metadata ? { metadata: config.metadata } : {}),
       ...(config.silenceMs ? { silenceMs: config.silenceMs } : {}),
       log: (l) => process.stderr.write(`${l}\n`),

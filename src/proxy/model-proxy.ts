@@ -3,7 +3,10 @@
  * credential and talks to this server; the server checks the placeholder, swaps in the real credential and
  * streams the call to the model API and the answer back, byte for byte. The real credential stays in the
  * action's own process, which the agent's uid cannot read. Only the model calls of a run are forwarded
- * (model-routes.ts); anything else the credential could do is refused here and counted.
+ * (model-routes.ts), for the run's models only; anything else the credential could do is refused here and counted.
+ * Every answer's `usageMetadata` is read as it goes by (usage-meter.ts): the proxy keeps the run's served tokens
+ * and, once they reach the run's limit, refuses every further model call and cuts the answers still streaming, so
+ * a budget holds whoever calls the model, the CLI or the agent behind its back.
  */
 import { quotaFacts } from '../domain/quota.js';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -23,12 +26,14 @@ import {
 import { METADATA_PREFIX, loopbackPeerUid, metadataAnswer, type MetadataConfig } from './metadata.js';
 import {
   modelRoute,
+  modelsInBody,
   shownRefusal,
   tallyRefusal,
   type ModelApi,
   type RefusedCall,
   type Refusals,
 } from './model-routes.js';
+import { AnswerUsage, TokenLedger, decodableEncodings, type ServedTokens } from './usage-meter.js';
 import { createUpstream } from './upstream.js';
 import {
   GIVE_UP,
@@ -51,7 +56,7 @@ export interface ModelProxyOptions {
   credential: ModelCredential;
   /** Which API the upstream is: only its model calls are forwarded (model-routes.ts); the rest is refused. */
   api: ModelApi;
-  /** Told of every refused non-model call (already shortened and neutralised for printing). */
+  /** Told of every refused call (already shortened and neutralised for printing). */
   onRefused?: (call: RefusedCall) => void;
   /** One line per call (method, path, status, time); never given a credential, placeholder or query. */
   log?: (line: string) => void;
@@ -67,6 +72,18 @@ export interface ModelProxyOptions {
   onHealth?: (note: HealthNote) => void;
   /** How long a model call may hear nothing from the upstream before the model counts as down (default 5 min). */
   silenceMs?: number;
+  /**
+   * The model ids forwarded (src/gemini/models.ts modelsForRun); a model call for any other is refused (403) and
+   * counted with the refused calls. Absent: any model.
+   */
+  models?: readonly string[];
+  /**
+   * The tokens the run may be served (usage-meter.ts TokenLedger): once the answers forwarded reach it, every
+   * further model call is refused (400) and the answers still streaming are cut. Absent: no limit.
+   */
+  tokenLimit?: number;
+  /** Told of the served tokens after each answer, at the limit, and at each call refused there. */
+  onUsage?: (served: ServedTokens) => void;
 }
 
 export interface RunningProxy {
@@ -77,8 +94,10 @@ export interface RunningProxy {
    * and no answer may reach the agent after that, whatever the CLI sends by itself (0.61.0's auto-nudge).
    */
   fence(): void;
-  /** The non-model calls refused so far (403 PERMISSION_DENIED, never forwarded). */
+  /** The non-model calls and calls for other models refused so far (403 PERMISSION_DENIED, never forwarded). */
   refusals(): Refusals;
+  /** The tokens served so far. */
+  usage(): ServedTokens;
   close(): Promise<void>;
 }
 
@@ -114,6 +133,52 @@ function quotaDetail(body: string): string {
 
 /** What a fenced proxy answers; not retried by the CLI (a 4xx other than 429). */
 const FENCED_MESSAGE = "the run's time or token budget is spent: gemini-run stopped the agent";
+
+/** What a model call gets once the run's tokens are spent: like the fence, not retried. */
+function spentMessage(ledger: TokenLedger): string {
+  return `the run's token budget is spent (${ledger.served.tokens} tokens served, the limit is ${ledger.limit ?? 0}): gemini-run serves no further model call`;
+}
+
+/** What a call for a model the run may not use gets (403, not retried). */
+const OTHER_MODEL_MESSAGE =
+  "this run's credential serves only the run's model and the Gemini CLI's own helper models";
+
+/** A Code Assist request body is read whole to see its model: a conversation of a few MB, bounded here. */
+const MAX_MODEL_REQUEST_BODY = 64 * 1024 * 1024;
+
+/** A stream that decodes an answer's content-encoding for the usage reader; null: none; undefined: unknown. */
+function usageDecoder(
+  encoding: string | undefined,
+): zlib.Gunzip | zlib.BrotliDecompress | zlib.Unzip | null | undefined {
+  switch ((encoding ?? '').trim().toLowerCase()) {
+    case '':
+    case 'identity':
+      return null;
+    case 'gzip':
+    case 'x-gzip':
+    case 'deflate':
+      return zlib.createUnzip();
+    case 'br':
+      return zlib.createBrotliDecompress();
+    default:
+      return undefined;
+  }
+}
+
+/** Reads a request body whole, up to `max` bytes; undefined when it is longer (the rest is drained). */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= max) chunks.push(c);
+      else chunks.length = 0;
+    });
+    req.once('end', () => resolve(size <= max ? Buffer.concat(chunks) : undefined));
+    req.once('error', reject);
+  });
+}
 
 /** What a non-model call gets: a 403 the CLI does not retry, saying why. */
 const REFUSED_MESSAGE =
@@ -215,6 +280,53 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
   let calls = 0;
   let fenced = false;
   const refused: Refusals = { count: 0, first: [] };
+  const allowedModels = o.models ? new Set(o.models) : undefined;
+  const ledger = new TokenLedger(o.tokenLimit);
+  /** Model calls in flight (sent upstream, answer not yet over): cut when the limit is reached. */
+  const inFlight = new Set<ServerResponse>();
+  const reportUsage = (): void => {
+    try {
+      o.onUsage?.({ ...ledger.served });
+    } catch {
+      // Reporting must not take the answer down with it.
+    }
+  };
+  /** The answer to `crossing` reached the limit: every other model call still in flight ends here. */
+  const limitReached = (crossing: ServerResponse): void => {
+    log(
+      `token limit reached: ${ledger.served.tokens} tokens served of ${ledger.limit ?? 0}; refusing further model calls`,
+    );
+    for (const other of inFlight) if (other !== crossing) other.destroy();
+    reportUsage();
+  };
+  /** Counts the answer `up` to a model call as its bytes go by (after they were forwarded). */
+  const meter = (up: IncomingMessage, res: ServerResponse): void => {
+    ledger.served.answers++;
+    const usage = new AnswerUsage();
+    let counted = 0;
+    const feed = (chunk: Buffer): void => {
+      usage.write(chunk);
+      if (usage.tokens <= counted) return;
+      const delta = usage.tokens - counted;
+      counted = usage.tokens;
+      if (ledger.add(delta)) limitReached(res);
+    };
+    const decoder = usageDecoder(up.headers['content-encoding']);
+    if (decoder === null) up.on('data', feed);
+    else if (decoder === undefined) {
+      log(
+        `an answer in content-encoding ${oneLine(String(up.headers['content-encoding'])).slice(0, 40)} is not counted`,
+      );
+    } else {
+      up.on('data', (c: Buffer) => decoder.write(c));
+      up.once('end', () => decoder.end());
+      up.once('close', () => decoder.end());
+      decoder.on('data', feed);
+      decoder.on('error', () => log('an encoded answer could not be decoded for counting'));
+      decoder.once('end', reportUsage);
+    }
+    res.once('close', reportUsage);
+  };
 
   const credentialHeader = async (): Promise<[string, string]> => {
     if (credential.kind === 'api-key') return ['x-goog-api-key', credential.apiKey];
@@ -322,23 +434,62 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
     // Only the model calls, on origin-form targets in normal form: anything else (an absolute URL included,
     // which would make this an open proxy carrying our credential) is answered here and counted.
     const route = modelRoute(o.api, method, rawUrl);
-    if (!route.ok) {
-      req.resume();
-      const call = shownRefusal(method, rawUrl, o.placeholder);
+    const tallied = (model?: string): void => {
+      const call = shownRefusal(method, rawUrl, o.placeholder, model);
       tallyRefusal(refused, call);
       try {
         o.onRefused?.(call);
       } catch {
         // Reporting must not take the answer down with it.
       }
+    };
+    if (!route.ok) {
+      req.resume();
+      tallied();
       refuse(403, 'PERMISSION_DENIED', REFUSED_MESSAGE);
       return;
     }
-    if (fenced) {
+    // A Code Assist model call names its model in its body: read whole, checked, and sent on as re-serialised
+    // (one `model` key, whatever duplicates the agent wrote).
+    let body: Buffer | undefined;
+    if (route.model?.in === 'body') {
+      const read = await readBody(req, MAX_MODEL_REQUEST_BODY).catch(() => undefined);
+      let parsed: unknown;
+      try {
+        parsed = read && !req.headers['content-encoding'] ? JSON.parse(read.toString('utf8')) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      if (parsed === undefined) {
+        refuse(400, 'INVALID_ARGUMENT', 'a model call needs a JSON body (uncompressed, at most 64 MB)');
+        return;
+      }
+      body = Buffer.from(JSON.stringify(parsed));
+      const named = modelsInBody(parsed);
+      if (allowedModels && (!named || !named.every((m) => allowedModels.has(m)))) {
+        tallied(named?.find((m) => !allowedModels.has(m)) ?? 'none');
+        refuse(403, 'PERMISSION_DENIED', OTHER_MODEL_MESSAGE);
+        return;
+      }
+    } else if (route.model && allowedModels && !allowedModels.has(route.model.id)) {
       req.resume();
-      refuse(400, 'FAILED_PRECONDITION', FENCED_MESSAGE);
+      tallied();
+      refuse(403, 'PERMISSION_DENIED', OTHER_MODEL_MESSAGE);
       return;
     }
+    /** The fence, or the token limit, stops this call: answered here. Asked again after every wait. */
+    const stopped = (): boolean => {
+      if (!fenced && !(route.model && ledger.spent)) return false;
+      req.resume();
+      if (fenced) refuse(400, 'FAILED_PRECONDITION', FENCED_MESSAGE);
+      else {
+        ledger.served.refusedAtLimit++;
+        reportUsage();
+        refuse(400, 'FAILED_PRECONDITION', spentMessage(ledger));
+      }
+      return true;
+    };
+    if (stopped()) return;
     const path = prefix + route.target;
     if (path.includes(o.placeholder)) {
       refuse(
@@ -361,12 +512,20 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
       );
       return;
     }
-    if (res.destroyed) return;
-    const upReq = upstream.request(
-      method,
-      path,
-      upstreamHeaders(req.headers, { host: base.host, placeholder: o.placeholder, credential: auth }),
-    );
+    // The token fetch may have waited while another answer reached the limit (or the run was fenced).
+    if (res.destroyed || stopped()) return;
+    const headers = upstreamHeaders(req.headers, {
+      host: base.host,
+      placeholder: o.placeholder,
+      credential: auth,
+    });
+    if (route.model) headers['accept-encoding'] = decodableEncodings(req.headers['accept-encoding']);
+    if (body) headers['content-length'] = String(body.length);
+    const upReq = upstream.request(method, path, headers);
+    if (route.model) {
+      inFlight.add(res);
+      res.once('close', () => inFlight.delete(res));
+    }
     const call = ++calls;
     health.heard(call, Date.now());
     // The agent hung up (or reset mid-upload): stop the model call too, so no tokens are spent on nobody.
@@ -400,8 +559,11 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
       };
       res.once('close', () => tellError(''));
       relay(up, res, finish, tellError);
+      // After relay: its pipe is the first reader, so each chunk is forwarded before it is counted.
+      if (route.model && status < 300) meter(up, res);
     });
-    req.pipe(upReq);
+    if (body) upReq.end(body);
+    else req.pipe(upReq);
   };
 
   const serveMetadata = async (
@@ -450,6 +612,7 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
       fenced = true;
     },
     refusals: () => ({ count: refused.count, first: [...refused.first] }),
+    usage: () => ({ ...ledger.served }),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         clearInterval(silenceTimer);

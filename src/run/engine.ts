@@ -198,7 +198,7 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
       progress,
       taskText,
       agentRoot,
-      overBudget: () => budget.exceeded(progress.tokens),
+      overBudget: () => budget.exceeded(progress.tokens, opts.modelUsage?.()),
       modelDown: watchModel(opts, progress),
       transcriptOf,
       agentFile,
@@ -262,7 +262,10 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
     releaseGuard?.();
     progress.stopHeartbeat();
   }
-  outcome = withQuotaDetail(budget.settle(outcome, progress.tokens), opts.modelHealth?.().quotaWait);
+  outcome = withQuotaDetail(
+    budget.settle(outcome, progress.tokens, opts.modelUsage?.()),
+    opts.modelHealth?.().quotaWait,
+  );
   // The message can quote the CLI's screen or stderr: someone else's text, kept on this line.
   log.info(`gemini ended: ${outcome.status}${outcome.message ? ` (${neutralize(outcome.message)})` : ''}`);
 

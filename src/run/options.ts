@@ -6,6 +6,7 @@ import type { GitIdentity } from '../git/commits.js';
 import type { Vault } from '../git/vault.js';
 import type { AgentSandbox } from '../isolation/sandbox.js';
 import type { Logger } from '../util/log.js';
+import type { ServedTokens } from '../proxy/usage-meter.js';
 
 /** What the model proxy saw of the model API (src/proxy/upstream-health.ts), as one-line messages. */
 export interface ModelHealth {
@@ -78,4 +79,6 @@ export interface RunOptions {
   fenceModel?: () => void;
   /** The model proxy's view of the upstream; read on every tick (src/run/model-watch.ts). */
   modelHealth?: () => ModelHealth;
+  /** What the model proxy served so far (src/proxy/usage-meter.ts); read on every tick by the budget. */
+  modelUsage?: () => ServedTokens;
 }

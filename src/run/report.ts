@@ -6,6 +6,7 @@
 import type { Task, ToolKind } from '../domain/types.js';
 import { codeSpan, plainInline, publishedBlock, type PublishContext } from '../markdown/publish.js';
 import { statusLine } from '../domain/status.js';
+import type { ServedTokens } from '../proxy/usage-meter.js';
 import type { EgressSummary, RunResult } from './types.js';
 
 export interface SummaryOptions {
@@ -90,6 +91,15 @@ function egressLines(e: EgressSummary): string[] {
   return out;
 }
 
+/** The model proxy's own count: what it forwarded, whoever called (the CLI, or the agent behind its back). */
+function servedFact(s: ServedTokens): [string, string] {
+  const refused = s.refusedAtLimit > 0 ? `; ${s.refusedAtLimit} model call(s) refused at the budget` : '';
+  return [
+    'Served by the model proxy',
+    `${formatTokens(s.tokens)} tokens in ${s.answers} answer(s)${refused}`,
+  ];
+}
+
 function isTask(x: SummaryOptions | Task): x is Task {
   return 'instruction' in x && 'source' in x;
 }
@@ -118,13 +128,14 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
           string,
         ][])
       : []),
+    ...(result.served ? [servedFact(result.served)] : []),
   ];
   out.push('| | |', '|---|---|', ...facts.map(([k, v]) => `| ${k} | ${v} |`), '');
   const refused = result.refusedCalls;
   if (refused && refused.count > 0) {
     const shown = refused.first.map((c) => codeSpan(c)).join(', ');
     out.push(
-      `**${refused.count} non-model call(s) refused by the model proxy** (the agent's credential serves model calls only): ${shown}${refused.count > refused.first.length ? ', …' : ''}`,
+      `**${refused.count} call(s) refused by the model proxy** (the agent's credential serves only this run's model calls: its model and the CLI's helper models): ${shown}${refused.count > refused.first.length ? ', …' : ''}`,
       '',
     );
   }

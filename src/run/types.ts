@@ -1,5 +1,6 @@
 /** What a run of the engine hands back: the contract between the engine, the action and the CLI. */
 import type { FoldedTranscript, RunMode, Usage } from '../domain/types.js';
+import type { ServedTokens } from '../proxy/usage-meter.js';
 
 export { ENGINE_STATUSES, type ActionStatus, type EngineStatus } from '../domain/status.js';
 import type { EngineStatus } from '../domain/status.js';
@@ -39,6 +40,12 @@ export interface RunResult {
    * the first few as `METHOD /path` (shortened, plain characters only). Absent when there were none.
    */
   refusedCalls?: { count: number; first: string[] };
+  /**
+   * What the model proxy served (its own count off every answer's usage, the agent's direct calls included) and
+   * how many model calls it refused at the token limit. Absent without a proxy. `usage.totalTokens` is never lower
+   * than `served.tokens`.
+   */
+  served?: ServedTokens;
   /** What `network` restricted or none refused the agent (src/host/egress.ts). Absent under `open`. */
   egress?: EgressSummary;
 }

@@ -11,6 +11,8 @@ import { PROXY_CHILD_ENV, launchModelProxy } from '../../src/proxy/launch.js';
 import { startModelProxy, type ModelProxyOptions } from '../../src/proxy/model-proxy.js';
 import { bypassesProxy, probeUpstream, proxyFor } from '../../src/proxy/upstream.js';
 import type { HealthNote } from '../../src/proxy/upstream-health.js';
+import type { RefusedCall } from '../../src/proxy/model-routes.js';
+import type { ServedTokens } from '../../src/proxy/usage-meter.js';
 import { testCertificates } from '../harness/oauth-proxy.js';
 
 const KEY = `AIza${randomBytes(18).toString('hex')}`;
@@ -457,6 +459,162 @@ describe('model proxy: the fence', () => {
     // a caller without this run's placeholder still learns nothing more than before
     expect((await call(p.url, '/v1beta/models', {})).status).toBe(401);
     expect(p.lines.filter((l) => l.includes('fenced'))).toHaveLength(1);
+  });
+});
+
+describe("model proxy: the run's models and tokens", () => {
+  const FLASH = '/v1beta/models/gemini-2.5-flash';
+  /** An SSE answer whose events carry cumulative usage, as the model API's do: `totals` per event. */
+  const sseAnswer = (totals: number[]) => (_q: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const t of totals)
+      res.write(
+        `data: ${JSON.stringify({ candidates: [{ content: { parts: [{ text: 'x' }] } }], usageMetadata: { promptTokenCount: 5, totalTokenCount: t } })}\r\n\r\n`,
+      );
+    res.end();
+  };
+  const unary = (total: number) =>
+    JSON.stringify({ candidates: [], usageMetadata: { totalTokenCount: total } });
+
+  it('counts the usage of every answer it forwards, streamed, unary or gzipped, and tells it', async () => {
+    const up = await startUpstream((q, res) => {
+      if (q.url!.includes('stream')) return sseAnswer([10, 40, 70])(q, res);
+      if (q.url!.includes('countTokens')) return void res.end('{"totalTokens": 900}');
+      const body = gzipSync(unary(25));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(body);
+    });
+    const told: ServedTokens[] = [];
+    const p = await proxyTo(up.url, { onUsage: (u) => told.push(u) });
+    const s = await call(p.url, `${FLASH}:streamGenerateContent?alt=sse`, { headers: withKey(), body: '{}' });
+    expect(s.status).toBe(200);
+    const g = await call(p.url, `${FLASH}:generateContent`, {
+      headers: withKey({ 'accept-encoding': 'gzip, zstd' }),
+      body: '{}',
+    });
+    // Forwarded untouched (still gzip), counted decoded.
+    expect(g.headers['content-encoding']).toBe('gzip');
+    await call(p.url, `${FLASH}:countTokens`, { headers: withKey(), body: '{}' });
+    // The upstream is never offered an encoding the reader could not decode.
+    expect(up.seen[1]!.headers['accept-encoding']).toBe('gzip');
+    await vi.waitFor(() => expect(p.usage()).toEqual({ tokens: 95, answers: 3, refusedAtLimit: 0 }));
+    expect(told.at(-1)).toEqual(p.usage());
+  });
+
+  it('refuses every model call once the answers reached the limit, in the fence’s shape, and counts them', async () => {
+    const up = await startUpstream(sseAnswer([30, 60]));
+    const p = await proxyTo(up.url, { tokenLimit: 100 });
+    const ask = () =>
+      call(p.url, `${FLASH}:streamGenerateContent?alt=sse`, { headers: withKey(), body: '{}' });
+    expect((await ask()).status).toBe(200);
+    // 60 of 100: the next call is still served, and it may cross the limit (120 of 100).
+    expect((await ask()).status).toBe(200);
+    expect(p.usage().tokens).toBe(120);
+    const refused = await Promise.all([ask(), ask(), ask()]);
+    for (const r of refused) {
+      expect(r.status).toBe(400);
+      const error = (JSON.parse(r.body.toString()) as { error: { status: string; message: string } }).error;
+      expect(error.status).toBe('FAILED_PRECONDITION');
+      expect(error.message).toContain(
+        "the run's token budget is spent (120 tokens served, the limit is 100)",
+      );
+    }
+    expect(up.seen).toHaveLength(2);
+    expect(p.usage()).toEqual({ tokens: 120, answers: 2, refusedAtLimit: 3 });
+    // Not a model call: still the 403 of its own, not counted at the limit.
+    expect((await call(p.url, '/v1beta/files', { headers: withKey() })).status).toBe(403);
+    expect(p.usage().refusedAtLimit).toBe(3);
+    expect(p.lines.filter((l) => l.includes('token limit reached'))).toHaveLength(1);
+  });
+
+  it('cuts the answers still streaming when another one reaches the limit', async () => {
+    const hold: ServerResponse[] = [];
+    const up = await startUpstream((q, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (q.headers['x-test'] === 'big') {
+        res.end(`data: ${JSON.stringify({ usageMetadata: { totalTokenCount: 500 } })}\r\n\r\n`);
+        return;
+      }
+      // A slow answer: one event now, the rest never (until the test ends).
+      res.write(`data: ${JSON.stringify({ usageMetadata: { totalTokenCount: 1 } })}\r\n\r\n`);
+      hold.push(res);
+    });
+    const p = await proxyTo(up.url, { tokenLimit: 100 });
+    const slow = [1, 2, 3].map(() =>
+      call(p.url, `${FLASH}:streamGenerateContent?alt=sse`, { headers: withKey(), body: '{}' }),
+    );
+    await vi.waitFor(() => expect(hold).toHaveLength(3));
+    const big = await call(p.url, `${FLASH}:streamGenerateContent?alt=sse`, {
+      headers: withKey({ 'x-test': 'big' }),
+      body: '{}',
+    });
+    expect(big.status).toBe(200);
+    expect(big.aborted).toBe(false);
+    for (const r of await Promise.all(slow)) {
+      expect(r.status).toBe(200);
+      expect(r.aborted).toBe(true);
+    }
+    expect(p.usage().tokens).toBe(503);
+  });
+
+  it('forwards only the run’s models: another is refused like a non-model call, and counted', async () => {
+    const up = await startUpstream((_q, res) => void res.end(unary(7)));
+    const refused: RefusedCall[] = [];
+    const p = await proxyTo(up.url, {
+      models: ['gemini-2.5-flash', 'gemini-2.5-flash-lite'],
+      onRefused: (c) => refused.push(c),
+    });
+    expect((await call(p.url, `${FLASH}:generateContent`, { headers: withKey(), body: '{}' })).status).toBe(
+      200,
+    );
+    for (const other of ['gemini-2.5-pro', 'gemini-3.1-pro-preview', 'gemini-2.5-flash-image']) {
+      const r = await call(p.url, `/v1beta/models/${other}:generateContent`, {
+        headers: withKey(),
+        body: '{}',
+      });
+      expect(r.status).toBe(403);
+      expect(r.body.toString()).toContain(
+        "serves only the run's model and the Gemini CLI's own helper models",
+      );
+    }
+    expect(up.seen).toHaveLength(1);
+    expect(p.refusals().count).toBe(3);
+    expect(refused[0]).toEqual({ method: 'POST', path: '/v1beta/models/gemini-2.5-pro:generateContent' });
+  });
+
+  it('Code Assist: reads the model from the body, forwards it re-serialised, refuses another or none', async () => {
+    const up = await startUpstream(
+      (_q, res) =>
+        void res.end(
+          JSON.stringify({ response: { candidates: [], usageMetadata: { totalTokenCount: 11 } } }),
+        ),
+    );
+    const p = await proxyTo(up.url, {
+      api: 'code-assist',
+      credential: { kind: 'bearer', token: () => Promise.resolve(`ya29.${'t'.repeat(30)}`) },
+      models: ['gemini-2.5-flash'],
+    });
+    const send = (body: string) =>
+      call(p.url, '/v1internal:generateContent', {
+        headers: { authorization: `Bearer ${PLACEHOLDER}`, 'content-type': 'application/json' },
+        body,
+      });
+    expect((await send('{"model":"gemini-2.5-flash","project":"p","request":{"contents":[]}}')).status).toBe(
+      200,
+    );
+    // A duplicate key: JSON.parse keeps the last, and only that one goes upstream.
+    expect((await send('{"model":"gemini-2.5-pro","model":"gemini-2.5-flash","request":{}}')).status).toBe(
+      200,
+    );
+    expect(up.seen[1]!.body.toString()).toBe('{"model":"gemini-2.5-flash","request":{}}');
+    expect(up.seen[1]!.headers['content-length']).toBe(String(up.seen[1]!.body.length));
+    expect((await send('{"model":"gemini-2.5-flash","model":"gemini-2.5-pro"}')).status).toBe(403);
+    expect((await send('{"request":{"model":"models/gemini-2.5-pro"}}')).status).toBe(403);
+    expect((await send('{"request":{"contents":[]}}')).status).toBe(403);
+    expect((await send('not json')).status).toBe(400);
+    expect(up.seen).toHaveLength(2);
+    expect(p.refusals().first.map((c) => c.model)).toEqual(['gemini-2.5-pro', 'gemini-2.5-pro', 'none']);
+    await vi.waitFor(() => expect(p.usage()).toMatchObject({ tokens: 22, answers: 2 }));
   });
 });
 
@@ -1052,6 +1210,40 @@ describe('model proxy: as its own process', () => {
       kind: 'first-failure',
       message: `the model API at 127.0.0.1:${up.port} failed a call: no answer (connect ECONNREFUSED 127.0.0.1:${up.port})`,
     });
+  });
+
+  it('takes the models and the token limit in its config, and tells the action its count in lines', async () => {
+    const up = await startUpstream((_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: ${JSON.stringify({ usageMetadata: { totalTokenCount: 80 } })}\r\n\r\n`);
+    });
+    const told: ServedTokens[] = [];
+    const p = await launchModelProxy({
+      upstream: up.url,
+      api: 'gemini-api',
+      placeholder: PLACEHOLDER,
+      credential: { kind: 'api-key', apiKey: KEY },
+      script: MAIN_TS,
+      execArgv: TSX,
+      models: ['gemini-2.5-flash'],
+      tokenLimit: 100,
+      onUsage: (u) => told.push(u),
+    });
+    onTestFinished(() => p.stop());
+    const ask = (model: string) =>
+      call(p.url, `/v1beta/models/${model}:streamGenerateContent?alt=sse`, {
+        body: '{}',
+        headers: withKey(),
+      });
+    expect((await ask('gemini-2.5-pro')).status).toBe(403);
+    expect((await ask('gemini-2.5-flash')).status).toBe(200);
+    expect((await ask('gemini-2.5-flash')).status).toBe(200);
+    expect((await ask('gemini-2.5-flash')).status).toBe(400);
+    await p.stop();
+    // Final once stopped: every line the child wrote was read.
+    expect(p.usage()).toEqual({ tokens: 160, answers: 2, refusedAtLimit: 1 });
+    expect(told.at(-1)).toEqual(p.usage());
+    expect(p.refusals().count).toBe(1);
   });
 
   it('exits 2 with one line naming the problem, never the secret, on a bad config line', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AuthConfig, OAuthCreds } from '../../src/domain/types.js';
 import { execute, type ExecuteOptions } from '../../src/host/execute.js';
-import type { ModelAccess } from '../../src/host/model-access.js';
+import type { ModelAccess, ModelAccessOptions } from '../../src/host/model-access.js';
 import type { RunOptions } from '../../src/run/options.js';
 import type { RunResult } from '../../src/run/types.js';
 import { createMemoryLogger } from '../../src/util/log.js';
@@ -92,7 +92,13 @@ describe('execute', () => {
         events.push('start');
         return Promise.resolve(
           stubAccess(events, {
-            refusals: () => ({ count: 2, first: [{ method: 'GET', path: '/v1beta/files' }] }),
+            refusals: () => ({
+              count: 2,
+              first: [
+                { method: 'GET', path: '/v1beta/files' },
+                { method: 'POST', path: '/v1internal:generateContent', model: 'gemini-other' },
+              ],
+            }),
           }),
         );
       },
@@ -106,10 +112,38 @@ describe('execute', () => {
     expect(events).toEqual(['start', 'run', 'fence', 'stop']);
     expect(seen).toMatchObject({ auth: o.auth, sourceEnv: o.env, modelEndpoint: { kind: 'gemini-api' } });
     expect(seen?.sandbox).toBeUndefined();
-    expect(out.refusedCalls).toEqual({ count: 2, first: ['GET /v1beta/files'] });
+    expect(out.refusedCalls).toEqual({
+      count: 2,
+      first: ['GET /v1beta/files', 'POST /v1internal:generateContent (model gemini-other)'],
+    });
     expect(o.log.lines).toContain(
-      'warning: The model proxy refused 2 non-model call(s) of the agent: GET /v1beta/files',
+      'warning: The model proxy refused 2 call(s) of the agent (not a model call of this run): GET /v1beta/files, POST /v1internal:generateContent (model gemini-other)',
     );
+  });
+
+  it("gives the proxy the run's models and budget, the engine its count, and never reports less than it served", async () => {
+    let asked: ModelAccessOptions | undefined;
+    let seen: RunOptions | undefined;
+    const o = options();
+    o.engine = { ...o.engine, model: 'gemini-2.5-flash', maxTokens: 120 };
+    const served = { tokens: 404, answers: 12, refusedAtLimit: 48 };
+    const out = await execute(o, {
+      startModelAccess: (a) => {
+        asked = a;
+        return Promise.resolve(stubAccess([], { usage: () => served }));
+      },
+      runAgent: (opts) => {
+        seen = opts;
+        return Promise.resolve({ ...result, usage: { ...result.usage, totalTokens: 44 } });
+      },
+    });
+    expect(asked?.tokenLimit).toBe(120);
+    expect(asked?.models).toContain('gemini-2.5-flash');
+    expect(asked?.models).toContain('gemini-2.5-flash-lite');
+    expect(asked?.models).not.toContain('gemini-3.1-pro-preview');
+    expect(seen?.modelUsage?.()).toEqual(served);
+    expect(out.served).toEqual(served);
+    expect(out.usage.totalTokens).toBe(404);
   });
 
   it('no refusals: the result is the engine’s own', async () => {

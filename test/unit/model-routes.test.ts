@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { modelRoute, shownRefusal, tallyRefusal, type Refusals } from '../../src/proxy/model-routes.js';
+import {
+  modelRoute,
+  modelsInBody,
+  shownRefusal,
+  tallyRefusal,
+  type Refusals,
+} from '../../src/proxy/model-routes.js';
 
 const P = 'gemini-run-placeholder-0123456789';
 
@@ -30,21 +36,64 @@ describe('modelRoute: what the model proxy forwards', () => {
     ['code-assist', 'POST', '/v1internal:recordCodeAssistMetrics'],
     ['code-assist', 'GET', '/v1internal/operations/onboard-123_x'],
   ] as const)('%s: %s %s is forwarded', (api, method, target) => {
-    expect(modelRoute(api, method, target)).toEqual({ ok: true, target });
+    expect(modelRoute(api, method, target)).toMatchObject({ ok: true, target });
+  });
+
+  it('says which model a model call names: in its path, or (Code Assist) in its body', () => {
+    expect(modelRoute('gemini-api', 'POST', '/v1beta/models/gemini-2.5-flash:generateContent')).toEqual({
+      ok: true,
+      target: '/v1beta/models/gemini-2.5-flash:generateContent',
+      model: { in: 'path', id: 'gemini-2.5-flash' },
+    });
+    expect(
+      modelRoute('vertex', 'POST', '/v1beta1/publishers/google/models/gemini-3-flash-preview:countTokens'),
+    ).toMatchObject({ model: { in: 'path', id: 'gemini-3-flash-preview' } });
+    expect(modelRoute('code-assist', 'POST', '/v1internal:streamGenerateContent?alt=sse')).toMatchObject({
+      model: { in: 'body' },
+    });
+    // Code Assist's bookkeeping names no model: not a model call.
+    expect(modelRoute('code-assist', 'POST', '/v1internal:loadCodeAssist')).toEqual({
+      ok: true,
+      target: '/v1internal:loadCodeAssist',
+    });
+  });
+
+  it('reads the models a Code Assist body names, and refuses any form it does not read', () => {
+    // As the CLI sends them (CodeAssistServer: toGenerateContentRequest, toCountTokenRequest).
+    expect(modelsInBody({ model: 'gemini-2.5-pro', project: 'p', request: { contents: [] } })).toEqual([
+      'gemini-2.5-pro',
+    ]);
+    expect(modelsInBody({ request: { model: 'models/gemini-2.5-flash', contents: [] } })).toEqual([
+      'gemini-2.5-flash',
+    ]);
+    // Both named: both are checked.
+    expect(modelsInBody({ model: 'a', request: { model: 'models/b' } })).toEqual(['a', 'b']);
+    for (const body of [
+      {},
+      { request: {} },
+      { model: 7 },
+      { model: ['gemini-2.5-pro'] },
+      { model: 'models/../x' },
+      { model: 'gemini-2.5-pro', request: { model: { id: 'x' } } },
+      [{ model: 'gemini-2.5-pro' }],
+      'gemini-2.5-pro',
+      null,
+    ])
+      expect(modelsInBody(body), JSON.stringify(body)).toBeUndefined();
   });
 
   it('drops the key parameter and keeps only alt=sse on a stream call', () => {
     expect(
       modelRoute('gemini-api', 'POST', `/v1beta/models/m:streamGenerateContent?alt=sse&key=${P}`),
-    ).toEqual({
+    ).toMatchObject({
       ok: true,
       target: '/v1beta/models/m:streamGenerateContent?alt=sse',
     });
-    expect(modelRoute('gemini-api', 'POST', `/v1beta/models/m:generateContent?key=${P}`)).toEqual({
+    expect(modelRoute('gemini-api', 'POST', `/v1beta/models/m:generateContent?key=${P}`)).toMatchObject({
       ok: true,
       target: '/v1beta/models/m:generateContent',
     });
-    expect(modelRoute('gemini-api', 'POST', '/v1beta/models/m:generateContent?')).toEqual({
+    expect(modelRoute('gemini-api', 'POST', '/v1beta/models/m:generateContent?')).toMatchObject({
       ok: true,
       target: '/v1beta/models/m:generateContent',
     });

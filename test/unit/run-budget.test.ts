@@ -17,6 +17,30 @@ describe('TokenBudget', () => {
     expect(b.settle({ status: 'crashed' }, 1500).status).toBe('crashed');
   });
 
+  it('counts what the model proxy served, and a call it refused at the budget ends any run budget-exceeded', () => {
+    const b = new TokenBudget(120);
+    // The CLI's telemetry saw 44; the proxy served 404 (the agent called it directly).
+    expect(b.exceeded(44, { tokens: 100, answers: 3, refusedAtLimit: 0 })).toBe(false);
+    expect(b.exceeded(44, { tokens: 404, answers: 12, refusedAtLimit: 0 })).toBe(true);
+    const refused = { tokens: 120, answers: 5, refusedAtLimit: 48 };
+    const c = new TokenBudget(120);
+    expect(c.exceeded(44, refused)).toBe(true);
+    // The CLI then finished (or gave up) on its own: the budget stopped it all the same.
+    for (const status of ['finished', 'crashed', 'model-unavailable', 'timed-out'] as const) {
+      expect(c.settle({ status }, 44, refused)).toEqual({
+        status: 'budget-exceeded',
+        message:
+          'token budget exceeded: 120 tokens spent of 120 (the model proxy refused 48 further model call(s))',
+      });
+    }
+    // A wall of the model API's own keeps its name.
+    expect(c.settle({ status: 'quota-exhausted' }, 44, refused).status).toBe('quota-exhausted');
+    // Past the budget without a refusal, a run that finished first keeps its status.
+    expect(b.settle({ status: 'finished' }, 44, { tokens: 404, answers: 12, refusedAtLimit: 0 }).status).toBe(
+      'finished',
+    );
+  });
+
   it('never trips without a budget', () => {
     const b = new TokenBudget(0);
     expect(b.exceeded(1e9)).toBe(false);

@@ -69,13 +69,24 @@ const task: Task = {
 };
 
 describe('renderSummary', () => {
-  it('counts the non-model calls the model proxy refused, only when there were any', () => {
+  it('counts the calls the model proxy refused, only when there were any', () => {
     expect(renderSummary(result())).not.toContain('refused by the model proxy');
     const md = renderSummary(
       result({ refusedCalls: { count: 7, first: ['GET /v1beta/files', 'DELETE /v1beta/files/a|b'] } }),
     );
     expect(md).toContain(
-      "**7 non-model call(s) refused by the model proxy** (the agent's credential serves model calls only): `GET /v1beta/files`, `DELETE /v1beta/files/a|b`, …",
+      "**7 call(s) refused by the model proxy** (the agent's credential serves only this run's model calls: its model and the CLI's helper models): `GET /v1beta/files`, `DELETE /v1beta/files/a|b`, …",
+    );
+  });
+
+  it("shows the model proxy's own count next to the telemetry's, and what it refused at the budget", () => {
+    expect(renderSummary(result())).not.toContain('Served by the model proxy');
+    const served = { tokens: 12345, answers: 9, refusedAtLimit: 0 };
+    expect(renderSummary(result({ served }))).toContain(
+      '| Served by the model proxy | 12,345 tokens in 9 answer(s) |',
+    );
+    expect(renderSummary(result({ served: { ...served, refusedAtLimit: 51 }, maxTokens: 10000 }))).toContain(
+      '| Served by the model proxy | 12,345 tokens in 9 answer(s); 51 model call(s) refused at the budget |',
     );
   });
 

@@ -101,7 +101,7 @@ function outputsOf(r: AtReport): ActionOutputs {
     'head-sha': published?.pushedTo ? (published.headSha ?? result.headSha) : '',
     // The agent's text, published as the PR text is (secrets, attribution, markup rules).
     'final-message': capUtf8(r.publishBlock(result.transcript.finalAnswer)),
-    usage: usageJson(result.usage, result.durationMs),
+    usage: usageJson(result.usage, result.durationMs, result.served),
   };
 }
 
@@ -324,6 +324,7 @@ function machineSummary(result: RunResult, branch: string) {
     filesChanged: result.filesChanged,
     leftoverCommitted: result.leftoverCommitted,
     refusedCalls: result.refusedCalls,
+    served: result.served,
     egress: result.egress,
     toolCalls: result.transcript.toolCalls.map((t) => ({ name: t.name, kind: t.kind, status: t.status })),
     finalAnswer: result.transcript.finalAnswer,
