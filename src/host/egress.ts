@@ -8,7 +8,7 @@
 import { installEgressFilter, type EgressFilter, type FilterState } from '../isolation/egress-filter.js';
 import type { AgentSandbox } from '../isolation/sandbox.js';
 import { DEFAULT_ALLOWED_HOSTS } from '../proxy/egress-hosts.js';
-import { startForwardProxy, type ForwardProxy } from '../proxy/forward-proxy.js';
+import { startForwardProxy, type ForwardProxy, type RefusalReason } from '../proxy/forward-proxy.js';
 import type { EgressSummary } from '../run/types.js';
 import { UserError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
@@ -35,6 +35,13 @@ export interface Egress {
 /** The one-line refusal of `network` restricted/none without the agent's own user. */
 export const NEEDS_ISOLATION_MESSAGE =
   "'network: restricted' and 'network: none' filter the agent's own user, which 'isolation: none' does not have: set 'isolation: user', or 'network: open' (the agent then reaches every host).";
+
+/** Each reason of the forward proxy's, in the log's words. */
+const REFUSED_BECAUSE: Record<RefusalReason, string> = {
+  'not allowed': 'not an allowed host',
+  'inward address': 'it resolves to an address inside the runner',
+  'host header': 'its Host header names another host',
+};
 
 const OPEN: Egress = { blockedCount: () => 0, close: () => Promise.resolve(undefined) };
 
@@ -67,7 +74,7 @@ export async function openEgress(o: {
         ...(o.policy.resolve ? { resolve: o.policy.resolve } : {}),
         ...(o.env ? { env: o.env } : {}),
         onBlocked: (b) => {
-          o.log.info(`network: refused ${b.host}:${b.port} (not an allowed host)`);
+          o.log.info(`network: refused ${b.host}:${b.port} (${REFUSED_BECAUSE[b.why]})`);
           o.onBlocked?.(++refusedSoFar);
         },
       });

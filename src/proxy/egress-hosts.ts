@@ -2,8 +2,13 @@
  * Which host names the agent may reach under `network: restricted`: the package registries a build usually needs
  * and GitHub's clone hosts, plus what the workflow adds in `allowed-hosts`. Matching is on the name the agent
  * asked the forward proxy for (CONNECT's host, an absolute URL's host); no address is ever matched by a name.
+ * An allowed name is then connected only to the addresses it resolves to that are out on the internet
+ * (address-class.ts): one inside the runner (loopback, link-local, private…) only when an entry names that
+ * address itself.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
+import { canonicalAddress, inwardKind, type InwardKind } from './address-class.js';
 
 /** Why each is here: the README's security model lists the same, and a test keeps the two equal. */
 export const DEFAULT_ALLOWED_HOSTS: readonly string[] = [
@@ -33,13 +38,19 @@ export const DEFAULT_ALLOWED_HOSTS: readonly string[] = [
 
 const NAME = /^(?:\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/** One `allowed-hosts` entry: a host name, or `*.suffix` for every name below suffix (not suffix itself). */
+/**
+ * One `allowed-hosts` entry: a host name, `*.suffix` for every name below suffix (not suffix itself), or an IP
+ * address (IPv6 with or without brackets), kept in its canonical spelling.
+ */
 const patternSchema = z
   .string()
-  .transform((s) => s.toLowerCase().replace(/\.$/, ''))
-  .refine((s) => s.length <= 253 && NAME.test(s) && s !== '*', {
+  .transform((s) => {
+    const t = s.toLowerCase().replace(/\.$/, '');
+    return canonicalAddress(t) ?? t;
+  })
+  .refine((s) => isIP(s) !== 0 || (s.length <= 253 && NAME.test(s) && s !== '*'), {
     error: (i) =>
-      `'allowed-hosts' entry '${String(i.input).slice(0, 80)}' is not a host name or '*.suffix' (no scheme, port or path)`,
+      `'allowed-hosts' entry '${String(i.input).slice(0, 80)}' is not a host name, '*.suffix' or an IP address (no scheme, port or path)`,
   });
 
 /** `allowed-hosts` as written (commas, spaces or lines between entries) → patterns. Throws a one-line Error. */
@@ -54,13 +65,17 @@ export function parseAllowedHosts(text: string): string[] {
   return out;
 }
 
-/** A host name as the agent sent it, made comparable: lower case, no trailing dot, no IPv6 brackets. */
+/**
+ * A host name as the agent sent it, made comparable: lower case, no trailing dot, no IPv6 brackets, an IP
+ * address in its canonical spelling.
+ */
 export function normalizeHost(host: string): string {
-  return host
+  const h = host
     .trim()
     .toLowerCase()
     .replace(/^\[(.*)\]$/, '$1')
     .replace(/\.$/, '');
+  return canonicalAddress(h) ?? h;
 }
 
 export function hostAllowed(host: string, patterns: readonly string[]): boolean {
@@ -79,4 +94,28 @@ export function shownHost(host: string): string {
   if (h.length <= 253 && NAME.test(h)) return h;
   if (/^[0-9a-f:.]{2,45}$/.test(h)) return h;
   return '(not a host name)';
+}
+
+/** Where an allowed name may be connected: its addresses out on the internet, and those the entries name. */
+export interface Reachable {
+  /** In the resolver's order. */
+  addresses: string[];
+  /** The addresses refused, and why: each lies inside the runner and no entry names it. */
+  inward: { address: string; kind: InwardKind }[];
+}
+
+/**
+ * Splits what an allowed name resolved to into the addresses the proxy may connect to and those it may not: an
+ * address inside the runner is reachable only when `patterns` holds that address itself. Pure.
+ */
+export function reachableAddresses(resolved: readonly string[], patterns: readonly string[]): Reachable {
+  const named = new Set(patterns.map((p) => canonicalAddress(p)).filter((a) => a !== undefined));
+  const out: Reachable = { addresses: [], inward: [] };
+  for (const raw of resolved) {
+    const address = canonicalAddress(raw) ?? raw;
+    const kind = inwardKind(address);
+    if (kind === undefined || named.has(address)) out.addresses.push(address);
+    else out.inward.push({ address, kind });
+  }
+  return out;
 }

@@ -299,7 +299,10 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
     for (const other of inFlight) if (other !== crossing) other.destroy();
     reportUsage();
   };
-  /** Counts the answer `up` to a model call as its bytes go by (after they were forwarded). */
+  /**
+   * Counts the answer `up` to a model call as its bytes go by. Each chunk is read once the loop turn that forwarded
+   * it is over: the response flushes its writes on the next tick, so reading at once would delay the first byte.
+   */
   const meter = (up: IncomingMessage, res: ServerResponse): void => {
     ledger.served.answers++;
     const usage = new AnswerUsage();
@@ -311,13 +314,21 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
       counted = usage.tokens;
       if (ledger.add(delta)) limitReached(res);
     };
+    const pending: Buffer[] = [];
+    const drain = (): void => {
+      for (const chunk of pending.splice(0)) feed(chunk);
+    };
+    const later = (chunk: Buffer): void => {
+      if (pending.push(chunk) === 1) setImmediate(drain);
+    };
     const decoder = usageDecoder(up.headers['content-encoding']);
-    if (decoder === null) up.on('data', feed);
+    if (decoder === null) up.on('data', later);
     else if (decoder === undefined) {
       log(
         `an answer in content-encoding ${oneLine(String(up.headers['content-encoding'])).slice(0, 40)} is not counted`,
       );
     } else {
+      // zlib works off the loop already.
       up.on('data', (c: Buffer) => decoder.write(c));
       up.once('end', () => decoder.end());
       up.once('close', () => decoder.end());
@@ -325,7 +336,8 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
       decoder.on('error', () => log('an encoded answer could not be decoded for counting'));
       decoder.once('end', reportUsage);
     }
-    res.once('close', reportUsage);
+    // After the last chunk was read (setImmediate callbacks run in order).
+    res.once('close', () => setImmediate(reportUsage));
   };
 
   const credentialHeader = async (): Promise<[string, string]> => {

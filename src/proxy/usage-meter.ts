@@ -55,6 +55,11 @@ const MAX_USAGE_BYTES = 64 * 1024;
 const USAGE_KEY = 'usageMetadata';
 const WRAPPER_KEY = 'response';
 
+function indexOrEnd(chunk: Buffer, byte: number, from: number): number {
+  const at = chunk.indexOf(byte, from);
+  return at === -1 ? chunk.length : at;
+}
+
 /** Reads one answer; feed it every chunk in order, then read `tokens`. */
 export class AnswerUsage {
   /** The largest usage total seen in this answer so far. */
@@ -79,7 +84,17 @@ export class AnswerUsage {
   write(chunk: Buffer): void {
     let captureFrom = this.capture ? 0 : -1;
     const n = chunk.length;
+    // Inside a string only a quote or a backslash matters: jump to the next one (positions found once each, so
+    // a chunk is scanned in linear time however its escapes fall).
+    let nextQuote = -1;
+    let nextBackslash = -1;
     for (let i = 0; i < n; i++) {
+      if (this.inString && !this.escaped && !this.readingKey) {
+        if (nextQuote < i) nextQuote = indexOrEnd(chunk, QUOTE, i);
+        if (nextBackslash < i) nextBackslash = indexOrEnd(chunk, BACKSLASH, i);
+        i = Math.min(nextQuote, nextBackslash);
+        if (i >= n) break;
+      }
       const c = chunk[i]!;
       if (this.inString) {
         if (this.escaped) this.escaped = false;

@@ -69,6 +69,13 @@ export function toolRows(result: RunResult): ToolRow[] {
 /** Rows of refused hosts shown; the rest is counted in the heading. */
 const MAX_BLOCKED_ROWS = 20;
 
+/** Why the forward proxy refused a host, in the table's words. */
+const WHY: Record<EgressSummary['blocked'][number]['why'], string> = {
+  'not allowed': 'not allowed',
+  'inward address': 'resolves inside the runner',
+  'host header': 'Host header names another host',
+};
+
 /** What `network` refused the agent: hosts through the forward proxy, packets of direct connections. */
 function egressLines(e: EgressSummary): string[] {
   const requests = e.blocked.reduce((n, b) => n + b.count, 0);
@@ -80,12 +87,12 @@ function egressLines(e: EgressSummary): string[] {
     '',
   ];
   if (e.blocked.length > 0) {
-    out.push('| Refused host | Port | Times | First |', '|---|---:|---:|---|');
+    out.push('| Refused host | Port | Times | First | Why |', '|---|---:|---:|---|---|');
     for (const b of e.blocked.slice(0, MAX_BLOCKED_ROWS)) {
-      out.push(`| ${codeSpan(b.host, { table: true })} | ${b.port} | ${b.count} | ${b.first} |`);
+      out.push(`| ${codeSpan(b.host, { table: true })} | ${b.port} | ${b.count} | ${b.first} | ${WHY[b.why]} |`);
     }
     if (e.blocked.length > MAX_BLOCKED_ROWS)
-      out.push(`| … ${e.blocked.length - MAX_BLOCKED_ROWS} more | | | |`);
+      out.push(`| … ${e.blocked.length - MAX_BLOCKED_ROWS} more | | | | |`);
     out.push('');
   }
   return out;

@@ -1,6 +1,7 @@
 /** What a run of the engine hands back: the contract between the engine, the action and the CLI. */
 import type { FoldedTranscript, RunMode, Usage } from '../domain/types.js';
 import type { ServedTokens } from '../proxy/usage-meter.js';
+import type { RefusalReason } from '../proxy/forward-proxy.js';
 
 export { ENGINE_STATUSES, type ActionStatus, type EngineStatus } from '../domain/status.js';
 import type { EngineStatus } from '../domain/status.js';
@@ -52,8 +53,11 @@ export interface RunResult {
 
 export interface EgressSummary {
   mode: 'restricted' | 'none';
-  /** Hosts the forward proxy refused: as shown (plain host names only), port, how often, first time (ISO). */
-  blocked: { host: string; port: number; count: number; first: string }[];
+  /**
+   * Hosts the forward proxy refused: as shown (plain host names only), port, how often, first time (ISO), and why
+   * (a name not allowed, one that resolves inside the runner, a Host header naming another host).
+   */
+  blocked: { host: string; port: number; count: number; first: string; why: RefusalReason }[];
   /** Packets of direct connections (raw TCP, UDP/DNS, IPv6, other loopback ports) the packet filter refused. */
   droppedPackets: number;
 }

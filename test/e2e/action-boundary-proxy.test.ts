@@ -87,7 +87,7 @@ describe.skipIf(!root)('the model proxy serves the model only (action, attacker 
         expect(seen).toContain('POST /v1beta/models/gemini-2.5-flash:generateContent');
         // The run summary counts them: job summary, artifact files and the log.
         const n = CALLS.length;
-        expect(r.main.summary).toContain(`**${n} non-model call(s) refused by the model proxy**`);
+        expect(r.main.summary).toContain(`**${n} call(s) refused by the model proxy**`);
         expect(r.main.summary).toContain('`GET /v1beta/files`');
         const runSummary = JSON.parse(
           await readFile(join(dirname(r.main.outputs['summary-path']!), 'run-summary.json'), 'utf8'),
@@ -96,7 +96,7 @@ describe.skipIf(!root)('the model proxy serves the model only (action, attacker 
         expect(runSummary.refusedCalls?.first[0]).toBe('GET /v1beta/files');
         expect(r.main.stdout).toMatch(
           new RegExp(
-            `::warning::The model proxy refused ${n} non-model call\\(s\\) of the agent: GET /v1beta/files`,
+            `::warning::The model proxy refused ${n} call\\(s\\) of the agent \\(not a model call of this run\\): GET /v1beta/files`,
           ),
         );
       });

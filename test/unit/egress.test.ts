@@ -12,6 +12,7 @@ import {
   DEFAULT_ALLOWED_HOSTS,
   hostAllowed,
   parseAllowedHosts,
+  reachableAddresses,
   shownHost,
 } from '../../src/proxy/egress-hosts.js';
 import { parseAuthority } from '../../src/proxy/forward-proxy.js';
@@ -29,6 +30,29 @@ describe('allowed hosts', () => {
     expect(hostAllowed('example.com.evil.test', p)).toBe(false);
   });
 
+  it('takes IP addresses as entries, in one spelling, and matches literal hosts by address', () => {
+    const p = parseAllowedHosts('10.1.2.3, [FD00::0001], ::ffff:169.254.169.254');
+    expect(p).toEqual(['10.1.2.3', 'fd00::1', '169.254.169.254']);
+    expect(hostAllowed('[fd00:0::1]', p)).toBe(true);
+    expect(hostAllowed('::ffff:a01:203', p)).toBe(true);
+    expect(hostAllowed('10.1.2.4', p)).toBe(false);
+  });
+
+  it('connects an allowed name only to addresses outside the runner, or to those an entry names', () => {
+    const p = parseAllowedHosts('inward.example, 10.1.2.3, ::1');
+    expect(reachableAddresses(['140.82.112.3', '10.9.9.9'], p)).toEqual({
+      addresses: ['140.82.112.3'],
+      inward: [{ address: '10.9.9.9', kind: 'private' }],
+    });
+    expect(reachableAddresses(['10.1.2.3', '::ffff:7f00:1', '0:0::1', '169.254.169.254'], p)).toEqual({
+      addresses: ['10.1.2.3', '::1'],
+      inward: [
+        { address: '127.0.0.1', kind: 'loopback' },
+        { address: '169.254.169.254', kind: 'link-local' },
+      ],
+    });
+  });
+
   it('refuses schemes, ports, paths, a bare * and junk in one line', () => {
     for (const bad of [
       'https://x.com',
@@ -40,7 +64,9 @@ describe('allowed hosts', () => {
       'x_y.com',
       '**.x.com',
     ]) {
-      expect(() => parseAllowedHosts(bad), bad).toThrow(/^'allowed-hosts' entry '.*' is not a host name/);
+      expect(() => parseAllowedHosts(bad), bad).toThrow(
+        /^'allowed-hosts' entry '.*' is not a host name, '\*\.suffix' or an IP address/,
+      );
     }
   });
 

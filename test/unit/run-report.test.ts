@@ -167,15 +167,33 @@ describe('renderSummary: what network refused', () => {
       result({
         egress: {
           mode: 'restricted',
-          blocked: [{ host: 'evil.example', port: 443, count: 3, first: '2026-12-04T14:00:00.000Z' }],
+          blocked: [
+            {
+              host: 'evil.example',
+              port: 443,
+              count: 3,
+              first: '2026-12-04T14:00:00.000Z',
+              why: 'not allowed',
+            },
+            {
+              host: 'metadata.allowed.example',
+              port: 80,
+              count: 1,
+              first: '2026-12-04T14:00:01.000Z',
+              why: 'inward address',
+            },
+          ],
           droppedPackets: 5,
         },
       }),
     );
     expect(md).toContain(
-      '**Network `restricted`: 3 request(s) to 1 host(s) refused, 5 direct packet(s) dropped**',
+      '**Network `restricted`: 4 request(s) to 2 host(s) refused, 5 direct packet(s) dropped**',
     );
-    expect(md).toContain('| `evil.example` | 443 | 3 | 2026-12-04T14:00:00.000Z |');
+    expect(md).toContain('| `evil.example` | 443 | 3 | 2026-12-04T14:00:00.000Z | not allowed |');
+    expect(md).toContain(
+      '| `metadata.allowed.example` | 80 | 1 | 2026-12-04T14:00:01.000Z | resolves inside the runner |',
+    );
   });
 
   it('says so in one line when nothing was refused, and nothing at all under open', () => {
