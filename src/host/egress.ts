@@ -36,6 +36,9 @@ export interface Egress {
 export const NEEDS_ISOLATION_MESSAGE =
   "'network: restricted' and 'network: none' filter the agent's own user, which 'isolation: none' does not have: set 'isolation: user', or 'network: open' (the agent then reaches every host).";
 
+/** Direct destinations named in the summary; the packet count covers the rest. */
+const MAX_DROPPED_DESTINATIONS = 20;
+
 /** Each reason of the forward proxy's, in the log's words. */
 const REFUSED_BECAUSE: Record<RefusalReason, string> = {
   'not allowed': 'not an allowed host',
@@ -107,9 +110,11 @@ export async function openEgress(o: {
       (closed ??= (async () => {
         await fwd?.close();
         const droppedPackets = await installed.rejected().catch(() => 0);
+        // Read before the rules go: the accounting table goes with them.
+        const droppedTo = await installed.destinations(MAX_DROPPED_DESTINATIONS).catch(() => []);
         await installed.remove();
         o.onFilter?.(undefined);
-        return { mode, blocked: fwd?.blocked() ?? [], droppedPackets };
+        return { mode, blocked: fwd?.blocked() ?? [], droppedPackets, droppedTo };
       })()),
   };
 }

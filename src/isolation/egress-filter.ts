@@ -3,14 +3,20 @@
  * iptables and one ip6tables chain of this run's own, jumped to from OUTPUT for the agent's uid only. In it, TCP to
  * the given loopback ports of 127.0.0.1 (the model proxy, the forward proxy) is accepted and everything else —
  * other loopback ports and addresses, the internet, UDP (DNS to any resolver), IPv6 — is rejected at once (a
- * reset or an ICMP error: the agent's tools fail fast instead of waiting out a timeout) and counted.
+ * reset or an ICMP error: the agent's tools fail fast instead of waiting out a timeout) and counted. Before the
+ * rejects, an accounting rule (the `hashlimit` match, no target: it changes no verdict) keeps one entry per
+ * attempt — destination address, destination port and source port — in a table of the run's own, which the kernel
+ * shows to anyone in /proc/net/ip{,6}t_hashlimit/<name>: read at the end, it names the destinations the agent tried
+ * to reach directly, for the summary.
  *
  * Concurrent runs never share an agent uid (agent-user.ts), and each run's chain has its own name, so one run's
  * rules neither match nor remove another's. Nothing here matches any uid but the agent's.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { canonicalAddress } from '../util/ip-address.js';
 import { UserError } from '../util/errors.js';
 import { exec } from '../util/exec.js';
 import type { Logger } from '../util/log.js';
@@ -40,6 +46,49 @@ export function chainName(uid: number, tag = randomBytes(4).toString('hex')): st
   return `${CHAIN_PREFIX}${uid}-${tag}`.slice(0, 28);
 }
 
+/**
+ * The accounting table's name (hashlimit allows 15 characters): `gr-` and the chain's random tag, so the wrapper
+ * can tell it belongs to the chain. Pure; exported for tests.
+ */
+export function accountingName(chain: string): string {
+  return `gr-${chain.slice(chain.lastIndexOf('-') + 1)}`;
+}
+
+/** Table bounds: entries beyond `max` are not kept (the packet is then dropped, not rejected, by the match). */
+const ACCOUNTING_MAX = 4096;
+
+/**
+ * The accounting rule: a match with no target, so every packet goes on to the rejects; an entry per destination
+ * address, destination port and source port (one per connection attempt), kept for a day. Pure.
+ */
+function accountingRule(chain: string): string[] {
+  return [
+    '-A',
+    chain,
+    '-m',
+    'hashlimit',
+    '--hashlimit-upto',
+    '1000',
+    '--hashlimit-burst',
+    '1000',
+    '--hashlimit-mode',
+    'dstip,dstport,srcport',
+    '--hashlimit-name',
+    accountingName(chain),
+    '--hashlimit-htable-size',
+    '256',
+    '--hashlimit-htable-max',
+    String(ACCOUNTING_MAX),
+    '--hashlimit-htable-expire',
+    '86400000',
+  ];
+}
+
+/** Whether a rule of installRules is the accounting one: a host without the hashlimit match runs without it. */
+export function isAccountingRule(args: readonly string[]): boolean {
+  return args[0] === '-A' && args[2] === '-m' && args[3] === 'hashlimit';
+}
+
 /** The argument lists (after the iptables command) that install the chain. Pure; exported for tests. */
 export function installRules(s: Pick<FilterState, 'chain' | 'uid' | 'ports'>, family: Family): string[][] {
   const rules: string[][] = [['-N', s.chain]];
@@ -62,6 +111,7 @@ export function installRules(s: Pick<FilterState, 'chain' | 'uid' | 'ports'>, fa
     }
   }
   rules.push(
+    accountingRule(s.chain),
     ['-A', s.chain, '-p', 'tcp', '-j', 'REJECT', '--reject-with', 'tcp-reset'],
     ['-A', s.chain, '-j', 'REJECT'],
     // Last, and first in OUTPUT: the chain is whole before any packet meets it, and no earlier ACCEPT bypasses it.
@@ -91,6 +141,37 @@ export function rejectedPackets(listing: string): number {
     if (f[2] === 'REJECT' && /^\d+$/.test(f[0] ?? '')) n += Number(f[0]);
   }
   return n;
+}
+
+/** A destination the agent tried to reach directly, and how many attempts (source ports) went there. */
+export interface DroppedDestination {
+  address: string;
+  port: number;
+  count: number;
+}
+
+/**
+ * The destinations in an accounting table's /proc listing (`<expires> <src>:<sport>-><dst>:<dport> …`, IPv6 in
+ * full form), each with its number of entries, most tried first, at most `max`. Pure; exported for tests.
+ */
+export function droppedDestinations(listings: readonly string[], max: number): DroppedDestination[] {
+  const counts = new Map<string, DroppedDestination>();
+  for (const line of listings.join('\n').split('\n')) {
+    const m = /^\d+ \S+->(\S+):(\d+) /.exec(line.trim());
+    const address = m?.[1] ? (canonicalAddress(m[1]) ?? m[1]) : undefined;
+    if (!address || !/^[0-9a-f:.]+$/.test(address)) continue;
+    const port = Number(m?.[2]);
+    const key = `${address} ${port}`;
+    const seen = counts.get(key);
+    if (seen) seen.count++;
+    else counts.set(key, { address, port, count: 1 });
+  }
+  return [...counts.values()]
+    .sort(
+      (a, b) =>
+        b.count - a.count || (a.address < b.address ? -1 : a.address > b.address ? 1 : a.port - b.port),
+    )
+    .slice(0, max);
 }
 
 /**
@@ -171,6 +252,8 @@ export interface EgressFilter {
   readonly state: FilterState;
   /** Packets refused so far (both families). */
   rejected(): Promise<number>;
+  /** The destinations tried directly, most tried first, at most `max`; none when the host lacks the match. */
+  destinations(max: number): Promise<DroppedDestination[]>;
   /** Idempotent. */
   remove(): Promise<void>;
 }
@@ -192,6 +275,7 @@ export async function installEgressFilter(o: {
     ipv6: hostHasIpv6(),
   };
   const families: Family[] = state.ipv6 ? ['iptables', 'ip6tables'] : ['iptables'];
+  const accounted = new Set<Family>();
   try {
     for (const family of families) {
       const listing = await run(family, o.privilege, ['-S', 'OUTPUT']);
@@ -200,7 +284,9 @@ export async function installEgressFilter(o: {
       await removeFamily(family, state);
       for (const args of installRules(state, family)) {
         const r = await run(family, o.privilege, args);
-        if (r.exitCode !== 0) throw cannotFilter(family, r.stderr);
+        // Without the hashlimit match the filter still holds; only the destinations go unnamed.
+        if (r.exitCode === 0 && isAccountingRule(args)) accounted.add(family);
+        else if (r.exitCode !== 0 && !isAccountingRule(args)) throw cannotFilter(family, r.stderr);
       }
     }
   } catch (e) {
@@ -215,6 +301,17 @@ export async function installEgressFilter(o: {
       for (const family of families)
         n += rejectedPackets((await run(family, o.privilege, ['-L', state.chain, '-v', '-x', '-n'])).stdout);
       return n;
+    },
+    destinations: async (max) => {
+      const name = accountingName(state.chain);
+      const listings = await Promise.all(
+        [...accounted].map((family) =>
+          readFile(`/proc/net/${family === 'iptables' ? 'ipt' : 'ip6t'}_hashlimit/${name}`, 'utf8').catch(
+            () => '',
+          ),
+        ),
+      );
+      return droppedDestinations(listings, max);
     },
     remove: () => (removed ??= removeEgressFilter(state)),
   };

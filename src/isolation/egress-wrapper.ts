@@ -4,8 +4,9 @@
  * `GEMINI-RUN-<uid>-<hex>` chains, and refuses anything else. Sudoers grants this file, never iptables itself:
  * `iptables --modprobe=<program>` runs any program as root, so a rule for iptables is a rule for root.
  *
- * Every argument must be made of `[A-Za-z0-9.-]` (no `=`, no `/`, no space), and each list is matched token by
- * token against the shapes below, so no option can be slipped in between. `gemini-run setup --agent-users`
+ * Every argument must be made of `[A-Za-z0-9.-]` (no `=`, no `/`, no space; the accounting rule's one mode list
+ * `dstip,dstport,srcport` is the single exception), and each list is matched token by token against the shapes
+ * below, so no option can be slipped in between. `gemini-run setup --agent-users`
  * writes it (root-owned, 0755) with the agent users' uids baked in.
  */
 import { lstat, mkdir, rename, writeFile } from 'node:fs/promises';
@@ -43,7 +44,10 @@ shift
 [ "$1" = -w ] && [ "$2" = 10 ] || no 'lock wait'
 shift 2
 for a in "$@"; do
-  case $a in '' | *[!A-Za-z0-9.-]*) no 'argument' ;; esac
+  case $a in
+    dstip,dstport,srcport) ;;
+    '' | *[!A-Za-z0-9.-]*) no 'argument' ;;
+  esac
 done
 uid_ok() {
   case $1 in '' | *[!0-9]*) return 1 ;; esac
@@ -76,6 +80,11 @@ case $# in
        uid_ok "$6" && [ "$7" = -j ] && chain_ok "$8" "$6" && ok=1 ;;
   9) [ "$1" = -I ] && [ "$2" = OUTPUT ] && [ "$3" = 1 ] && [ "$4" = -m ] && [ "$5" = owner ] &&
        [ "$6" = --uid-owner ] && uid_ok "$7" && [ "$8" = -j ] && chain_ok "$9" "$7" && ok=1 ;;
+  18) [ "$1" = -A ] && chain_ok "$2" &&
+       [ "$3 $4 $5 $6 $7 $8 $9 \${10}" = '-m hashlimit --hashlimit-upto 1000 --hashlimit-burst 1000 --hashlimit-mode dstip,dstport,srcport' ] &&
+       [ "\${11}" = --hashlimit-name ] && [ "\${12}" = "gr-\${2##*-}" ] &&
+       [ "\${13} \${14} \${15} \${16} \${17} \${18}" = '--hashlimit-htable-size 256 --hashlimit-htable-max 4096 --hashlimit-htable-expire 86400000' ] &&
+       ok=1 ;;
   12) [ "$fam" = iptables ] && [ "$1" = -A ] && chain_ok "$2" && [ "$3" = -o ] && [ "$4" = lo ] && [ "$5" = -p ] &&
        [ "$6" = tcp ] && [ "$7" = -d ] && [ "$8" = 127.0.0.1 ] && [ "$9" = --dport ] && port_ok "\${10}" &&
        [ "\${11}" = -j ] && [ "\${12}" = ACCEPT ] && ok=1 ;;

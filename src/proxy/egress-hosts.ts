@@ -3,12 +3,12 @@
  * and GitHub's clone hosts, plus what the workflow adds in `allowed-hosts`. Matching is on the name the agent
  * asked the forward proxy for (CONNECT's host, an absolute URL's host); no address is ever matched by a name.
  * An allowed name is then connected only to the addresses it resolves to that are out on the internet
- * (address-class.ts): one inside the runner (loopback, link-local, private…) only when an entry names that
+ * (src/util/ip-address.ts): one inside the runner (loopback, link-local, private…) only when an entry names that
  * address itself.
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { canonicalAddress, inwardKind, type InwardKind } from './address-class.js';
+import { canonicalAddress, inwardKind, type InwardKind } from '../util/ip-address.js';
 
 /** Why each is here: the README's security model lists the same, and a test keeps the two equal. */
 export const DEFAULT_ALLOWED_HOSTS: readonly string[] = [

@@ -95,6 +95,12 @@ function egressLines(e: EgressSummary): string[] {
       out.push(`| … ${e.blocked.length - MAX_BLOCKED_ROWS} more | | | | |`);
     out.push('');
   }
+  if (e.droppedTo.length > 0) {
+    // Addresses the kernel printed (digits, hex, dots, colons only): nothing the agent could shape into markup.
+    out.push('| Dropped direct destination | Port | Attempts |', '|---|---:|---:|');
+    for (const d of e.droppedTo) out.push(`| \`${cell(d.address)}\` | ${d.port} | ${d.count} |`);
+    out.push('');
+  }
   return out;
 }
 

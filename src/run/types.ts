@@ -60,4 +60,9 @@ export interface EgressSummary {
   blocked: { host: string; port: number; count: number; first: string; why: RefusalReason }[];
   /** Packets of direct connections (raw TCP, UDP/DNS, IPv6, other loopback ports) the packet filter refused. */
   droppedPackets: number;
+  /**
+   * Where those direct connections went: address, port, and attempts (each source port once), most tried first,
+   * at most 20. Empty when the host's iptables lacks the hashlimit match (the count above still holds).
+   */
+  droppedTo: { address: string; port: number; count: number }[];
 }

@@ -113,6 +113,11 @@ describe.skipIf(!root)('network: restricted (action, attacker agent)', () => {
         expect(r.main.summary).toContain('| `exfil.example` | 443 | 1 |');
         const dropped = Number(/(\d+) direct packet\(s\) dropped/.exec(r.main.summary)?.[1]);
         expect(dropped).toBeGreaterThanOrEqual(3);
+        // And where they went, by address and port.
+        expect(r.main.summary).toContain('| Dropped direct destination | Port | Attempts |');
+        expect(r.main.summary).toContain(`| \`127.0.0.2\` | ${ports.outside} | 1 |`);
+        expect(r.main.summary).toContain(`| \`127.0.0.2\` | ${ports.udp} | 1 |`);
+        expect(r.main.summary).toContain(`| \`::1\` | ${ports.v6} | 1 |`);
         expect(r.main.state.egress ?? '').toBe('');
         const rules = await exec('iptables', ['-w', '10', '-S'], { allowAllExitCodes: true });
         const rules6 = await exec('ip6tables', ['-w', '10', '-S'], { allowAllExitCodes: true });

@@ -8,7 +8,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { argv, installRules, removeRules } from '../../src/isolation/egress-filter.js';
+import { argv, installRules, isAccountingRule, removeRules } from '../../src/isolation/egress-filter.js';
 import { egressWrapperScript } from '../../src/isolation/egress-wrapper.js';
 import { exec } from '../../src/util/exec.js';
 
@@ -75,6 +75,12 @@ const jump = (uid: string, chain: string) => [
   chain,
 ];
 
+/** The accounting rule as the product makes it, with some of its arguments (by index) replaced. */
+const accounting = (replaced: Record<number, string>): string[] => {
+  const rule = installRules(state, 'iptables').find(isAccountingRule)!;
+  return [...W, ...rule.map((a, i) => replaced[i] ?? a)];
+};
+
 describe('the iptables wrapper', () => {
   it('passes every argument list the product makes, unchanged, for both families', async () => {
     for (const family of ['iptables', 'ip6tables'] as const) {
@@ -116,6 +122,11 @@ describe('the iptables wrapper', () => {
     ['ACCEPT to another address', accept('iptables', '80', '10.0.0.1')],
     ['a port out of range', accept('iptables', '70000')],
     ['an IPv6 ACCEPT', accept('ip6tables', '80')],
+    ['an accounting table of another chain', accounting({ 11: 'gr-ffffffff' })],
+    ['an accounting rule with a target', [...accounting({}), '-j', 'ACCEPT']],
+    ['an accounting rule of another mode', accounting({ 9: 'dstip' })],
+    ['an accounting rule that keeps more', accounting({ 15: '99999999' })],
+    ['the mode list anywhere else', [...W, '-N', 'dstip,dstport,srcport']],
   ])('refuses %s before iptables runs', async (_what, args) => {
     const r = await call(args);
     expect(r.code).toBe(2);

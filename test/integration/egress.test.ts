@@ -157,6 +157,16 @@ describe.skipIf(!asRoot)('egress (as root: iptables on the agent uid)', () => {
     ]);
     // raw, other loopback, IPv6: one reset each; DNS: one ICMP-refused datagram.
     expect(report?.droppedPackets).toBeGreaterThanOrEqual(4);
+    // And each of them by name: address, port, attempts.
+    expect(report?.droppedTo).toEqual(
+      expect.arrayContaining([
+        { address: '127.0.0.2', port: outsidePort, count: 1 },
+        { address: '127.0.0.1', port: otherPort, count: 1 },
+        { address: '::1', port: v6Port, count: 1 },
+        { address: '127.0.0.2', port: resolver.port, count: 1 },
+      ]),
+    );
+    expect(report?.droppedTo).toHaveLength(4);
     expect(await iptablesListing()).not.toContain(chain);
   });
 

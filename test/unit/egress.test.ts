@@ -2,8 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { INPUT_DEFAULTS, parseInputs } from '../../src/action/inputs.js';
 import {
+  accountingName,
   chainName,
+  droppedDestinations,
   installRules,
+  isAccountingRule,
   rejectedPackets,
   removeRules,
   staleChains,
@@ -113,6 +116,7 @@ describe('packet filter rules', () => {
       `-N ${s.chain}`,
       `-A ${s.chain} -o lo -p tcp -d 127.0.0.1 --dport 4000 -j ACCEPT`,
       `-A ${s.chain} -o lo -p tcp -d 127.0.0.1 --dport 4001 -j ACCEPT`,
+      `-A ${s.chain} -m hashlimit --hashlimit-upto 1000 --hashlimit-burst 1000 --hashlimit-mode dstip,dstport,srcport --hashlimit-name gr-abcd1234 --hashlimit-htable-size 256 --hashlimit-htable-max 4096 --hashlimit-htable-expire 86400000`,
       `-A ${s.chain} -p tcp -j REJECT --reject-with tcp-reset`,
       `-A ${s.chain} -j REJECT`,
       `-I OUTPUT 1 -m owner --uid-owner 65001 -j ${s.chain}`,
@@ -126,6 +130,40 @@ describe('packet filter rules', () => {
       `-F ${s.chain}`,
       `-X ${s.chain}`,
     ]);
+  });
+
+  it('accounts before the rejects, in a table named for the chain, with no target of its own', () => {
+    for (const family of ['iptables', 'ip6tables'] as const) {
+      const rules = installRules(s, family);
+      const at = rules.findIndex(isAccountingRule);
+      expect(at).toBe(rules.findIndex((r) => r.includes('REJECT')) - 1);
+      expect(rules[at]).not.toContain('-j');
+    }
+    expect(accountingName(s.chain)).toBe('gr-abcd1234');
+    expect(accountingName(chainName(4_294_967_294)).length).toBeLessThanOrEqual(15);
+  });
+
+  it('names the destinations tried directly from the accounting tables, most tried first, bounded', () => {
+    const v4 = [
+      '86398 0.0.0.0:53747->127.0.0.53:53 137438953000000 137438953000000 137438953000',
+      '86398 0.0.0.0:50092->169.254.169.254:80 137438953000000 137438953000000 137438953000',
+      '86398 0.0.0.0:50098->169.254.169.254:80 137438953000000 137438953000000 137438953000',
+      '86398 0.0.0.0:50112->169.254.169.254:80 137438953000000 137438953000000 137438953000',
+      '86398 0.0.0.0:53552->10.1.2.3:81 137438953000000 137438953000000 137438953000',
+      '86398 0.0.0.0:53553->10.1.2.3:81 137438953000000 137438953000000 137438953000',
+      'junk line',
+      '',
+    ].join('\n');
+    const v6 =
+      '86399 0000:0000:0000:0000:0000:0000:0000:0000:60708->0000:0000:0000:0000:0000:0000:0000:0001:8080 1 1 1\n';
+    expect(droppedDestinations([v4, v6], 10)).toEqual([
+      { address: '169.254.169.254', port: 80, count: 3 },
+      { address: '10.1.2.3', port: 81, count: 2 },
+      { address: '127.0.0.53', port: 53, count: 1 },
+      { address: '::1', port: 8080, count: 1 },
+    ]);
+    expect(droppedDestinations([v4, v6], 2)).toHaveLength(2);
+    expect(droppedDestinations(['', ''], 5)).toEqual([]);
   });
 
   it('counts the REJECT rules and finds a dead run’s chains for the same uid only', () => {

@@ -184,9 +184,16 @@ describe('renderSummary: what network refused', () => {
             },
           ],
           droppedPackets: 5,
+          droppedTo: [
+            { address: '169.254.169.254', port: 80, count: 3 },
+            { address: '::1', port: 8080, count: 1 },
+          ],
         },
       }),
     );
+    expect(md).toContain('| Dropped direct destination | Port | Attempts |');
+    expect(md).toContain('| `169.254.169.254` | 80 | 3 |');
+    expect(md).toContain('| `::1` | 8080 | 1 |');
     expect(md).toContain(
       '**Network `restricted`: 4 request(s) to 2 host(s) refused, 5 direct packet(s) dropped**',
     );
@@ -197,7 +204,9 @@ describe('renderSummary: what network refused', () => {
   });
 
   it('says so in one line when nothing was refused, and nothing at all under open', () => {
-    const quiet = renderSummary(result({ egress: { mode: 'none', blocked: [], droppedPackets: 0 } }));
+    const quiet = renderSummary(
+      result({ egress: { mode: 'none', blocked: [], droppedPackets: 0, droppedTo: [] } }),
+    );
     expect(quiet).toContain('**Network `none`:** nothing the agent tried was refused.');
     expect(renderSummary(result())).not.toContain('Network');
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalAddress, inwardKind } from '../../src/proxy/address-class.js';
+import { canonicalAddress, inwardKind } from '../../src/util/ip-address.js';
 
 describe('inwardKind: addresses inside the runner', () => {
   it.each([
