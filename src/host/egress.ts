@@ -100,6 +100,11 @@ export async function openEgress(o: {
   );
   // Named, so the rules of this run can be told from a later run's of the same (reused) uid.
   o.log.info(`network: the packet filter is the chain ${filter.state.chain}.`);
+  if (!filter.namesDestinations) {
+    o.log.info(
+      "network: the packet filter will count the direct packets it drops but not name their destinations: this host's iptables refused the hashlimit match (on a runner prepared by 'gemini-run setup', re-run setup to update its iptables wrapper).",
+    );
+  }
   const fwd = proxy;
   const installed = filter;
   let closed: Promise<EgressSummary> | undefined;

@@ -254,6 +254,8 @@ export interface EgressFilter {
   rejected(): Promise<number>;
   /** The destinations tried directly, most tried first, at most `max`; none when the host lacks the match. */
   destinations(max: number): Promise<DroppedDestination[]>;
+  /** Whether the accounting rule is in place for every family (else destinations go unnamed). */
+  readonly namesDestinations: boolean;
   /** Idempotent. */
   remove(): Promise<void>;
 }
@@ -302,6 +304,7 @@ export async function installEgressFilter(o: {
         n += rejectedPackets((await run(family, o.privilege, ['-L', state.chain, '-v', '-x', '-n'])).stdout);
       return n;
     },
+    namesDestinations: families.every((f) => accounted.has(f)),
     destinations: async (max) => {
       const name = accountingName(state.chain);
       const listings = await Promise.all(
