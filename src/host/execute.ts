@@ -83,7 +83,9 @@ export async function execute(o: ExecuteOptions, deps: Partial<ExecuteDeps> = {}
       log: o.log,
       mask: (secret) => o.mask(secret),
       silenceMs: silenceFor(o.engine.timeoutMs),
-      // The proxy forwards only the models this CLI calls for the run's model, and holds the budget itself.
+      // The proxy forwards only the models this CLI calls for the run's model, and holds the budget itself: one
+      // limit, the tokens the run may still be served. Another budget (a daily cap's remainder) is met by passing
+      // the smaller of the two here, not by a second count.
       models: modelsForRun(o.engine.cliProfile?.checked ?? DEFAULT_GEMINI_VERSION, o.engine.model),
       ...(o.engine.maxTokens ? { tokenLimit: o.engine.maxTokens } : {}),
     });

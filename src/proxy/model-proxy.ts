@@ -143,6 +143,9 @@ function spentMessage(ledger: TokenLedger): string {
 const OTHER_MODEL_MESSAGE =
   "this run's credential serves only the run's model and the Gemini CLI's own helper models";
 
+/** How often at most the served count is told while answers flow (see reportUsageSoon). */
+const USAGE_REPORT_MS = 250;
+
 /** A Code Assist request body is read whole to see its model: a conversation of a few MB, bounded here. */
 const MAX_MODEL_REQUEST_BODY = 64 * 1024 * 1024;
 
@@ -284,12 +287,23 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
   const ledger = new TokenLedger(o.tokenLimit);
   /** Model calls in flight (sent upstream, answer not yet over): cut when the limit is reached. */
   const inFlight = new Set<ServerResponse>();
+  let usageTimer: NodeJS.Timeout | undefined;
+  /** Tells the count now (at the limit, at a refusal there, at the end). */
   const reportUsage = (): void => {
+    clearTimeout(usageTimer);
+    usageTimer = undefined;
     try {
       o.onUsage?.({ ...ledger.served });
     } catch {
       // Reporting must not take the answer down with it.
     }
+  };
+  /**
+   * Tells the count after an answer, at most every USAGE_REPORT_MS: the proxy holds the limit itself, so the action
+   * needs the count for its summary and its stop, not per chunk; fewer lines are less work on both sides.
+   */
+  const reportUsageSoon = (): void => {
+    usageTimer ??= setTimeout(reportUsage, USAGE_REPORT_MS);
   };
   /** The answer to `crossing` reached the limit: every other model call still in flight ends here. */
   const limitReached = (crossing: ServerResponse): void => {
@@ -334,10 +348,10 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
       up.once('close', () => decoder.end());
       decoder.on('data', feed);
       decoder.on('error', () => log('an encoded answer could not be decoded for counting'));
-      decoder.once('end', reportUsage);
+      decoder.once('end', reportUsageSoon);
     }
     // After the last chunk was read (setImmediate callbacks run in order).
-    res.once('close', () => setImmediate(reportUsage));
+    res.once('close', () => setImmediate(reportUsageSoon));
   };
 
   const credentialHeader = async (): Promise<[string, string]> => {
@@ -628,6 +642,8 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<RunningProx
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         clearInterval(silenceTimer);
+        // The final count, if one is still to be told.
+        if (usageTimer) reportUsage();
         server.close(() => resolve());
         server.closeAllConnections();
         upstream.close();
