@@ -98,7 +98,7 @@ function egressLines(e: EgressSummary): string[] {
   if (e.droppedTo.length > 0) {
     // Addresses the kernel printed (digits, hex, dots, colons only): nothing the agent could shape into markup.
     out.push('| Dropped direct destination | Port | Attempts |', '|---|---:|---:|');
-    for (const d of e.droppedTo) out.push(`| \`${cell(d.address)}\` | ${d.port} | ${d.count} |`);
+    for (const d of e.droppedTo) out.push(`| ${codeSpan(d.address, { table: true })} | ${d.port} | ${d.count} |`);
     out.push('');
   }
   return out;
