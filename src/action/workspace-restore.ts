@@ -1,5 +1,7 @@
 import { restoreCheckoutCredentials, type SavedCredentials } from '../git/credentials.js';
 import { rebuildWorkspaceGit, workspaceSnapshotSchema, type WorkspaceSnapshot } from '../git/workspace.js';
+import type { NestedRepoReport } from '../git/nested-repos.js';
+import { neutralize } from '../util/untrusted-text.js';
 import { getErrorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { z } from 'zod';
@@ -15,7 +17,7 @@ export async function restoreWorkspace(o: {
   log: Logger;
 }): Promise<void> {
   try {
-    await rebuildWorkspaceGit({ snapshot: o.snapshot, vault: o.vault });
+    logNested(await rebuildWorkspaceGit({ snapshot: o.snapshot, vault: o.vault }), o.log);
   } catch (e) {
     o.log.warning(
       `Could not rebuild the workspace's .git: ${getErrorMessage(e)}; the checkout's credential stays removed.`,
@@ -26,6 +28,31 @@ export async function restoreWorkspace(o: {
     await restoreCheckoutCredentials(o.snapshot.worktree, o.saved).catch((e: unknown) =>
       o.log.warning(`Could not restore the checkout's credentials: ${getErrorMessage(e)}`),
     );
+  }
+}
+
+/** Paths named in one log line at most; the rest is counted. */
+const SHOWN = 10;
+
+function shown(paths: readonly string[]): string {
+  const list = paths.slice(0, SHOWN).map((p) => neutralize(p, 200));
+  return `${list.join(', ')}${paths.length > SHOWN ? ` and ${paths.length - SHOWN} more` : ''}`;
+}
+
+/** What the rebuild removed of the agent's nested repositories, in the job log (the paths are the agent's text). */
+function logNested(report: NestedRepoReport, log: Logger): void {
+  if (report.removed.length > 0) {
+    log.warning(
+      `Removed ${report.removed.length} nested repositor${report.removed.length === 1 ? 'y' : 'ies'} left in the workspace, so that no later step's git runs their config: ${shown(report.removed)}`,
+    );
+  }
+  if (report.trackedShapes.length > 0) {
+    log.info(
+      `Left ${report.trackedShapes.length} tracked directory(ies) shaped like a bare repository (a later step that runs git inside one uses its config): ${shown(report.trackedShapes)}`,
+    );
+  }
+  if (report.problems.length > 0) {
+    log.warning(`Could not check the whole workspace for nested repositories: ${shown(report.problems)}`);
   }
 }
 

@@ -24,6 +24,7 @@ import { UserError } from '../util/errors.js';
 import { Git, ownRepoEnv } from './git.js';
 import { parseConfigList, type ConfigEntry } from './credentials.js';
 import { copyObjectStore } from './vault.js';
+import { removeNestedRepositories, type NestedRepoReport } from './nested-repos.js';
 
 /** What the action saved of the workspace's `.git` before the run, to rebuild it from. Not secret: paths. */
 export const workspaceSnapshotSchema = z.object({
@@ -236,7 +237,10 @@ export async function inspectWorkspace(worktree: string, snapshotDir: string): P
  * from HEAD, the working tree is left as the agent left it. Run only after every process of the agent has ended.
  * Idempotent: it can run again from the post step.
  */
-export async function rebuildWorkspaceGit(o: { snapshot: WorkspaceSnapshot; vault: string }): Promise<void> {
+export async function rebuildWorkspaceGit(o: {
+  snapshot: WorkspaceSnapshot;
+  vault: string;
+}): Promise<NestedRepoReport> {
   const { snapshot } = o;
   const gitDir = join(snapshot.worktree, '.git');
   // rename never follows a link: whatever the agent left at .git (a directory, a file, a symlink) goes whole.
@@ -306,4 +310,8 @@ export async function rebuildWorkspaceGit(o: { snapshot: WorkspaceSnapshot; vaul
     await repo.run([...bound, 'update-ref', '--no-deref', 'HEAD', sha]);
   }
   await repo.run([...bound, 'reset', '--quiet', '--mixed'], { allowAllExitCodes: true });
+  // What the run's tree tracks, from the index just made: git reads only our own .git for this.
+  const listed = await repo.run([...bound, 'ls-files', '-z'], { allowAllExitCodes: true });
+  const tracked = new Set(listed.stdout.split('\0').filter((p) => p !== ''));
+  return removeNestedRepositories(snapshot.worktree, tracked);
 }

@@ -4,7 +4,8 @@
  * `core.worktree`, a `.git` file pointing elsewhere) so that a command it chose runs when git touches the
  * repository: each such command appends `id -u` to a marker. The marker shows the attack ran (as the agent: its
  * export runs as its own user), and never holds the action's uid; the pushed objects hold no secret; a later
- * step's `git status`, `git commit` and `git push` in the workspace, as the runner user, run none of it. A
+ * step's `git status`, `git commit` and `git push` in the workspace, as the runner user, run none of it, nor does
+ * its `git status` in a repository the agent nested in the worktree (`sub/.git`, a `gitdir:` file). A
  * workspace an earlier agent shaped is refused before anything runs. And the scrub keeps a person's commit that
  * only a tag reaches.
  */
@@ -33,8 +34,18 @@ const SECRETS = [
 const root = process.getuid?.() === 0;
 type User = { uid: number; gid: number; home: string };
 
-/** A directory every user can write, holding the attacker's payload and the marker it appends to. */
-async function trapDir(): Promise<{ dir: string; payload: string; marker: string; leak: string }> {
+/**
+ * A directory every user can write, holding the attacker's payload and the marker it appends to, and a second
+ * pair for the repositories the agent nests in the worktree.
+ */
+async function trapDir(): Promise<{
+  dir: string;
+  payload: string;
+  marker: string;
+  leak: string;
+  nestedPayload: string;
+  nestedMarker: string;
+}> {
   const dir = await mkdtemp(join(tmpdir(), 'gemini-run-trap-'));
   await chmod(dir, 0o777);
   const marker = join(dir, 'ran-as');
@@ -53,19 +64,38 @@ async function trapDir(): Promise<{ dir: string; payload: string; marker: string
     ].join('\n'),
     { mode: 0o755 },
   );
-  for (const f of [marker, leak]) {
+  const nestedMarker = join(dir, 'nested-ran-as');
+  const nestedPayload = join(dir, 'nested.sh');
+  await writeFile(nestedPayload, `#!/bin/sh\nid -u >> '${nestedMarker}'\n`, { mode: 0o755 });
+  for (const f of [marker, leak, nestedMarker]) {
     await writeFile(f, '');
     await chmod(f, 0o666);
   }
-  return { dir, payload, marker, leak };
+  return { dir, payload, marker, leak, nestedPayload, nestedMarker };
+}
+
+/** Where the planting agent nests repositories: `sub/.git`, `pkg/.git`, and `lib/.git` pointing elsewhere. */
+const NESTED = ['sub', 'pkg', 'lib'];
+
+/** Shell commands that make a repository (with a commit: the leftover `git add` takes it in) run `payload`. */
+function nestedRepo(dir: string, payload: string): string[] {
+  return [
+    `git init -q '${dir}'`,
+    `git -C '${dir}' commit -q --allow-empty -m inner`,
+    `git -C '${dir}' config core.fsmonitor 'sh ${payload}'`,
+  ];
 }
 
 function shell(command: string, description: string): Script['steps'][number] {
   return { functionCalls: [{ name: 'run_shell_command', args: { command, description } }] };
 }
 
-/** Plants every way git runs a command, and leaves an uncommitted file so the leftover commit runs `git add`. */
-function plantingAttacker(payload: string): Script {
+/**
+ * Plants every way git runs a command, nests repositories whose fsmonitor is `nestedPayload` (one of them through a
+ * `gitdir:` file into `elsewhere`, a path in the workspace: the take-back makes it the runner's, so git's ownership
+ * check would not stop it), and leaves an uncommitted file so the leftover commit runs `git add`.
+ */
+function plantingAttacker(payload: string, nestedPayload: string, elsewhere: string): Script {
   const hooks = [
     'pre-commit',
     'post-commit',
@@ -92,6 +122,10 @@ function plantingAttacker(payload: string): Script {
           ),
           'mkdir -p .git/info && printf "* filter=pwn\\n" > .git/info/attributes',
           'echo planted > PLANTED.txt',
+          ...nestedRepo('sub', nestedPayload),
+          ...nestedRepo('pkg', nestedPayload),
+          ...nestedRepo(elsewhere, nestedPayload),
+          `mkdir lib && printf 'gitdir: ../%s/.git\\n' '${elsewhere}' > lib/.git`,
           'echo uncommitted > LEFT.txt',
         ].join(' && '),
         'Plant',
@@ -210,7 +244,7 @@ describe.skipIf(!root)("the action never runs git in the agent's repository (att
           if (asUser) await exec('chown', [`${asUser.uid}:${asUser.gid}`, envFile]);
           const r = await world.run({
             mode,
-            script: plantingAttacker(trap.payload),
+            script: plantingAttacker(trap.payload, trap.nestedPayload, '.hidden/elsewhere'),
             // The planted `.gitattributes` is a protected path: allowed here, so the push and a later step happen.
             inputs: { 'gemini-api-key': GEMINI_API_KEY, 'protected-paths-policy': 'allow' },
             env: { ACTIONS_RUNTIME_TOKEN: RUNTIME_TOKEN, GITHUB_ENV: envFile },
@@ -246,6 +280,17 @@ describe.skipIf(!root)("the action never runs git in the agent's repository (att
           const push = await laterStep(world, asUser, ['push', '-q', 'origin', 'HEAD:refs/heads/later-step']);
           expect(push.exitCode, push.stderr).toBe(0);
           expect(new Set(await uidsIn(trap.marker))).toEqual(new Set([agentUid]));
+
+          // The repositories the agent nested are gone (and named in the log): a later step's git status in
+          // each finds the workspace's .git and runs none of their fsmonitors.
+          for (const dir of NESTED) {
+            const nested = await laterStep(world, asUser, ['-C', dir, 'status', '--porcelain']);
+            expect(nested.exitCode, `${dir}: ${nested.stderr}`).toBe(0);
+          }
+          expect((await uidsIn(trap.nestedMarker)).filter((uid) => uid !== agentUid)).toEqual([]);
+          expect(r.main.stdout).toMatch(
+            /Removed 4 nested repositories left in the workspace[^\n]*: \.hidden\/elsewhere\/\.git, lib\/\.git, pkg\/\.git, sub\/\.git$/m,
+          );
 
           expect(await readFile(envFile, 'utf8')).toBe('');
           const leak = await readFile(trap.leak, 'utf8');
