@@ -169,4 +169,6 @@ export interface FoldedTranscript {
   finalAnswer: string;
   /** Models that actually served, in first-seen order. */
   models: string[];
+  /** Records too large to read safely (a line past the bound, or too many values): skipped, counted here. */
+  skippedRecords?: number;
 }

@@ -5,6 +5,7 @@
  * the run and never committed.
  */
 import { ownerUids, readAgentFile } from '../util/agent-file.js';
+import { parseBoundedJson } from '../util/bounded-json.js';
 import { promises as fs } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Task } from '../domain/types.js';
@@ -212,10 +213,8 @@ async function readWorktreeFile(worktree: string, name: string): Promise<string>
 }
 
 async function readJson(worktree: string, name: string): Promise<{ scripts?: unknown } | undefined> {
-  try {
-    const value: unknown = JSON.parse(await readWorktreeFile(worktree, name));
-    return typeof value === 'object' && value !== null ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  const text = await readWorktreeFile(worktree, name).catch(() => undefined);
+  const parsed = text === undefined ? undefined : parseBoundedJson(text);
+  const value = parsed?.ok ? parsed.value : undefined;
+  return typeof value === 'object' && value !== null ? value : undefined;
 }

@@ -15,6 +15,8 @@
  */
 import { z } from 'zod';
 import type { ModelUsage, RunEvent, Usage } from '../domain/types.js';
+import { AGENT_JSON_BOUNDS, parseBoundedJson } from '../util/bounded-json.js';
+import { BoundedLines } from '../util/bounded-lines.js';
 import { classifyApiError } from './telemetry.js';
 import { normalizeToolName } from './tools.js';
 
@@ -100,7 +102,7 @@ const streamEventSchema = z.discriminatedUnion('type', [
 
 export type StreamJsonEvent = z.infer<typeof streamEventSchema>;
 
-/** Lines longer than this without a newline are dropped (bounded memory on a runaway line). */
+/** Lines longer than this are dropped whole (bounded memory on a runaway line). */
 const MAX_LINE = 64 * 1024 * 1024;
 
 /** A short, one-line description of a tool call for the log (path, command, pattern). */
@@ -133,7 +135,8 @@ export class StreamJsonTranslator {
   toolCalls = 0;
   turns = 0;
 
-  private partial = '';
+  private readonly lines = new BoundedLines(MAX_LINE);
+  private tooManyValues = 0;
   private readonly toolNames = new Map<string, string>();
   private sawToolCall = false;
 
@@ -143,43 +146,41 @@ export class StreamJsonTranslator {
   /** Feeds a chunk of stdout; returns the events of every line it completed. */
   push(chunk: string): RunEvent[] {
     const out: RunEvent[] = [];
-    const text = this.partial + chunk;
-    let start = 0;
-    let nl = text.indexOf('\n');
-    while (nl !== -1) {
-      this.line(text.slice(start, nl), out);
-      start = nl + 1;
-      nl = text.indexOf('\n', start);
-    }
-    const rest = text.slice(start);
-    this.partial = rest.length > MAX_LINE ? '' : rest;
+    for (const line of this.lines.push(chunk)) this.line(line, out);
     return out;
   }
 
   /** Flushes a last line without a newline (the process exited). */
   end(): RunEvent[] {
     const out: RunEvent[] = [];
-    const rest = this.partial;
-    this.partial = '';
-    if (rest.trim() !== '') this.line(rest, out);
+    const rest = this.lines.end();
+    if (rest !== undefined && rest.trim() !== '') this.line(rest, out);
     return out;
+  }
+
+  /**
+   * Lines too large to read (past MAX_LINE, or too many values for util/bounded-json.ts): skipped and counted.
+   * The agent's processes can write into gemini's stdout (its /proc/<pid>/fd/1 is theirs to open).
+   */
+  get oversizedLines(): number {
+    return this.lines.dropped + this.tooManyValues;
   }
 
   /** Translates one line (exported for tests through push). */
   private line(raw: string, out: RunEvent[]): void {
     const line = raw.trim();
     if (line === '') return;
-    let json: unknown;
     if (!line.startsWith('{')) {
       this.skip(line);
       return;
     }
-    try {
-      json = JSON.parse(line);
-    } catch {
-      this.skip(line);
+    const bounded = parseBoundedJson(line, { ...AGENT_JSON_BOUNDS, maxBytes: MAX_LINE });
+    if (!bounded.ok) {
+      if (bounded.why === 'too-large') this.tooManyValues++;
+      else this.skip(line);
       return;
     }
+    const json = bounded.value;
     const parsed = streamEventSchema.safeParse(json);
     if (!parsed.success) {
       const type = json && typeof json === 'object' ? (json as { type?: unknown }).type : undefined;

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import type { Usage, ModelUsage } from '../domain/types.js';
 import type { AgentFilePolicy } from '../util/agent-file.js';
+import { AGENT_JSON_BOUNDS, parseBoundedJson } from '../util/bounded-json.js';
 import { FileFollower, followUntilAborted } from '../util/file-follower.js';
 
 export type TelemetryEvent =
@@ -164,14 +165,16 @@ export class TelemetryScanner {
       this.skipped++;
       return;
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(obj.toString('utf8', from));
-    } catch {
+    // Bounded in values and nesting too (util/bounded-json.ts): the agent can append to this file.
+    const parsed = parseBoundedJson(obj.subarray(from), {
+      ...AGENT_JSON_BOUNDS,
+      maxBytes: this.maxObjectBytes,
+    });
+    if (!parsed.ok) {
       this.skipped++;
       return;
     }
-    const ev = this.toEvent(parsed);
+    const ev = this.toEvent(parsed.value);
     if (ev) events.push(ev);
   }
 

@@ -14,6 +14,7 @@
  */
 import type { FoldedTranscript, TranscriptMessage, TranscriptToolCall } from '../domain/types.js';
 import { AGENT_FILE_LIMITS, ownFile } from '../util/agent-file.js';
+import { AGENT_JSON_BOUNDS, parseBoundedJson, recordOf } from '../util/bounded-json.js';
 import {
   forEachLine,
   parseTranscriptLine,
@@ -36,6 +37,12 @@ const ID_PREFIX = Buffer.from('{"id":"');
 
 /** Raw lines wait this many message lines before being parsed: re-appends come within a few lines. */
 const PARSE_WINDOW = 64;
+/**
+ * A message line longer than this is parsed at once rather than held raw: the window then holds at most
+ * PARSE_WINDOW such lines (and their fallbacks), whatever the agent appends. Real records this long carry tool
+ * output, which the parse cuts first, so they parse cheaply.
+ */
+const HOLD_RAW_BYTES = 256 * 1024;
 
 const SET_MESSAGES_PREFIX = Buffer.from('{"$set":{"messages":');
 
@@ -51,6 +58,9 @@ class TranscriptFolder {
   private pending: string[] = [];
   private meta: Record<string, unknown> = {};
   badLines = 0;
+  /** Records too large to read (util/bounded-json.ts, MAX_TRANSCRIPT_LINE_BYTES): skipped and counted. */
+  tooLarge = 0;
+  private readonly countTooLarge = (): void => void this.tooLarge++;
 
   line(line: string): void {
     if (line.startsWith('{"id":"')) {
@@ -63,14 +73,14 @@ class TranscriptFolder {
     }
     const trimmed = line.trim();
     if (trimmed === '') return;
-    let rec: unknown;
-    try {
-      rec = JSON.parse(trimmed);
-    } catch {
+    const parsed = parseBoundedJson(trimmed);
+    if (!parsed.ok) {
       // A torn last line (the CLI was killed mid-append) or a corrupt one: the CLI's loader skips it too.
-      this.badLines++;
+      if (parsed.why === 'too-large') this.tooLarge++;
+      else this.badLines++;
       return;
     }
+    const rec = parsed.value;
     if (!rec || typeof rec !== 'object' || Array.isArray(rec)) {
       this.badLines++;
       return;
@@ -105,9 +115,11 @@ class TranscriptFolder {
     ) {
       const q = buf.indexOf(0x22, start + ID_PREFIX.length);
       if (q !== -1 && q < end && q > start + ID_PREFIX.length && buf[q - 1] !== 0x5c) {
+        const line = buf.subarray(start, end);
+        // Held raw only when small (setRaw parses a long one at once): then it must outlive the reused buffer.
         this.setRaw(
           buf.toString('utf8', start + ID_PREFIX.length, q),
-          Buffer.from(buf.subarray(start, end)),
+          line.length > HOLD_RAW_BYTES ? line : Buffer.from(line),
           true,
         );
         return;
@@ -132,6 +144,11 @@ class TranscriptFolder {
         return;
       }
     }
+    // Not decoded at all when it could not be parsed anyway.
+    if (end - start > AGENT_JSON_BOUNDS.maxBytes) {
+      this.tooLarge++;
+      return;
+    }
     this.line(buf.toString('utf8', start, end));
   }
 
@@ -139,8 +156,15 @@ class TranscriptFolder {
     const old = this.entries.get(sliced);
     // A slice keeps its whole parent string (a 1 MB read) alive; a key lives as long as the fold, so copy it.
     const id = old || fresh ? sliced : Buffer.from(sliced, 'utf8').toString('utf8');
-    // Map.set on an existing key keeps its first-seen position, as the CLI's loader does.
-    this.entries.set(id, { line, fallback: old ? (old.line ?? old.msg ?? old.fallback) : undefined });
+    const fallback = old ? (old.line ?? old.msg ?? old.fallback) : undefined;
+    if (line.length > HOLD_RAW_BYTES) {
+      const msg = parseTranscriptLine(line, this.countTooLarge);
+      if (!msg) this.badLines++;
+      // Map.set on an existing key keeps its first-seen position, as the CLI's loader does.
+      this.entries.set(id, msg ? { msg } : { fallback });
+      return;
+    }
+    this.entries.set(id, { line, fallback });
     this.pending.push(id);
     if (this.pending.length > PARSE_WINDOW) {
       const due = this.pending.splice(0, this.pending.length - PARSE_WINDOW);
@@ -153,7 +177,7 @@ class TranscriptFolder {
     const e = this.entries.get(id);
     if (!e) return undefined;
     if (e.msg) return e.msg;
-    let msg = e.line !== undefined ? parseTranscriptLine(e.line) : undefined;
+    let msg = e.line !== undefined ? parseTranscriptLine(e.line, this.countTooLarge) : undefined;
     if (!msg) {
       if (e.line !== undefined) this.badLines++;
       const fb = e.fallback;
@@ -161,7 +185,7 @@ class TranscriptFolder {
         fb === undefined
           ? undefined
           : typeof fb === 'string' || Buffer.isBuffer(fb)
-            ? parseTranscriptLine(fb)
+            ? parseTranscriptLine(fb, this.countTooLarge)
             : fb;
     }
     if (!msg) {
@@ -180,7 +204,8 @@ class TranscriptFolder {
   result(): FoldedTranscript {
     const messages: TranscriptMessage[] = [];
     const toolCalls: TranscriptToolCall[] = [];
-    const tokensByModel: FoldedTranscript['tokensByModel'] = {};
+    // Model names are the agent's text ("__proto__" among them): counted in a Map, never on an object's keys.
+    const byModel = new Map<string, FoldedTranscript['tokensByModel'][string]>();
     const models: string[] = [];
     let finalAnswer = '';
     for (const id of [...this.entries.keys()]) {
@@ -191,8 +216,12 @@ class TranscriptFolder {
       if (msg.type !== 'gemini') continue;
       if (msg.text.trim() !== '') finalAnswer = msg.text;
       if (!msg.model) continue;
-      if (!models.includes(msg.model)) models.push(msg.model);
-      const t = (tokensByModel[msg.model] ??= { input: 0, output: 0, cached: 0, total: 0, messages: 0 });
+      let t = byModel.get(msg.model);
+      if (!t) {
+        t = { input: 0, output: 0, cached: 0, total: 0, messages: 0 };
+        byModel.set(msg.model, t);
+        models.push(msg.model);
+      }
       t.messages++;
       if (msg.tokens) {
         t.input += msg.tokens.input;
@@ -204,7 +233,9 @@ class TranscriptFolder {
     this.pending = [];
     const str = (k: string): string | undefined =>
       typeof this.meta[k] === 'string' ? this.meta[k] : undefined;
+    const tokensByModel = recordOf(byModel);
     const out: FoldedTranscript = { messages, toolCalls, tokensByModel, finalAnswer, models };
+    if (this.tooLarge > 0) out.skippedRecords = this.tooLarge;
     const sessionId = str('sessionId');
     const startTime = str('startTime');
     const lastUpdated = str('lastUpdated');
@@ -216,7 +247,7 @@ class TranscriptFolder {
 }
 
 export function emptyTranscript(): FoldedTranscript {
-  return { messages: [], toolCalls: [], tokensByModel: {}, finalAnswer: '', models: [] };
+  return { messages: [], toolCalls: [], tokensByModel: recordOf(), finalAnswer: '', models: [] };
 }
 
 export function foldTranscript(text: string): FoldedTranscript {
@@ -231,12 +262,17 @@ export function foldTranscript(text: string): FoldedTranscript {
   return f.result();
 }
 
-/** Folds the file as it streams: memory is bounded by the longest line plus the folded result. */
+/**
+ * Folds the file as it streams: memory is bounded by the longest line read (MAX_TRANSCRIPT_LINE_BYTES) plus the
+ * folded result; a record too large to read is skipped and counted (`skippedRecords`).
+ */
 export async function foldTranscriptFile(
   file: string,
   policy = ownFile(file, AGENT_FILE_LIMITS.transcript),
 ): Promise<FoldedTranscript> {
   const f = new TranscriptFolder();
-  await forEachLine(file, policy, (buf, start, end) => f.lineBytes(buf, start, end));
+  await forEachLine(file, policy, (buf, start, end) => f.lineBytes(buf, start, end), {
+    onOversized: () => void f.tooLarge++,
+  });
   return f.result();
 }

@@ -14,6 +14,7 @@ import {
   readAgentFileChunks,
   type AgentFilePolicy,
 } from '../util/agent-file.js';
+import { parseBoundedJson } from '../util/bounded-json.js';
 import { contentText, forEachLine, rewindHistory, stripToolOutput } from './transcript-parse.js';
 
 /** A user message the CLI's loader does not count as resumable (`isIgnoredUserContent`, 0.61.0). */
@@ -39,13 +40,11 @@ export async function transcriptResumable(
   // Per id (in history order) only whether it is resumable: a session file can be hundreds of MB.
   const history = new Map<string, boolean>();
   await forEachLine(file, policy, (buf, start, end) => {
-    let r: unknown;
-    try {
-      // Tool output is cut first; what is left still says whether a record counts.
-      r = JSON.parse(stripToolOutput(buf.subarray(start, end)).toString('utf8'));
-    } catch {
-      return;
-    }
+    // Tool output is cut first; what is left still says whether a record counts. A record too large to read
+    // (util/bounded-json.ts) counts as the torn line it most likely is.
+    const parsed = parseBoundedJson(stripToolOutput(buf.subarray(start, end)));
+    if (!parsed.ok) return;
+    const r = parsed.value;
     if (!r || typeof r !== 'object' || Array.isArray(r)) return;
     const rec = r as Record<string, unknown>;
     const set = rec['$set'] as Record<string, unknown> | undefined;
@@ -119,12 +118,9 @@ async function readHeader(file: string, policy: AgentFilePolicy): Promise<z.infe
   } finally {
     await f.fh.close();
   }
-  try {
-    const parsed = HeaderFields.safeParse(JSON.parse(head.split('\n', 1)[0] ?? ''));
-    return parsed.success ? parsed.data : {};
-  } catch {
-    return {};
-  }
+  const json = parseBoundedJson(head.split('\n', 1)[0] ?? '');
+  const parsed = json.ok ? HeaderFields.safeParse(json.value) : undefined;
+  return parsed?.success ? parsed.data : {};
 }
 
 async function headerSessionId(file: string, policy: AgentFilePolicy): Promise<string | undefined> {

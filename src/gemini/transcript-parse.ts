@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import type { TranscriptMessage, TranscriptToolCall } from '../domain/types.js';
 import { openAgentFile, type AgentFilePolicy } from '../util/agent-file.js';
+import { parseBoundedJson } from '../util/bounded-json.js';
 import { normalizeToolName } from './tools.js';
 
 const toolCallSchema = z
@@ -96,20 +97,19 @@ function toMessage(raw: RawMessage): TranscriptMessage {
   };
 }
 
-/** One line of a session transcript as a message, or undefined when it is not one (torn, or another record). */
-export function parseTranscriptLine(line: RawLine): TranscriptMessage | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(typeof line === 'string' ? line : stripToolOutput(line).toString('utf8'));
-  } catch {
-    if (typeof line === 'string') return undefined;
-    try {
-      json = JSON.parse(line.toString('utf8')); // the cut went wrong: parse the line as written
-    } catch {
-      return undefined;
-    }
+/**
+ * One line of a session transcript as a message, or undefined when it is not one (torn, another record, or too
+ * large to parse: then `onTooLarge` hears of it). Tool output is cut before the bounded parse (util/bounded-json.ts).
+ */
+export function parseTranscriptLine(line: RawLine, onTooLarge?: () => void): TranscriptMessage | undefined {
+  let parsed = parseBoundedJson(typeof line === 'string' ? line : stripToolOutput(line));
+  // The cut went wrong: parse the line as written.
+  if (!parsed.ok && parsed.why === 'invalid' && typeof line !== 'string') parsed = parseBoundedJson(line);
+  if (!parsed.ok) {
+    if (parsed.why === 'too-large') onTooLarge?.();
+    return undefined;
   }
-  const m = messageSchema.safeParse(json);
+  const m = messageSchema.safeParse(parsed.value);
   return m.success ? toMessage(m.data) : undefined;
 }
 
@@ -230,25 +230,42 @@ export function rewindHistory(history: Map<string, unknown>, id: string): void {
 }
 
 /**
+ * Longest transcript line read, in bytes. The CLI's longest lines carry tool output (a file read, a command's
+ * output, 0.61.0's history snapshot with every output of the session), tens of MB at most; a longer line is
+ * skipped unbuffered. Memory is bounded by this, whatever the agent appends.
+ */
+const MAX_TRANSCRIPT_LINE_BYTES = 64 * 1024 * 1024;
+
+/**
  * Calls `onLine(buf, start, end)` for each line of the file (no newline), streaming over one reused buffer grown
- * only for a line longer than it: memory is bounded by the longest line. A torn last line is passed too. The
- * file is the agent's: opened as util/agent-file.ts checks it, and read no further than the policy's bound.
+ * only for a line longer than it, up to `maxLineBytes`: a longer line is read past without being held, and
+ * `onOversized` hears of it. A torn last line is passed too. The file is the agent's: opened as
+ * util/agent-file.ts checks it, and read no further than the policy's bound.
  */
 export async function forEachLine(
   file: string,
   policy: AgentFilePolicy,
   onLine: (buf: Buffer, start: number, end: number) => void,
+  opts: { maxLineBytes?: number; onOversized?: () => void } = {},
 ): Promise<void> {
+  const maxLine = opts.maxLineBytes ?? MAX_TRANSCRIPT_LINE_BYTES;
   const { fh } = await openAgentFile(file, policy);
   let total = 0;
   try {
-    let buf = Buffer.allocUnsafe(1024 * 1024);
+    let buf = Buffer.allocUnsafe(Math.min(1024 * 1024, maxLine));
     let have = 0;
+    // Inside a line longer than maxLine: everything up to its newline is dropped as it is read.
+    let skipping = false;
     for (;;) {
       if (have === buf.length) {
-        const bigger = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(bigger, 0, 0, have);
-        buf = bigger;
+        if (buf.length >= maxLine) {
+          skipping = true;
+          have = 0;
+        } else {
+          const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxLine));
+          buf.copy(bigger, 0, 0, have);
+          buf = bigger;
+        }
       }
       const want = Math.min(buf.length - have, policy.maxBytes - total);
       const { bytesRead } = want > 0 ? await fh.read(buf, have, want, null) : { bytesRead: 0 };
@@ -257,15 +274,26 @@ export async function forEachLine(
       const end = have + bytesRead;
       const view = buf.subarray(0, end);
       let start = 0;
+      if (skipping) {
+        const nl = view.indexOf(0x0a);
+        if (nl === -1) {
+          have = 0;
+          continue;
+        }
+        skipping = false;
+        opts.onOversized?.();
+        start = nl + 1;
+      }
       // The carried partial line holds no newline: search the new bytes only.
-      for (let nl = view.indexOf(0x0a, have); nl !== -1; nl = view.indexOf(0x0a, start)) {
+      for (let nl = view.indexOf(0x0a, Math.max(have, start)); nl !== -1; nl = view.indexOf(0x0a, start)) {
         if (nl > start) onLine(view, start, nl);
         start = nl + 1;
       }
       buf.copyWithin(0, start, end);
       have = end - start;
     }
-    if (have > 0) onLine(buf, 0, have);
+    if (skipping) opts.onOversized?.();
+    else if (have > 0) onLine(buf, 0, have);
   } finally {
     await fh.close();
   }

@@ -281,6 +281,9 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
   if (transcriptPath) {
     try {
       transcript = await foldTranscriptFile(transcriptPath);
+      if (transcript.skippedRecords) {
+        log.warning(`skipped ${transcript.skippedRecords} transcript record(s) too large to read safely`);
+      }
     } catch (e) {
       log.warning(`could not read the transcript ${transcriptPath}: ${getErrorMessage(e)}`);
     }

@@ -159,6 +159,9 @@ class StreamTally {
   end(): void {
     this.take(this.translator.end());
     if (this.translator.error && !this.error) this.error = this.translator.error;
+    const skipped = this.translator.oversizedLines;
+    if (skipped > 0)
+      this.ctx.opts.log.warning(`skipped ${skipped} stream-json line(s) of gemini too large to read`);
   }
 
   toolCalls(): TranscriptToolCall[] {

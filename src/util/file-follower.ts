@@ -8,6 +8,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { lstat, watch } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { BoundedLines } from './bounded-lines.js';
 import {
   AgentFileRefused,
   copyFromHandle,
@@ -157,17 +158,17 @@ export class FileFollower {
 
 /**
  * The same as complete text lines, decoded as UTF-8 across reads: a character cut by a read boundary waits for
- * its last bytes instead of turning into U+FFFD. A line longer than `maxLineBytes` is dropped.
+ * its last bytes instead of turning into U+FFFD. A line longer than `maxLineBytes` is dropped whole, its tail never
+ * taken for a line of its own (util/bounded-lines.ts).
  */
 export class LineFollower {
   private readonly follower: FileFollower;
   private decoder = new StringDecoder('utf8');
-  private partial = '';
-  private readonly maxLineChars: number;
+  private readonly lines: BoundedLines;
 
   constructor(target: FollowTarget, opts: FollowOptions & { maxLineBytes?: number } = {}) {
     this.follower = new FileFollower(target, opts);
-    this.maxLineChars = opts.maxLineBytes ?? 8 * 1024 * 1024;
+    this.lines = new BoundedLines(opts.maxLineBytes ?? 8 * 1024 * 1024);
   }
 
   /** The lines completed since the last call (a trailing partial line waits for its newline). */
@@ -179,14 +180,11 @@ export class LineFollower {
       },
       () => {
         this.decoder = new StringDecoder('utf8');
-        this.partial = '';
+        this.lines.reset();
+        text = '';
       },
     );
-    if (text === '') return [];
-    const lines = (this.partial + text).split('\n');
-    this.partial = lines.pop() ?? '';
-    if (this.partial.length > this.maxLineChars) this.partial = '';
-    return lines;
+    return text === '' ? [] : this.lines.push(text);
   }
 
   keepIfUnlinked(dest: string): Promise<boolean> {

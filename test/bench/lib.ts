@@ -433,14 +433,20 @@ export const PEAK_RSS_HOW =
  * the process already grew (writing the input, an earlier round), so its growth reads as 0.
  */
 export async function peakRssMb(file: string, side: string, args: string[]): Promise<number> {
-  const run = async (s: string): Promise<number> => {
-    const r = await exec(process.execPath, ['--import', 'tsx', file, `${RSS_SIDE}${s}`, ...args], {
-      env: process.env,
-      timeoutMs: 600_000,
-    });
-    const kb = /^maxrss-kb (\d+)$/m.exec(r.stdout)?.[1];
-    if (kb === undefined) throw new Error(`${file} ${RSS_SIDE}${s} printed no maxrss-kb line`);
-    return (Number(kb) * 1024) / 1e6;
-  };
-  return (await run(side)) - (await run('idle'));
+  return (await runRssSide(file, side, args)).mb - (await runRssSide(file, 'idle', args)).mb;
+}
+
+/** Runs one side of `file` in a fresh process: its maxrss in MB, and what it printed. */
+export async function runRssSide(
+  file: string,
+  side: string,
+  args: string[],
+): Promise<{ mb: number; stdout: string }> {
+  const r = await exec(process.execPath, ['--import', 'tsx', file, `${RSS_SIDE}${side}`, ...args], {
+    env: process.env,
+    timeoutMs: 600_000,
+  });
+  const kb = /^maxrss-kb (\d+)$/m.exec(r.stdout)?.[1];
+  if (kb === undefined) throw new Error(`${file} ${RSS_SIDE}${side} printed no maxrss-kb line`);
+  return { mb: (Number(kb) * 1024) / 1e6, stdout: r.stdout };
 }
