@@ -15,7 +15,7 @@ import { tokensSpent } from '../run/budget.js';
 import type { AccessTokenSource } from '../proxy/vertex-token.js';
 import { runAgent } from '../run/engine.js';
 import type { RunOptions } from '../run/options.js';
-import type { EgressSummary, RunResult } from '../run/types.js';
+import type { EgressSummary, LocalServicesSummary, RunResult } from '../run/types.js';
 import { withStack } from '../util/async-stack.js';
 import type { Logger } from '../util/log.js';
 import type { FilterState } from '../isolation/egress-filter.js';
@@ -121,8 +121,9 @@ export async function execute(o: ExecuteOptions, deps: Partial<ExecuteDeps> = {}
     // Its refusals are complete once it stopped; stopping is idempotent, so the stack's stop is then a no-op.
     await live.stop();
     const served = usage?.();
+    const withServices = o.sandbox ? { ...result, localServices: servicesSummary(o.sandbox) } : result;
     return withEgress(
-      withRefusals(served ? withServed(result, served) : result, live.refusals(), o.log),
+      withRefusals(served ? withServed(withServices, served) : withServices, live.refusals(), o.log),
       refusedEgress,
       o.log,
     );
@@ -140,6 +141,16 @@ async function writeBack(o: ExecuteOptions, access: ModelAccess): Promise<void> 
 function withServed(result: RunResult, served: ServedTokens): RunResult {
   const totalTokens = tokensSpent(result.usage.totalTokens, served);
   return { ...result, served, usage: { ...result.usage, totalTokens } };
+}
+
+function servicesSummary(sandbox: AgentSandbox): LocalServicesSummary {
+  const s = sandbox.localServices;
+  return {
+    hidden: s.hidden.length,
+    reachable: s.reachable,
+    ...(s.unavailable !== undefined ? { unavailable: s.unavailable } : {}),
+    abstract: s.abstract,
+  };
 }
 
 function withRefusals(result: RunResult, refused: Refusals, log: Logger): RunResult {

@@ -28,6 +28,8 @@ import {
   type AgentUser,
 } from './agent-user.js';
 import { detectPrivilege, NO_ISOLATION_MESSAGE, type Privilege } from './privilege.js';
+import { shieldLocalServices, type LocalServices } from './local-services.js';
+import { neutralize } from '../util/untrusted-text.js';
 
 export type IsolationMode = 'user' | 'none';
 
@@ -36,8 +38,10 @@ export interface AgentSandbox {
   readonly privilege: Exclude<Privilege, 'none'>;
   /** The agent's own directory: everything gemini writes outside the worktree goes here. */
   readonly dir: string;
-  /** Argv prefix that starts a program as the agent user. */
+  /** Argv prefix that starts a program as the agent user (in its mount namespace, where it can have one). */
   readonly runAs: string[];
+  /** The host's local services' sockets: hidden from the agent, or why not (local-services.ts). */
+  readonly localServices: LocalServices;
   /** Re-opens the agent's directory after the engine wrote into it (home, context, restored transcript). */
   admit(): Promise<void>;
   /** Ends every process of the agent user and gives the action its files back. Returns survivors (none). */
@@ -88,6 +92,13 @@ export async function openSandbox(o: {
   const agentDir = dir;
   const access = grant;
   o.log.info(`The agent runs as ${user.name} (uid ${user.uid}; ${describe(privilege)})`);
+  const shield = await shieldLocalServices({
+    user,
+    privilege,
+    trees: [o.worktree, agentDir],
+    plain: runAsPrefix(user, privilege),
+  });
+  logLocalServices(shield.services, o.log);
   let closed = false;
   const settle = async (): Promise<number[]> => {
     const survivors = await reapAgentUser(user, privilege);
@@ -99,7 +110,8 @@ export async function openSandbox(o: {
     user,
     privilege,
     dir: agentDir,
-    runAs: runAsPrefix(user, privilege),
+    runAs: shield.runAs,
+    localServices: shield.services,
     admit: () => openTree(agentDir, treeAclSpec(user.uid, process.getuid?.() ?? 0)),
     settle,
     reapSync: () => reapAgentUserSync(user, privilege),
@@ -113,6 +125,33 @@ export async function openSandbox(o: {
       await claimed.release();
     },
   };
+}
+
+/** Names shown in one log line at most. */
+const SHOWN = 8;
+
+function logLocalServices(s: LocalServices, log: Logger): void {
+  const list = (names: readonly string[]) =>
+    `${names
+      .slice(0, SHOWN)
+      .map((n) => neutralize(n, 200))
+      .join(', ')}${names.length > SHOWN ? ` and ${names.length - SHOWN} more` : ''}`;
+  if (s.unavailable === undefined) {
+    log.info(
+      s.hidden.length > 0
+        ? `The agent's processes run in a mount namespace of their own with ${s.hidden.length} local service socket(s) hidden: ${list(s.hidden)}`
+        : "The agent's processes run in a mount namespace of their own (this host has no local service socket to hide)",
+    );
+  } else if (s.reachable.length > 0) {
+    log.warning(
+      `The agent can reach ${s.reachable.length} local service socket(s) (${list(s.reachable)}): ${s.unavailable}. A daemon behind one can make network requests for it that the packet filter does not see.`,
+    );
+  }
+  if (s.abstract.length > 0) {
+    log.warning(
+      `${s.abstract.length} abstract unix socket(s) are bound on this host and stay within the agent's reach (they are not files a mount namespace can hide): ${list(s.abstract)}`,
+    );
+  }
 }
 
 function describe(p: Exclude<Privilege, 'none'>): string {

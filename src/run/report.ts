@@ -7,7 +7,7 @@ import type { Task, ToolKind } from '../domain/types.js';
 import { codeSpan, plainInline, publishedBlock, type PublishContext } from '../markdown/publish.js';
 import { statusLine } from '../domain/status.js';
 import type { ServedTokens } from '../proxy/usage-meter.js';
-import type { EgressSummary, RunResult } from './types.js';
+import type { EgressSummary, LocalServicesSummary, RunResult } from './types.js';
 
 export interface SummaryOptions {
   task?: Task;
@@ -89,7 +89,9 @@ function egressLines(e: EgressSummary): string[] {
   if (e.blocked.length > 0) {
     out.push('| Refused host | Port | Times | First | Why |', '|---|---:|---:|---|---|');
     for (const b of e.blocked.slice(0, MAX_BLOCKED_ROWS)) {
-      out.push(`| ${codeSpan(b.host, { table: true })} | ${b.port} | ${b.count} | ${b.first} | ${WHY[b.why]} |`);
+      out.push(
+        `| ${codeSpan(b.host, { table: true })} | ${b.port} | ${b.count} | ${b.first} | ${WHY[b.why]} |`,
+      );
     }
     if (e.blocked.length > MAX_BLOCKED_ROWS)
       out.push(`| … ${e.blocked.length - MAX_BLOCKED_ROWS} more | | | | |`);
@@ -98,7 +100,8 @@ function egressLines(e: EgressSummary): string[] {
   if (e.droppedTo.length > 0) {
     // Addresses the kernel printed (digits, hex, dots, colons only): nothing the agent could shape into markup.
     out.push('| Dropped direct destination | Port | Attempts |', '|---|---:|---:|');
-    for (const d of e.droppedTo) out.push(`| ${codeSpan(d.address, { table: true })} | ${d.port} | ${d.count} |`);
+    for (const d of e.droppedTo)
+      out.push(`| ${codeSpan(d.address, { table: true })} | ${d.port} | ${d.count} |`);
     out.push('');
   }
   return out;
@@ -111,6 +114,33 @@ function servedFact(s: ServedTokens): [string, string] {
     'Served by the model proxy',
     `${formatTokens(s.tokens)} tokens in ${s.answers} answer(s)${refused}`,
   ];
+}
+
+/** Socket names shown (host paths and abstract names: only plain characters, the rest as `?`). */
+function socketNames(names: readonly string[]): string {
+  const shown = names.slice(0, 5).map((n) => codeSpan(n.replace(/[^A-Za-z0-9@/._-]/g, '?').slice(0, 120)));
+  return `${shown.join(', ')}${names.length > 5 ? ', …' : ''}`;
+}
+
+/**
+ * What the network policy cannot see: local services the agent could still ask to go out for it. Said only when
+ * there is something (hidden sockets are in the log).
+ */
+function localServiceLines(s: LocalServicesSummary): string[] {
+  const out: string[] = [];
+  if (s.unavailable !== undefined && s.reachable.length > 0) {
+    out.push(
+      `**Local services: the agent could reach ${s.reachable.length} local service socket(s)** (${socketNames(s.reachable)}): ${s.unavailable}. A daemon behind one (systemd-resolved, D-Bus, docker) can make network requests for the agent that the packet filter does not see; run the action as root or with passwordless sudo to hide them.`,
+      '',
+    );
+  }
+  if (s.abstract.length > 0) {
+    out.push(
+      `**Local services: ${s.abstract.length} abstract unix socket(s) on this host stay within the agent's reach** (${socketNames(s.abstract)}): they are not files, and the agent shares the host's network namespace.`,
+      '',
+    );
+  }
+  return out;
 }
 
 function isTask(x: SummaryOptions | Task): x is Task {
@@ -154,6 +184,7 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
   }
 
   if (result.egress) out.push(...egressLines(result.egress));
+  if (result.egress && result.localServices) out.push(...localServiceLines(result.localServices));
 
   const tools = toolRows(result);
   if (tools.length > 0) {

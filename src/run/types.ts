@@ -49,6 +49,18 @@ export interface RunResult {
   served?: ServedTokens;
   /** What `network` restricted or none refused the agent (src/host/egress.ts). Absent under `open`. */
   egress?: EgressSummary;
+  /** The host's local services' sockets for an isolated agent (src/isolation/local-services.ts). */
+  localServices?: LocalServicesSummary;
+}
+
+export interface LocalServicesSummary {
+  /** Sockets hidden from the agent in its mount namespace. */
+  hidden: number;
+  /** Sockets it could still reach, because this host gave no way to hide them (`unavailable` says why). */
+  reachable: string[];
+  unavailable?: string;
+  /** Abstract sockets bound on the host: within its reach wherever it runs. */
+  abstract: string[];
 }
 
 export interface EgressSummary {

