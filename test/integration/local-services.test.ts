@@ -6,7 +6,7 @@
  * within reach wherever the agent runs, and is reported. Each test checks the daemon first answers the action
  * itself, so a daemon that never answers cannot pass for a hidden one.
  */
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,5 +143,31 @@ describe.skipIf(!asRoot)("local services' sockets and the agent", () => {
       /^the agent could reach \d+ local service socket\(s\) \(.*\): the runner may start/,
     );
     expect(narrow.fix).toMatch(/root or with passwordless sudo/);
+  });
+
+  it('a host that refuses a mount namespace (a container without CAP_SYS_ADMIN): uncovered, and said why', async () => {
+    // An unshare that fails as the real one does there, first on the PATH of this test process only.
+    const bin = await mkdtemp(join(tmpdir(), 'gemini-run-no-unshare-'));
+    await writeFile(
+      join(bin, 'unshare'),
+      "#!/bin/sh\necho 'unshare: unshare failed: Operation not permitted' >&2\nexit 1\n",
+      { mode: 0o755 },
+    );
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path ?? ''}`;
+    try {
+      await withSandbox('root', async (s, log) => {
+        expect(s.localServices.hidden).toEqual([]);
+        expect(s.localServices.reachable).toContain(socket);
+        expect(s.localServices.unavailable).toBe(
+          'no mount namespace for the agent here (unshare: unshare failed: Operation not permitted)',
+        );
+        expect(log.join('\n')).toMatch(/warning: The agent can reach \d+ local service socket\(s\)/);
+        expect((await asAgent(s, ['id', '-u'])).stdout.trim()).toBe(String(s.user.uid));
+      });
+    } finally {
+      process.env.PATH = path;
+      await rm(bin, { recursive: true, force: true });
+    }
   });
 });
