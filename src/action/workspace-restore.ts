@@ -39,11 +39,21 @@ function shown(paths: readonly string[]): string {
   return `${list.join(', ')}${paths.length > SHOWN ? ` and ${paths.length - SHOWN} more` : ''}`;
 }
 
-/** What the rebuild removed of the agent's nested repositories, in the job log (the paths are the agent's text). */
+/** What the rebuild did with the repositories nested in the worktree, in the job log (the paths are the agent's). */
 function logNested(report: NestedRepoReport, log: Logger): void {
-  if (report.removed.length > 0) {
+  const { removed, removedPreexisting: before } = report;
+  if (removed.length > 0) {
+    const earlier =
+      before.length > 0
+        ? ` (${before.length} of them there before the run, since changed or with a config that runs commands: ${shown(before)})`
+        : '';
     log.warning(
-      `Removed ${report.removed.length} nested repositor${report.removed.length === 1 ? 'y' : 'ies'} left in the workspace, so that no later step's git runs their config: ${shown(report.removed)}`,
+      `Removed ${removed.length} nested repositor${removed.length === 1 ? 'y' : 'ies'} left in the workspace, so that no later step's git runs their config: ${shown(removed)}${earlier}`,
+    );
+  }
+  if (report.kept.length > 0) {
+    log.info(
+      `Kept ${report.kept.length} nested repositor${report.kept.length === 1 ? 'y' : 'ies'} that were there before the run, as they were: ${shown(report.kept)}`,
     );
   }
   if (report.trackedShapes.length > 0) {

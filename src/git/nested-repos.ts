@@ -1,19 +1,25 @@
 /**
- * Repositories the agent left inside the worktree. A later workflow step that runs git in a subdirectory finds the
- * nearest repository going up: a `sub/.git` (a directory, a `gitdir:` file pointing anywhere, a link) or a
- * directory that is itself shaped like a repository (`HEAD` beside `objects/` and `refs/`, or beside a
- * `commondir` file) comes before the workspace's own `.git`, and its config (`core.fsmonitor`, an alias, a hook
- * path) runs with the job's environment. Git never tracks a path named `.git`, so every nested one is the agent's
- * (or an earlier agent's, on a reused workspace): it goes, whole. A repository-shaped directory loses its `HEAD`
- * (without it git does not take the directory for a repository), unless the run's own tree tracks that `HEAD`: a
- * fixture of the repository's (libgit2's test repositories), or something the agent committed for review.
+ * Repositories nested inside the worktree. A later workflow step that runs git in a subdirectory finds the nearest
+ * repository going up: a `sub/.git` (a directory, a `gitdir:` file pointing anywhere, a link) or a directory that is
+ * itself shaped like a repository (`HEAD` beside `objects/` and `refs/`, or beside a `commondir` file) comes before
+ * the workspace's own `.git`, and its config (`core.fsmonitor`, an alias, a hook path) runs with the job's
+ * environment. So after the run every nested `.git` goes, whole, and a repository-shaped directory loses its
+ * `HEAD` (without it git does not take the directory for a repository) unless the run's own tree tracks that
+ * `HEAD` (a fixture of the repository's, like libgit2's test repositories, or something committed for review).
  *
- * The walk reads directory entries only (no link is followed, no git runs in what it finds) and runs after every
- * process of the agent has ended.
+ * Kept: a nested repository that was there before the run (a second checkout an earlier step made), whose git
+ * directory then passed the same checks as the workspace's own (workspace.ts: nothing but what actions/checkout
+ * writes, no hook, nothing pointing elsewhere), and whose control files (config, hooks, alternates, ...) the run
+ * left byte for byte as they were. A `gitdir:` file or a link is never kept: what it points at is not ours to check.
+ *
+ * The walk reads directory entries only (no link is followed, no git runs in what it finds); the removal runs after
+ * every process of the agent has ended.
  */
-import type { Dirent } from 'node:fs';
-import { chmod, lstat, readdir, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { constants as fsConstants, type Dirent } from 'node:fs';
+import { chmod, lstat, open, readdir, readlink, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { z } from 'zod';
 
 /** Entries visited at most: far beyond a checkout with its dependencies, and a bound on a planted maze. */
 const MAX_ENTRIES = 2_000_000;
@@ -21,10 +27,29 @@ const MAX_ENTRIES = 2_000_000;
 export interface NestedRepoReport {
   /** Worktree-relative paths removed: `sub/.git`, or `dir/HEAD` of a repository-shaped directory. */
   removed: string[];
-  /** Repository-shaped directories left because their HEAD is tracked (relative, `.` for none). */
+  /** Of those, the ones that were there before the run (changed by it, or never safe to keep). */
+  removedPreexisting: string[];
+  /** Nested repositories kept: there before the run, safe then, unchanged since. */
+  kept: string[];
+  /** Repository-shaped directories left because their HEAD is tracked. */
   trackedShapes: string[];
   /** What could not be walked or removed, one line each (bounded). */
   problems: string[];
+}
+
+/** What the action recorded before the run: fingerprints of the nested git directories it may keep, and all seen. */
+export const nestedRecordSchema = z.object({
+  keep: z.record(z.string(), z.string()),
+  seen: z.array(z.string()),
+});
+export type NestedRecord = z.infer<typeof nestedRecordSchema>;
+
+/** A nested repository found by the walk: `rel` is its `.git` entry, or the repository-shaped directory. */
+interface Nested {
+  rel: string;
+  shaped: boolean;
+  /** A real directory (a `.git` file or link is not). */
+  dir: boolean;
 }
 
 /** Whether a directory's entries make git take it for a repository (setup.c is_git_directory). Pure. */
@@ -36,24 +61,14 @@ function looksLikeGitDir(entries: readonly Dirent[]): boolean {
   return Boolean(by.get('objects')?.isDirectory() && by.get('refs')?.isDirectory());
 }
 
-/**
- * Removes every nested `.git` below `worktree` (the top-level one is left: the rebuild made it) and the `HEAD` of
- * every untracked repository-shaped directory. `tracked` holds the worktree-relative paths the run's tree tracks.
- */
-export async function removeNestedRepositories(
-  worktree: string,
-  tracked: ReadonlySet<string>,
-): Promise<NestedRepoReport> {
-  const report: NestedRepoReport = { removed: [], trackedShapes: [], problems: [] };
-  const problem = (line: string) => {
-    if (report.problems.length < 20) report.problems.push(line);
-  };
+/** Every nested repository below `worktree` (its own `.git` aside), walked without following a link. */
+async function findNested(worktree: string, problem: (l: string) => void): Promise<Nested[]> {
+  const found: Nested[] = [];
   const stack: string[] = [''];
   let visited = 0;
   while (stack.length > 0) {
     const rel = stack.pop()!;
-    const dir = rel === '' ? worktree : join(worktree, rel);
-    const entries = await readdirOpening(dir).catch((e: unknown) => {
+    const entries = await readdirOpening(rel === '' ? worktree : join(worktree, rel)).catch((e: unknown) => {
       problem(`${rel || '.'}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
       return undefined;
     });
@@ -63,23 +78,121 @@ export async function removeNestedRepositories(
       problem(`stopped after ${MAX_ENTRIES} entries`);
       break;
     }
-    if (rel !== '' && looksLikeGitDir(entries)) {
-      const head = join(rel, 'HEAD');
-      if (tracked.has(head)) report.trackedShapes.push(rel);
-      else if (await removeAgentPath(join(worktree, head), problem, head)) report.removed.push(head);
-    }
+    if (rel !== '' && looksLikeGitDir(entries)) found.push({ rel, shaped: true, dir: true });
     for (const e of entries) {
       const child = rel === '' ? e.name : join(rel, e.name);
       if (e.name === '.git') {
-        if (rel === '') continue;
-        if (await removeAgentPath(join(worktree, child), problem, child)) report.removed.push(child);
+        if (rel !== '') found.push({ rel: child, shaped: false, dir: e.isDirectory() });
         continue;
       }
       // Dirent types come from the directory itself: a link to a directory is a link, never entered.
       if (e.isDirectory()) stack.push(child);
     }
   }
+  return found;
+}
+
+/** The files of a git directory that decide what git runs there; `hooks/` is taken whole. */
+const CONTROL_FILES = [
+  'config',
+  'config.worktree',
+  'commondir',
+  'gitdir',
+  'info/attributes',
+  'objects/info/alternates',
+  'objects/info/http-alternates',
+];
+
+/** One entry as data: absent, a link and its target, a directory, or a file's size and content hash. */
+async function describeEntry(path: string): Promise<string> {
+  const st = await lstat(path).catch(() => undefined);
+  if (!st) return 'absent';
+  if (st.isSymbolicLink()) return `link ${await readlink(path).catch(() => '?')}`;
+  if (st.isDirectory()) return 'dir';
+  if (!st.isFile() || st.size > 1 << 20) return `other ${st.mode} ${st.size}`;
+  const fh = await open(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK).catch(
+    () => undefined,
+  );
+  if (!fh) return 'unreadable';
+  try {
+    return `file ${createHash('sha256')
+      .update(await fh.readFile())
+      .digest('hex')}`;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A fingerprint of what in a git directory can make git run something (read as data, no link followed). */
+async function gitDirFingerprint(gitDir: string): Promise<string> {
+  const hash = createHash('sha256');
+  for (const name of CONTROL_FILES) hash.update(`${name}\0${await describeEntry(join(gitDir, name))}\n`);
+  const hooks = (await readdir(join(gitDir, 'hooks')).catch(() => [] as string[])).sort();
+  for (const name of hooks)
+    hash.update(`hooks/${name}\0${await describeEntry(join(gitDir, 'hooks', name))}\n`);
+  return hash.digest('hex');
+}
+
+/**
+ * Before the run: the nested repositories there are, and a fingerprint of each whose git directory `safe` accepts
+ * (the workspace's own checks; `shaped` for a repository-shaped directory, which may have no config: a fixture of
+ * a nested checkout's): those may be kept after the run if unchanged.
+ */
+export async function recordNestedRepositories(
+  worktree: string,
+  safe: (gitDir: string, shaped: boolean) => Promise<boolean>,
+): Promise<NestedRecord> {
+  const record: NestedRecord = { keep: {}, seen: [] };
+  const keep = new Map<string, string>();
+  for (const n of await findNested(worktree, () => undefined)) {
+    record.seen.push(n.rel);
+    const gitDir = join(worktree, n.rel);
+    if (n.dir && (await safe(gitDir, n.shaped))) keep.set(n.rel, await gitDirFingerprint(gitDir));
+  }
+  // Paths are the worktree's names: an entry, never a key on a prototype.
+  record.keep = Object.fromEntries(keep);
+  return record;
+}
+
+/**
+ * Removes every nested `.git` below `worktree` (the top-level one is left: the rebuild made it) and the `HEAD` of
+ * every untracked repository-shaped directory, but for those `before` says may be kept and that are unchanged.
+ * `tracked` holds the worktree-relative paths the run's tree tracks.
+ */
+export async function removeNestedRepositories(
+  worktree: string,
+  tracked: ReadonlySet<string>,
+  before: NestedRecord = { keep: {}, seen: [] },
+): Promise<NestedRepoReport> {
+  const report: NestedRepoReport = {
+    removed: [],
+    removedPreexisting: [],
+    kept: [],
+    trackedShapes: [],
+    problems: [],
+  };
+  const problem = (line: string) => {
+    if (report.problems.length < 20) report.problems.push(line);
+  };
+  const seen = new Set(before.seen);
+  for (const n of await findNested(worktree, problem)) {
+    const target = n.shaped ? join(n.rel, 'HEAD') : n.rel;
+    if (n.shaped && tracked.has(target)) {
+      report.trackedShapes.push(n.rel);
+      continue;
+    }
+    const print = Object.hasOwn(before.keep, n.rel) ? before.keep[n.rel] : undefined;
+    if (n.dir && print !== undefined && print === (await gitDirFingerprint(join(worktree, n.rel)))) {
+      report.kept.push(n.rel);
+      continue;
+    }
+    if (await removeAgentPath(join(worktree, target), problem, target)) {
+      report.removed.push(target);
+      if (seen.has(n.rel)) report.removedPreexisting.push(target);
+    }
+  }
   report.removed.sort();
+  report.kept.sort();
   return report;
 }
 

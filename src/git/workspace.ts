@@ -17,14 +17,30 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../util/errors.js';
 import { Git, ownRepoEnv } from './git.js';
 import { parseConfigList, type ConfigEntry } from './credentials.js';
 import { copyObjectStore } from './vault.js';
-import { removeNestedRepositories, type NestedRepoReport } from './nested-repos.js';
+import {
+  nestedRecordSchema,
+  recordNestedRepositories,
+  removeNestedRepositories,
+  type NestedRepoReport,
+} from './nested-repos.js';
 
 /** What the action saved of the workspace's `.git` before the run, to rebuild it from. Not secret: paths. */
 export const workspaceSnapshotSchema = z.object({
@@ -151,6 +167,58 @@ async function parseConfigBytes(bytes: Buffer, scratch: string): Promise<ConfigE
   }
 }
 
+/**
+ * Checks a git directory as data: its config holds only what actions/checkout writes, it points nowhere else
+ * (worktree config, a common dir, alternates), has no linked worktree or submodule, and no hook but LFS's. Returns
+ * what the workspace's snapshot keeps; throws a Refusal naming the first thing found.
+ */
+async function checkGitDir(
+  gitDir: string,
+  scratch: string,
+  configOptional = false,
+): Promise<{ configBytes: Buffer; entries: ConfigEntry[]; hooks: Map<string, Buffer> }> {
+  const read = await readGitFile(join(gitDir, 'config'), MAX_CONFIG_BYTES);
+  if (!read && !configOptional) throw new Refusal('.git/config is missing');
+  const configBytes = read ?? Buffer.alloc(0);
+  const entries = read ? await parseConfigBytes(read, scratch) : [];
+  const unexpected = unexpectedConfig(entries);
+  if (unexpected.length > 0) {
+    const shown = unexpected.slice(0, 5).map((k) => `'${k}'`);
+    throw new Refusal(
+      `.git/config sets ${shown.join(', ')}${unexpected.length > 5 ? ` and ${unexpected.length - 5} more` : ''}, which actions/checkout does not write (perhaps left by an earlier run)`,
+    );
+  }
+  for (const name of [
+    'config.worktree',
+    'commondir',
+    'gitdir',
+    'objects/info/alternates',
+    'objects/info/http-alternates',
+  ]) {
+    if ((await lstat(join(gitDir, name)).catch(() => undefined)) !== undefined) {
+      throw new Refusal(`.git/${name} exists`);
+    }
+  }
+  for (const dir of ['worktrees', 'modules']) {
+    const entriesIn = await readdir(join(gitDir, dir)).catch(() => [] as string[]);
+    if (entriesIn.length > 0) throw new Refusal(`.git/${dir}/ is not empty (linked worktrees or submodules)`);
+  }
+  const hooks = new Map<string, Buffer>();
+  for (const name of await readdir(join(gitDir, 'hooks')).catch(() => [] as string[])) {
+    if (name.endsWith('.sample')) continue;
+    const hook = await readGitFile(join(gitDir, 'hooks', name), MAX_HOOK_BYTES).catch((e: unknown) => {
+      if (e instanceof Refusal) throw new Refusal(`.git/hooks/${name} is not a regular file`);
+      throw e;
+    });
+    if (!hook || !LFS_HOOK.test(hook.toString('utf8'))) throw new Refusal(`.git/hooks/${name} is a hook`);
+    hooks.set(name, hook);
+  }
+  return { configBytes, entries, hooks };
+}
+
+/** In a snapshot: the nested repositories kept if unchanged, and every one there was (nested-repos.ts). */
+const NESTED_FILE = 'nested.json';
+
 const FIX =
   'gemini-run does not run git in a workspace it cannot trust: start from a fresh checkout (delete the workspace, or actions/checkout into a clean directory)';
 
@@ -176,48 +244,28 @@ export async function inspectWorkspace(worktree: string, snapshotDir: string): P
     const selfUid = process.getuid?.() ?? 0;
     if (st.uid !== selfUid) throw new Refusal(`.git belongs to uid ${st.uid}, not to this job's user`);
 
-    const configBytes = await readGitFile(join(gitDir, 'config'), MAX_CONFIG_BYTES);
-    if (!configBytes) throw new Refusal('.git/config is missing');
-    const entries = await parseConfigBytes(configBytes, snapshotDir);
-    const unexpected = unexpectedConfig(entries);
-    if (unexpected.length > 0) {
-      const shown = unexpected.slice(0, 5).map((k) => `'${k}'`);
-      throw new Refusal(
-        `.git/config sets ${shown.join(', ')}${unexpected.length > 5 ? ` and ${unexpected.length - 5} more` : ''}, which actions/checkout does not write (perhaps left by an earlier run)`,
-      );
-    }
-    for (const name of [
-      'config.worktree',
-      'commondir',
-      'gitdir',
-      'objects/info/alternates',
-      'objects/info/http-alternates',
-    ]) {
-      if ((await lstat(join(gitDir, name)).catch(() => undefined)) !== undefined) {
-        throw new Refusal(`.git/${name} exists`);
-      }
-    }
-    for (const dir of ['worktrees', 'modules']) {
-      const entriesIn = await readdir(join(gitDir, dir)).catch(() => [] as string[]);
-      if (entriesIn.length > 0)
-        throw new Refusal(`.git/${dir}/ is not empty (linked worktrees or submodules)`);
-    }
+    const { configBytes, entries, hooks } = await checkGitDir(gitDir, snapshotDir);
     await mkdir(join(snapshotDir, 'hooks'), { mode: 0o700 });
-    for (const name of await readdir(join(gitDir, 'hooks')).catch(() => [] as string[])) {
-      if (name.endsWith('.sample')) continue;
-      const hook = await readGitFile(join(gitDir, 'hooks', name), MAX_HOOK_BYTES).catch((e: unknown) => {
-        if (e instanceof Refusal) throw new Refusal(`.git/hooks/${name} is not a regular file`);
-        throw e;
-      });
-      if (!hook || !LFS_HOOK.test(hook.toString('utf8'))) throw new Refusal(`.git/hooks/${name} is a hook`);
+    for (const [name, hook] of hooks)
       await writeFile(join(snapshotDir, 'hooks', name), hook, { mode: 0o755 });
-    }
     await mkdir(join(snapshotDir, 'info'), { mode: 0o700 });
     for (const name of ['exclude', 'attributes', 'sparse-checkout']) {
       const data = await readGitFile(join(gitDir, 'info', name), MAX_CONFIG_BYTES);
       if (data) await writeFile(join(snapshotDir, 'info', name), data, { mode: 0o644 });
     }
     await writeFile(join(snapshotDir, 'config'), configBytes, { mode: 0o644 });
+    // The repositories nested in the worktree now (a second checkout of an earlier step): those as safe as this
+    // one stay after the run if the agent left them as they were (nested-repos.ts).
+    const nested = await recordNestedRepositories(worktree, async (dir, shaped) => {
+      try {
+        await checkGitDir(dir, snapshotDir, shaped);
+        return true;
+      } catch (e) {
+        if (e instanceof Refusal) return false;
+        throw e;
+      }
+    });
+    await writeFile(join(snapshotDir, NESTED_FILE), JSON.stringify(nested), { mode: 0o600 });
     const format = entries.find((e) => e.key.toLowerCase() === 'extensions.objectformat')?.value;
     return {
       version: 1,
@@ -313,5 +361,9 @@ export async function rebuildWorkspaceGit(o: {
   // What the run's tree tracks, from the index just made: git reads only our own .git for this.
   const listed = await repo.run([...bound, 'ls-files', '-z'], { allowAllExitCodes: true });
   const tracked = new Set(listed.stdout.split('\0').filter((p) => p !== ''));
-  return removeNestedRepositories(snapshot.worktree, tracked);
+  // The record is the action's own file (its 0700 snapshot dir); none (an older snapshot): nothing is kept.
+  const before = await readFile(join(snapshot.dir, NESTED_FILE), 'utf8')
+    .then((t) => nestedRecordSchema.parse(JSON.parse(t)))
+    .catch(() => undefined);
+  return removeNestedRepositories(snapshot.worktree, tracked, before);
 }

@@ -4,7 +4,8 @@
  * link, a tracked directory made repository-shaped with untracked `HEAD`/`objects`/`refs`/`config`, and one inside
  * a directory the agent closed. Each sets `core.fsmonitor` to a command that writes a marker; a later step's
  * `git status` in each runs none of them (checked to run before the rebuild). A bare repository the project itself
- * tracks (a test fixture) stays as it is.
+ * tracks (a test fixture) stays as it is, and so does a second checkout an earlier step made in the workspace and
+ * the run left alone; one the agent gave an fsmonitor goes, and so does one whose own hook an earlier step set.
  */
 import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -41,6 +42,13 @@ describe('the workspace rebuild and nested repositories', () => {
     tmp = await mkdtemp(join(tmpdir(), 'gemini-run-nested-'));
     const marker = join(tmp, 'fsmonitor-ran');
     const fsmonitor = `echo "$PWD" >> ${marker}; false`;
+    // Second checkouts an earlier step made in the workspace: one to keep, one the agent shapes, one with a hook.
+    const clone = (name: string) =>
+      exec('git', ['clone', '-q', repo!.originDir, join(repo!.dir, name)], { env: scrubbedGitEnv() });
+    for (const name of ['tools', 'shaped', 'hooked']) await clone(name);
+    await writeFile(join(repo.dir, 'hooked', '.git', 'hooks', 'post-checkout'), '#!/bin/sh\ntrue\n', {
+      mode: 0o755,
+    });
     const snapshot = await inspectWorkspace(repo.dir, join(tmp, 'workspace-git'));
     const vault = await createVault({
       worktree: repo.dir,
@@ -57,6 +65,7 @@ describe('the workspace rebuild and nested repositories', () => {
     };
     await plant(join(repo.dir, 'sub'));
     await plant(join(repo.dir, 'pkg'));
+    await git(join(repo.dir, 'shaped'), ['config', 'core.fsmonitor', fsmonitor]);
     const elsewhere = join(tmp, 'elsewhere');
     await plant(elsewhere);
     await writeFile(join(repo.dir, 'lib', '.git'), `gitdir: ${join(elsewhere, '.git')}\n`);
@@ -76,7 +85,7 @@ describe('the workspace rebuild and nested repositories', () => {
     await chmod(join(repo.dir, 'closed'), 0o555);
 
     const laterStep = (rel: string) => git(join(repo!.dir, rel), ['status', '--porcelain']);
-    const planted = ['sub', 'pkg', 'lib', 'linked', 'src', 'closed/deep'];
+    const planted = ['sub', 'pkg', 'lib', 'linked', 'src', 'closed/deep', 'shaped'];
     // Before the rebuild each of them runs its fsmonitor in a later step: what the test would miss otherwise.
     for (const rel of planted) await laterStep(rel);
     const ranBefore = new Set((await readFile(marker, 'utf8')).trim().split('\n'));
@@ -87,11 +96,21 @@ describe('the workspace rebuild and nested repositories', () => {
 
     expect(report.removed).toEqual([
       'closed/deep/.git',
+      'hooked/.git',
       'lib/.git',
       'linked/.git',
       'pkg/.git',
+      'shaped/.git',
       'src/HEAD',
       'sub/.git',
+    ]);
+    expect(report.removedPreexisting.sort()).toEqual(['hooked/.git', 'shaped/.git']);
+    // The clones' own fixture comes with each: untouched, it stays (their index tracks it, which we do not read).
+    expect(report.kept).toEqual([
+      'hooked/fixtures/repo.git',
+      'shaped/fixtures/repo.git',
+      'tools/.git',
+      'tools/fixtures/repo.git',
     ]);
     expect(report.trackedShapes).toEqual([FIXTURE]);
     expect(report.problems).toEqual([]);
@@ -107,6 +126,13 @@ describe('the workspace rebuild and nested repositories', () => {
     expect(await pathExists(join(elsewhere, '.git', 'HEAD'))).toBe(true);
     const top = await laterStep('.');
     expect(top.exitCode).toBe(0);
+    // The kept checkout works as before for a later step.
+    const tools = await laterStep('tools');
+    expect(tools.exitCode, tools.stderr).toBe(0);
+    expect(tools.stdout).toBe('');
+    expect((await git(join(repo.dir, 'tools'), ['rev-parse', '--show-toplevel'])).stdout.trim()).toBe(
+      join(repo.dir, 'tools'),
+    );
     expect(top.stdout).toContain('?? src/config');
   });
 });
