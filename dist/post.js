@@ -41761,8 +41761,19 @@ async function move(from, to) {
 
 // src/git/workspace.ts
 import { randomBytes } from "node:crypto";
-import { chmod as chmod3, copyFile as copyFile4, lstat as lstat3, mkdir as mkdir4, open as open3, readdir as readdir3, rename as rename3, rm as rm3, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join3 } from "node:path";
+import {
+  chmod as chmod4,
+  copyFile as copyFile4,
+  lstat as lstat4,
+  mkdir as mkdir4,
+  open as open4,
+  readdir as readdir4,
+  readFile as readFile2,
+  rename as rename3,
+  rm as rm4,
+  writeFile as writeFile3
+} from "node:fs/promises";
+import { join as join4 } from "node:path";
 
 // src/util/errors.ts
 var UserError = class extends Error {
@@ -41811,6 +41822,162 @@ async function copyObjectStore(from, to) {
   return copied;
 }
 
+// src/git/nested-repos.ts
+import { createHash } from "node:crypto";
+import { constants as fsConstants2 } from "node:fs";
+import { chmod as chmod3, lstat as lstat3, open as open3, readdir as readdir3, readlink as readlink2, rm as rm3 } from "node:fs/promises";
+import { dirname as dirname2, join as join3 } from "node:path";
+var MAX_ENTRIES = 2e6;
+var nestedRecordSchema = external_exports.object({
+  keep: external_exports.record(external_exports.string(), external_exports.string()),
+  seen: external_exports.array(external_exports.string())
+});
+function looksLikeGitDir(entries) {
+  const by = new Map(entries.map((e) => [e.name, e]));
+  const head = by.get("HEAD");
+  if (!head || head.isDirectory()) return false;
+  if (by.has("commondir")) return true;
+  return Boolean(by.get("objects")?.isDirectory() && by.get("refs")?.isDirectory());
+}
+async function findNested(worktree, problem) {
+  const found = [];
+  const stack = [""];
+  let visited = 0;
+  while (stack.length > 0) {
+    const rel = stack.pop();
+    const entries = await readdirOpening(rel === "" ? worktree : join3(worktree, rel)).catch((e) => {
+      problem(`${rel || "."}: ${e.code ?? String(e)}`);
+      return void 0;
+    });
+    if (!entries) continue;
+    visited += entries.length;
+    if (visited > MAX_ENTRIES) {
+      problem(`stopped after ${MAX_ENTRIES} entries`);
+      break;
+    }
+    if (rel !== "" && looksLikeGitDir(entries)) found.push({ rel, shaped: true, dir: true });
+    for (const e of entries) {
+      const child = rel === "" ? e.name : join3(rel, e.name);
+      if (e.name === ".git") {
+        if (rel !== "") found.push({ rel: child, shaped: false, dir: e.isDirectory() });
+        continue;
+      }
+      if (e.isDirectory()) stack.push(child);
+    }
+  }
+  return found;
+}
+var CONTROL_FILES = [
+  "config",
+  "config.worktree",
+  "commondir",
+  "gitdir",
+  "info/attributes",
+  "objects/info/alternates",
+  "objects/info/http-alternates"
+];
+async function describeEntry(path) {
+  const st = await lstat3(path).catch(() => void 0);
+  if (!st) return "absent";
+  if (st.isSymbolicLink()) return `link ${await readlink2(path).catch(() => "?")}`;
+  if (st.isDirectory()) return "dir";
+  if (!st.isFile() || st.size > 1 << 20) return `other ${st.mode} ${st.size}`;
+  const fh = await open3(path, fsConstants2.O_RDONLY | fsConstants2.O_NOFOLLOW | fsConstants2.O_NONBLOCK).catch(
+    () => void 0
+  );
+  if (!fh) return "unreadable";
+  try {
+    return `file ${createHash("sha256").update(await fh.readFile()).digest("hex")}`;
+  } finally {
+    await fh.close();
+  }
+}
+async function gitDirFingerprint(gitDir) {
+  const hash2 = createHash("sha256");
+  for (const name of CONTROL_FILES) hash2.update(`${name}\0${await describeEntry(join3(gitDir, name))}
+`);
+  const hooks = (await readdir3(join3(gitDir, "hooks")).catch(() => [])).sort();
+  for (const name of hooks)
+    hash2.update(`hooks/${name}\0${await describeEntry(join3(gitDir, "hooks", name))}
+`);
+  return hash2.digest("hex");
+}
+async function removeNestedRepositories(worktree, tracked, before = { keep: {}, seen: [] }) {
+  const report = {
+    removed: [],
+    removedPreexisting: [],
+    kept: [],
+    trackedShapes: [],
+    problems: []
+  };
+  const problem = (line) => {
+    if (report.problems.length < 20) report.problems.push(line);
+  };
+  const seen = new Set(before.seen);
+  for (const n of await findNested(worktree, problem)) {
+    const target = n.shaped ? join3(n.rel, "HEAD") : n.rel;
+    if (n.shaped && tracked.has(target)) {
+      report.trackedShapes.push(n.rel);
+      continue;
+    }
+    const print = Object.hasOwn(before.keep, n.rel) ? before.keep[n.rel] : void 0;
+    if (n.dir && print !== void 0 && print === await gitDirFingerprint(join3(worktree, n.rel))) {
+      report.kept.push(n.rel);
+      continue;
+    }
+    if (await removeAgentPath(join3(worktree, target), problem, target)) {
+      report.removed.push(target);
+      if (seen.has(n.rel)) report.removedPreexisting.push(target);
+    }
+  }
+  report.removed.sort();
+  report.kept.sort();
+  return report;
+}
+async function readdirOpening(dir) {
+  try {
+    return await readdir3(dir, { withFileTypes: true });
+  } catch (e) {
+    if (e.code !== "EACCES") throw e;
+    await openDirsForOwner(dir, false);
+    return readdir3(dir, { withFileTypes: true });
+  }
+}
+async function removeAgentPath(path, problem, shown2) {
+  try {
+    await rm3(path, { recursive: true, force: true });
+    return true;
+  } catch (e) {
+    const code2 = e.code;
+    if (code2 !== "EACCES" && code2 !== "EPERM") {
+      problem(`${shown2}: ${code2 ?? String(e)}`);
+      return false;
+    }
+  }
+  try {
+    await openDirsForOwner(dirname2(path), false);
+    await openDirsForOwner(path);
+    await rm3(path, { recursive: true, force: true });
+    return true;
+  } catch (e) {
+    problem(`${shown2}: ${e.code ?? String(e)}`);
+    return false;
+  }
+}
+async function openDirsForOwner(path, below = true) {
+  const self2 = process.getuid?.() ?? 0;
+  const stack = [path];
+  while (stack.length > 0) {
+    const p = stack.pop();
+    const st = await lstat3(p).catch(() => void 0);
+    if (!st?.isDirectory()) continue;
+    if (st.uid === self2 && (st.mode & 448) !== 448) await chmod3(p, st.mode & 4095 | 448);
+    if (!below) return;
+    const names = await readdir3(p).catch(() => []);
+    for (const n of names) stack.push(join3(p, n));
+  }
+}
+
 // src/git/workspace.ts
 var workspaceSnapshotSchema = external_exports.object({
   version: external_exports.literal(1),
@@ -41821,16 +41988,17 @@ var workspaceSnapshotSchema = external_exports.object({
 });
 var MAX_CONFIG_BYTES = 1 << 20;
 var MAX_HOOK_BYTES = 64 << 10;
+var NESTED_FILE = "nested.json";
 async function rebuildWorkspaceGit(o) {
   const { snapshot } = o;
-  const gitDir = join3(snapshot.worktree, ".git");
-  const old = join3(snapshot.worktree, `.git.gemini-run-old-${randomBytes(4).toString("hex")}`);
+  const gitDir = join4(snapshot.worktree, ".git");
+  const old = join4(snapshot.worktree, `.git.gemini-run-old-${randomBytes(4).toString("hex")}`);
   await rename3(gitDir, old).catch((e) => {
     if (e.code !== "ENOENT") throw e;
   });
-  await rm3(old, { recursive: true, force: true });
+  await rm4(old, { recursive: true, force: true });
   const env = ownRepoEnv();
-  const emptyTemplate = join3(snapshot.dir, "empty-template");
+  const emptyTemplate = join4(snapshot.dir, "empty-template");
   await mkdir4(emptyTemplate, { recursive: true, mode: 448 });
   await Git.create(snapshot.dir, env).run([
     "init",
@@ -41840,16 +42008,16 @@ async function rebuildWorkspaceGit(o) {
     `--object-format=${snapshot.objectFormat}`,
     gitDir
   ]);
-  await copyFile4(join3(snapshot.dir, "config"), join3(gitDir, "config"));
+  await copyFile4(join4(snapshot.dir, "config"), join4(gitDir, "config"));
   for (const sub of ["hooks", "info"]) {
-    await mkdir4(join3(gitDir, sub), { recursive: true });
-    for (const name of await readdir3(join3(snapshot.dir, sub)).catch(() => [])) {
-      await copyFile4(join3(snapshot.dir, sub, name), join3(gitDir, sub, name));
-      if (sub === "hooks") await chmod3(join3(gitDir, sub, name), 493);
+    await mkdir4(join4(gitDir, sub), { recursive: true });
+    for (const name of await readdir4(join4(snapshot.dir, sub)).catch(() => [])) {
+      await copyFile4(join4(snapshot.dir, sub, name), join4(gitDir, sub, name));
+      if (sub === "hooks") await chmod4(join4(gitDir, sub, name), 493);
     }
   }
-  await copyObjectStore(join3(o.vault, "objects"), join3(gitDir, "objects"));
-  await copyFile4(join3(o.vault, "shallow"), join3(gitDir, "shallow")).catch((e) => {
+  await copyObjectStore(join4(o.vault, "objects"), join4(gitDir, "objects"));
+  await copyFile4(join4(o.vault, "shallow"), join4(gitDir, "shallow")).catch((e) => {
     if (e.code !== "ENOENT") throw e;
   });
   const vault = Git.create(o.vault, env);
@@ -41884,12 +42052,62 @@ async function rebuildWorkspaceGit(o) {
     await repo.run([...bound, "update-ref", "--no-deref", "HEAD", sha]);
   }
   await repo.run([...bound, "reset", "--quiet", "--mixed"], { allowAllExitCodes: true });
+  const listed = await repo.run([...bound, "ls-files", "-z"], { allowAllExitCodes: true });
+  const tracked = new Set(listed.stdout.split("\0").filter((p) => p !== ""));
+  const before = await readFile2(join4(snapshot.dir, NESTED_FILE), "utf8").then((t) => nestedRecordSchema.parse(JSON.parse(t))).catch(() => void 0);
+  return removeNestedRepositories(snapshot.worktree, tracked, before);
+}
+
+// src/util/untrusted-text.ts
+var MAX_FIELD_CHARS = 2e3;
+var MAX_LINE_CHARS = 4e3;
+var MAX_BLOCK_LINES = 400;
+var UNSAFE_CHARS = (
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+);
+var LEGACY_COMMAND = /##\[/g;
+var COMMAND_LINE = /^\s*::/;
+var NAMED = { "\r": "\\r", "\n": "\\n", "	": "\\t" };
+function escapeChar(c) {
+  const named = NAMED[c];
+  if (named) return named;
+  const code2 = c.charCodeAt(0);
+  return code2 < 256 ? `\\x${code2.toString(16).padStart(2, "0")}` : `\\u${code2.toString(16).padStart(4, "0")}`;
+}
+function cap(text2, max) {
+  if (text2.length <= max) return text2;
+  let end = max;
+  const last = text2.charCodeAt(end - 1);
+  if (last >= 55296 && last <= 56319) end--;
+  return `${text2.slice(0, end)} … (${text2.length - end} more characters)`;
+}
+function escapeAll(text2) {
+  return text2.replace(UNSAFE_CHARS, escapeChar).replace(LEGACY_COMMAND, "##\\[");
+}
+function neutralize(text2, max = MAX_FIELD_CHARS) {
+  return cap(escapeAll(text2), max);
+}
+function guardLines(message, max = MAX_LINE_CHARS) {
+  return message.split(/\r?\n/).map((line) => {
+    const safe = neutralize(line, max);
+    return COMMAND_LINE.test(safe) ? `\\${safe}` : safe;
+  }).join("\n");
+}
+function stopCommandsBlock(text2, newToken) {
+  const all2 = text2.split(/\r?\n/);
+  if (all2.length > 1 && all2[all2.length - 1] === "") all2.pop();
+  const lines = all2.slice(0, MAX_BLOCK_LINES).map((l) => neutralize(l, MAX_LINE_CHARS));
+  if (all2.length > MAX_BLOCK_LINES) lines.push(`… (${all2.length - MAX_BLOCK_LINES} more lines)`);
+  let token = newToken();
+  while (lines.some((l) => l.includes(token))) token = newToken();
+  return [`::stop-commands::${token}`, ...lines, `::${token}::`];
 }
 
 // src/action/workspace-restore.ts
 async function restoreWorkspace(o) {
   try {
-    await rebuildWorkspaceGit({ snapshot: o.snapshot, vault: o.vault });
+    logNested(await rebuildWorkspaceGit({ snapshot: o.snapshot, vault: o.vault }), o.log);
   } catch (e) {
     o.log.warning(
       `Could not rebuild the workspace's .git: ${getErrorMessage(e)}; the checkout's credential stays removed.`
@@ -41902,6 +42120,33 @@ async function restoreWorkspace(o) {
     );
   }
 }
+var SHOWN = 10;
+function shown(paths) {
+  const list2 = paths.slice(0, SHOWN).map((p) => neutralize(p, 200));
+  return `${list2.join(", ")}${paths.length > SHOWN ? ` and ${paths.length - SHOWN} more` : ""}`;
+}
+function logNested(report, log) {
+  const { removed, removedPreexisting: before } = report;
+  if (removed.length > 0) {
+    const earlier = before.length > 0 ? ` (${before.length} of them there before the run, since changed or with a config that runs commands: ${shown(before)})` : "";
+    log.warning(
+      `Removed ${removed.length} nested repositor${removed.length === 1 ? "y" : "ies"} left in the workspace, so that no later step's git runs their config: ${shown(removed)}${earlier}`
+    );
+  }
+  if (report.kept.length > 0) {
+    log.info(
+      `Kept ${report.kept.length} nested repositor${report.kept.length === 1 ? "y" : "ies"} that were there before the run, as they were: ${shown(report.kept)}`
+    );
+  }
+  if (report.trackedShapes.length > 0) {
+    log.info(
+      `Left ${report.trackedShapes.length} tracked directory(ies) shaped like a bare repository (a later step that runs git inside one uses its config): ${shown(report.trackedShapes)}`
+    );
+  }
+  if (report.problems.length > 0) {
+    log.warning(`Could not check the whole workspace for nested repositories: ${shown(report.problems)}`);
+  }
+}
 var workspaceStateSchema = external_exports.object({ snapshot: workspaceSnapshotSchema, vault: external_exports.string() });
 function parseWorkspaceState(raw) {
   try {
@@ -41912,14 +42157,14 @@ function parseWorkspaceState(raw) {
 }
 
 // src/isolation/sandbox.ts
-import { mkdir as mkdir5, mkdtemp as mkdtemp2, readFile as readFile3, rm as rm4 } from "node:fs/promises";
-import { join as join4 } from "node:path";
+import { mkdir as mkdir5, mkdtemp as mkdtemp2, readFile as readFile4, rm as rm5 } from "node:fs/promises";
+import { join as join5 } from "node:path";
 
 // src/isolation/agent-user.ts
 import { setTimeout as sleep } from "node:timers/promises";
 
 // src/isolation/procs.ts
-import { readdir as readdir4, readFile as readFile2 } from "node:fs/promises";
+import { readdir as readdir5, readFile as readFile3 } from "node:fs/promises";
 function uidsOfStatus(status) {
   const m = /^Uid:\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)/m.exec(status);
   if (!m) return [];
@@ -41929,11 +42174,11 @@ function isZombieStatus(status) {
   return /^State:\s+[ZX]/m.test(status);
 }
 async function pidsOfUid(uid) {
-  const names = await readdir4("/proc").catch(() => []);
+  const names = await readdir5("/proc").catch(() => []);
   const out = [];
   await Promise.all(
     names.filter((n) => /^\d+$/.test(n)).map(async (n) => {
-      const status = await readFile2(`/proc/${n}/status`, "utf8").catch(() => "");
+      const status = await readFile3(`/proc/${n}/status`, "utf8").catch(() => "");
       if (status && !isZombieStatus(status) && uidsOfStatus(status).includes(uid)) out.push(Number(n));
     })
   );
@@ -41992,7 +42237,7 @@ async function takeBack(tree, user, privilege, selfUid = process.getuid?.() ?? 0
   } else if (privilege === "sudo") {
     await exec("sudo", ["-n", ...chown], { allowAllExitCodes: true, timeoutMs: 12e4 });
   } else {
-    const open4 = `u:${selfUid}:rwX,d:u:${selfUid}:rwX`;
+    const open5 = `u:${selfUid}:rwX,d:u:${selfUid}:rwX`;
     await exec(
       "sudo",
       [
@@ -42007,7 +42252,7 @@ async function takeBack(tree, user, privilege, selfUid = process.getuid?.() ?? 0
         "-exec",
         "setfacl",
         "-m",
-        open4,
+        open5,
         "{}",
         "+"
       ],
@@ -42015,6 +42260,19 @@ async function takeBack(tree, user, privilege, selfUid = process.getuid?.() ?? 0
     );
   }
 }
+
+// src/isolation/local-services.ts
+var COVER_SCRIPT = [
+  "PATH=/usr/sbin:/usr/bin:/sbin:/bin",
+  'while [ "$#" -gt 0 ] && [ "$1" != -- ]; do',
+  '  if [ -S "$1" ] && ! mount --bind /dev/null "$1" && [ -S "$1" ]; then',
+  '    echo "gemini-run: could not hide $1 from the agent" >&2; exit 125',
+  "  fi",
+  "  shift",
+  "done",
+  '[ "$#" -gt 0 ] && shift',
+  'exec "$@"'
+].join("\n");
 
 // src/isolation/sandbox.ts
 var sandboxStateSchema = external_exports.object({
@@ -42036,8 +42294,8 @@ async function closeSandboxFromState(raw, log) {
     return;
   }
   const { user, privilege } = state;
-  const claim2 = join4(CLAIMS_DIR, `${user.name}.lock`);
-  if (claimIsLive(await readFile3(claim2, "utf8").catch(() => ""), processStartTime)) {
+  const claim2 = join5(CLAIMS_DIR, `${user.name}.lock`);
+  if (claimIsLive(await readFile4(claim2, "utf8").catch(() => ""), processStartTime)) {
     log.info(`${user.name} now belongs to another run; nothing of this run is left to stop.`);
     return;
   }
@@ -42048,18 +42306,18 @@ async function closeSandboxFromState(raw, log) {
     await takeBack(tree, user, privilege).catch(() => void 0);
   }
   await removeAgentEntries(state.worktree, user).catch(() => void 0);
-  await rm4(state.dir, { recursive: true, force: true }).catch(() => void 0);
-  await rm4(claim2, { force: true });
+  await rm5(state.dir, { recursive: true, force: true }).catch(() => void 0);
+  await rm5(claim2, { force: true });
 }
 
 // src/isolation/egress-wrapper.ts
-import { lstat as lstat4, mkdir as mkdir6, rename as rename4, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname2 } from "node:path";
+import { lstat as lstat5, mkdir as mkdir6, rename as rename4, writeFile as writeFile4 } from "node:fs/promises";
+import { dirname as dirname3 } from "node:path";
 var EGRESS_WRAPPER = "/usr/local/libexec/gemini-run/iptables";
 async function egressWrapperInstalled(path = EGRESS_WRAPPER) {
   try {
-    for (const p of [path, dirname2(path)]) {
-      const s = await lstat4(p);
+    for (const p of [path, dirname3(path)]) {
+      const s = await lstat5(p);
       if (s.uid !== 0 || (s.mode & 18) !== 0 || s.isSymbolicLink()) return false;
     }
     return true;
@@ -42124,7 +42382,7 @@ async function removeEgressFilterFromState(raw, log) {
 }
 
 // src/run/cleanup.ts
-import { rm as rm5 } from "node:fs/promises";
+import { rm as rm6 } from "node:fs/promises";
 
 // src/util/agent-file.ts
 import { constants as constants3 } from "node:fs";
@@ -42137,9 +42395,12 @@ var AGENT_FILE_LIMITS = {
 };
 var OPEN_FLAGS = constants3.O_RDONLY | constants3.O_NOFOLLOW | constants3.O_NONBLOCK | constants3.O_NOCTTY;
 
+// src/util/bounded-json.ts
+var AGENT_JSON_BOUNDS = { maxBytes: 16 * 1024 * 1024, maxDepth: 64, maxValues: 2e5 };
+
 // src/gemini/context-file.ts
 import { promises as fs2 } from "node:fs";
-import { dirname as dirname3, isAbsolute as isAbsolute2, join as join5, resolve as resolve2 } from "node:path";
+import { dirname as dirname4, isAbsolute as isAbsolute2, join as join6, resolve as resolve2 } from "node:path";
 
 // src/domain/status.ts
 var noAdvice = () => "";
@@ -42255,12 +42516,12 @@ function adviceFor(status, o = {}) {
 // src/gemini/context-file.ts
 var CONTEXT_FILE_NAME = "GEMINI.local.md";
 async function removeContextFile(worktree) {
-  await fs2.rm(join5(worktree, CONTEXT_FILE_NAME), { force: true });
+  await fs2.rm(join6(worktree, CONTEXT_FILE_NAME), { force: true });
 }
 
 // src/tmux/cleanup.ts
-import { readFile as readFile4 } from "node:fs/promises";
-import { join as join6 } from "node:path";
+import { readFile as readFile5 } from "node:fs/promises";
+import { join as join7 } from "node:path";
 
 // src/tmux/tmux.ts
 var SOCKETS_FILE = "tmux-sockets";
@@ -42274,7 +42535,7 @@ function isRunSocket(name) {
 
 // src/tmux/cleanup.ts
 async function stopRecordedServers(runDir, log, tmuxPath = "tmux") {
-  const sockets = await readFile4(join6(runDir, SOCKETS_FILE), "utf8").catch(() => "");
+  const sockets = await readFile5(join7(runDir, SOCKETS_FILE), "utf8").catch(() => "");
   for (const socket of sockets.split("\n").filter(isRunSocket)) {
     const panes = await exec(tmuxPath, ["-L", socket, "list-panes", "-a", "-F", "#{pane_pid}"], {
       allowAllExitCodes: true
@@ -42292,55 +42553,9 @@ async function stopRecordedServers(runDir, log, tmuxPath = "tmux") {
 async function cleanupRun(o) {
   if (o.runDir) {
     await stopRecordedServers(o.runDir, o.log, o.tmuxPath);
-    await rm5(o.runDir, { recursive: true, force: true });
+    await rm6(o.runDir, { recursive: true, force: true });
   }
   if (o.worktree) await removeContextFile(o.worktree).catch(() => void 0);
-}
-
-// src/util/untrusted-text.ts
-var MAX_FIELD_CHARS = 2e3;
-var MAX_LINE_CHARS = 4e3;
-var MAX_BLOCK_LINES = 400;
-var UNSAFE_CHARS = (
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
-);
-var LEGACY_COMMAND = /##\[/g;
-var COMMAND_LINE = /^\s*::/;
-var NAMED = { "\r": "\\r", "\n": "\\n", "	": "\\t" };
-function escapeChar(c) {
-  const named = NAMED[c];
-  if (named) return named;
-  const code2 = c.charCodeAt(0);
-  return code2 < 256 ? `\\x${code2.toString(16).padStart(2, "0")}` : `\\u${code2.toString(16).padStart(4, "0")}`;
-}
-function cap(text2, max) {
-  if (text2.length <= max) return text2;
-  let end = max;
-  const last = text2.charCodeAt(end - 1);
-  if (last >= 55296 && last <= 56319) end--;
-  return `${text2.slice(0, end)} … (${text2.length - end} more characters)`;
-}
-function escapeAll(text2) {
-  return text2.replace(UNSAFE_CHARS, escapeChar).replace(LEGACY_COMMAND, "##\\[");
-}
-function neutralize(text2, max = MAX_FIELD_CHARS) {
-  return cap(escapeAll(text2), max);
-}
-function guardLines(message, max = MAX_LINE_CHARS) {
-  return message.split(/\r?\n/).map((line) => {
-    const safe = neutralize(line, max);
-    return COMMAND_LINE.test(safe) ? `\\${safe}` : safe;
-  }).join("\n");
-}
-function stopCommandsBlock(text2, newToken) {
-  const all2 = text2.split(/\r?\n/);
-  if (all2.length > 1 && all2[all2.length - 1] === "") all2.pop();
-  const lines = all2.slice(0, MAX_BLOCK_LINES).map((l) => neutralize(l, MAX_LINE_CHARS));
-  if (all2.length > MAX_BLOCK_LINES) lines.push(`… (${all2.length - MAX_BLOCK_LINES} more lines)`);
-  let token = newToken();
-  while (lines.some((l) => l.includes(token))) token = newToken();
-  return [`::stop-commands::${token}`, ...lines, `::${token}::`];
 }
 
 // src/util/log.ts
@@ -47896,7 +48111,7 @@ function check2(tokens, before, after) {
     const next = classifyCharacter(
       (end < tokens.length ? tokens[end].value : after).charCodeAt(0)
     );
-    const open4 = !next || next === 2 && Boolean(previous);
+    const open5 = !next || next === 2 && Boolean(previous);
     const close = !previous || previous === 2 && Boolean(next);
     const run2 = {
       tokens: tokens.slice(index, end),
@@ -47904,8 +48119,8 @@ function check2(tokens, before, after) {
       start: 0,
       end: 0,
       // Underscores are strict, they cannot open or close inside words.
-      open: strict ? open4 && (Boolean(previous) || !close) : open4,
-      close: strict ? close && (Boolean(next) || !open4) : close,
+      open: strict ? open5 && (Boolean(previous) || !close) : open5,
+      close: strict ? close && (Boolean(next) || !open5) : close,
       // All builtins can split runs.
       split: strict !== void 0
     };
@@ -47970,9 +48185,9 @@ function pair(runs, wrong) {
       openers = [];
       openersByMarker.set(marker, openers);
     }
-    let open4 = closer.close ? openers.length : 0;
-    while (open4-- && closer.start < closer.end) {
-      const opener = openers[open4];
+    let open5 = closer.close ? openers.length : 0;
+    while (open5-- && closer.start < closer.end) {
+      const opener = openers[open5];
       const openerSize = opener.end - opener.start;
       const closerSize = closer.end - closer.start;
       if (closer.split ? (
@@ -48008,8 +48223,8 @@ function pair(runs, wrong) {
       }
       opener.end -= size;
       closer.start += size;
-      if (opener.start === opener.end) openers.splice(open4, 1);
-      open4 = openers.length;
+      if (opener.start === opener.end) openers.splice(open5, 1);
+      open5 = openers.length;
     }
     if (closer.open && closer.start < closer.end) openers.push(closer);
   }
@@ -48185,12 +48400,12 @@ function render(items, chosen, before, after) {
     );
     const inside = render(item.children, chosen, sequence, sequence);
     const head = inside[0].value;
-    const open4 = encodeInfo(
+    const open5 = encodeInfo(
       outsideBefore.charCodeAt(outsideBefore.length - 1),
       head.charCodeAt(0),
       marker
     );
-    if (open4.inside) encode3(inside, true);
+    if (open5.inside) encode3(inside, true);
     const tail = lastCharacter(inside[inside.length - 1].value);
     const close = encodeInfo(
       outsideAfter.charCodeAt(0),
@@ -48198,7 +48413,7 @@ function render(items, chosen, before, after) {
       marker
     );
     if (close.inside) encode3(inside, false);
-    if (open4.outside && outsideBefore !== "\n" && outsideBefore !== "\r") {
+    if (open5.outside && outsideBefore !== "\n" && outsideBefore !== "\r") {
       encode3(tokens, false);
     }
     if (close.outside) encodeAfter = outsideAfter;

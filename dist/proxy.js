@@ -19925,24 +19925,29 @@ function isLoopbackHex(address) {
 // src/proxy/model-routes.ts
 var MODEL_METHODS = "generateContent|streamGenerateContent|countTokens";
 var NAME = "[A-Za-z0-9][A-Za-z0-9._-]*";
+var MODEL_ID = new RegExp(`^${NAME}$`);
 var ROUTES = {
   "gemini-api": [
-    { method: "POST", path: new RegExp(`^/v1(?:beta|alpha)?/models/${NAME}:(${MODEL_METHODS})$`) }
+    {
+      method: "POST",
+      path: new RegExp(`^/v1(?:beta|alpha)?/models/(${NAME}):(?:${MODEL_METHODS})$`),
+      model: "path"
+    }
   ],
   vertex: [
     {
       method: "POST",
       path: new RegExp(
-        `^/v1(?:beta1)?(?:/projects/[A-Za-z0-9][A-Za-z0-9.:_-]*/locations/[a-z0-9][a-z0-9-]*)?/publishers/google/models/${NAME}:(${MODEL_METHODS})$`
-      )
+        `^/v1(?:beta1)?(?:/projects/[A-Za-z0-9][A-Za-z0-9.:_-]*/locations/[a-z0-9][a-z0-9-]*)?/publishers/google/models/(${NAME}):(?:${MODEL_METHODS})$`
+      ),
+      model: "path"
     }
   ],
   "code-assist": [
+    { method: "POST", path: new RegExp(`^/v1internal:(?:${MODEL_METHODS})$`), model: "body" },
     {
       method: "POST",
-      path: new RegExp(
-        `^/v1internal:(${MODEL_METHODS}|loadCodeAssist|onboardUser|listExperiments|retrieveUserQuota|fetchAdminControls|recordCodeAssistMetrics)$`
-      )
+      path: /^\/v1internal:(?:loadCodeAssist|onboardUser|listExperiments|retrieveUserQuota|fetchAdminControls|recordCodeAssistMetrics)$/
     },
     { method: "GET", path: new RegExp(`^/v1internal/operations/${NAME}$`) }
   ]
@@ -19961,8 +19966,10 @@ function modelRoute(api, method, rawTarget) {
   if (parsed.host !== "model-proxy.invalid" || parsed.pathname !== pathname || rawTarget.includes("#")) {
     return { ok: false };
   }
-  const route = ROUTES[api].find((r) => r.method === method && r.path.test(pathname));
-  if (!route) return { ok: false };
+  let match = null;
+  const route = ROUTES[api].find((r) => r.method === method && (match = r.path.exec(pathname)) !== null);
+  if (!route || !match) return { ok: false };
+  const model = route.model === "path" ? { in: "path", id: match[1] ?? "" } : route.model === "body" ? { in: "body" } : void 0;
   let alt;
   for (const part of search.split("&")) {
     if (part === "") continue;
@@ -19976,16 +19983,35 @@ function modelRoute(api, method, rawTarget) {
     }
     return { ok: false };
   }
-  return { ok: true, target: alt ? `${pathname}?alt=sse` : pathname };
+  return { ok: true, target: alt ? `${pathname}?alt=sse` : pathname, ...model ? { model } : {} };
+}
+function modelsInBody(body) {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return void 0;
+  const out = [];
+  const top = body["model"];
+  const request = body["request"];
+  const inner = typeof request === "object" && request !== null ? request["model"] : void 0;
+  for (const [value, prefixed] of [
+    [top, false],
+    [inner, true]
+  ]) {
+    if (value === void 0) continue;
+    if (typeof value !== "string") return void 0;
+    const id = prefixed && value.startsWith("models/") ? value.slice("models/".length) : value;
+    if (!MODEL_ID.test(id)) return void 0;
+    out.push(id);
+  }
+  return out.length > 0 ? out : void 0;
 }
 var SHOWN_PATH_CHARS = 80;
-function shownRefusal(method, rawTarget, placeholder) {
+function shownRefusal(method, rawTarget, placeholder, model) {
   const q = rawTarget.indexOf("?");
   const pathname = q === -1 ? rawTarget : rawTarget.slice(0, q);
   const plain = (s, max) => s.slice(0, max).replace(/[^A-Za-z0-9._~:/%+@=,-]/g, "_") + (s.length > max ? "…" : "");
   return {
     method: plain(method, 16),
-    path: pathname.includes(placeholder) ? "<path withheld>" : plain(pathname, SHOWN_PATH_CHARS)
+    path: pathname.includes(placeholder) ? "<path withheld>" : plain(pathname, SHOWN_PATH_CHARS),
+    ...model !== void 0 ? { model: plain(model, 64) } : {}
   };
 }
 var KEPT_REFUSALS = 5;
@@ -19993,6 +20019,197 @@ function tallyRefusal(tally, call) {
   tally.count++;
   if (tally.first.length < KEPT_REFUSALS) tally.first.push(call);
 }
+
+// src/proxy/usage-meter.ts
+var usageSchema = external_exports.object({
+  totalTokenCount: external_exports.number().nonnegative().optional(),
+  promptTokenCount: external_exports.number().nonnegative().optional(),
+  candidatesTokenCount: external_exports.number().nonnegative().optional(),
+  thoughtsTokenCount: external_exports.number().nonnegative().optional(),
+  toolUsePromptTokenCount: external_exports.number().nonnegative().optional()
+});
+function usageTokens(value) {
+  const u = usageSchema.safeParse(value);
+  if (!u.success) return void 0;
+  const d = u.data;
+  const parts = (d.promptTokenCount ?? 0) + (d.candidatesTokenCount ?? 0) + (d.thoughtsTokenCount ?? 0) + (d.toolUsePromptTokenCount ?? 0);
+  return Math.max(d.totalTokenCount ?? 0, parts);
+}
+var QUOTE = 34;
+var BACKSLASH = 92;
+var OPEN_OBJECT = 123;
+var CLOSE_OBJECT = 125;
+var OPEN_ARRAY = 91;
+var CLOSE_ARRAY = 93;
+var COLON = 58;
+var COMMA = 44;
+var MAX_KEY = 16;
+var MAX_USAGE_BYTES = 64 * 1024;
+var USAGE_KEY = "usageMetadata";
+var WRAPPER_KEY = "response";
+function indexOrEnd(chunk, byte, from) {
+  const at = chunk.indexOf(byte, from);
+  return at === -1 ? chunk.length : at;
+}
+var AnswerUsage = class {
+  /** The largest usage total seen in this answer so far. */
+  tokens = 0;
+  /** Containers open in the current document: true for an object, false for an array. */
+  open = [];
+  /** The key whose value each open container is (index = depth - 1), where it matters (depth ≤ 2). */
+  keyOf = [];
+  /** A top-level array holds the documents (a stream without `alt=sse`). */
+  inTopArray = false;
+  inString = false;
+  escaped = false;
+  /** The string being read is a key at depth ≤ 2: its bytes so far (undefined once too long to matter). */
+  key;
+  readingKey = false;
+  /** The last key read in the innermost open object (at depth ≤ 2). */
+  lastKey;
+  expectKey = false;
+  /** While a usage object is open: its bytes so far and the depth it opened at. */
+  capture;
+  write(chunk) {
+    let captureFrom = this.capture ? 0 : -1;
+    const n = chunk.length;
+    let nextQuote = -1;
+    let nextBackslash = -1;
+    for (let i = 0; i < n; i++) {
+      if (this.inString && !this.escaped && !this.readingKey) {
+        if (nextQuote < i) nextQuote = indexOrEnd(chunk, QUOTE, i);
+        if (nextBackslash < i) nextBackslash = indexOrEnd(chunk, BACKSLASH, i);
+        i = Math.min(nextQuote, nextBackslash);
+        if (i >= n) break;
+      }
+      const c = chunk[i];
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === BACKSLASH) this.escaped = true;
+        else if (c === QUOTE) this.endString();
+        else if (this.readingKey && this.key) {
+          if (this.key.length < MAX_KEY) this.key.push(c);
+          else this.key = void 0;
+        }
+        continue;
+      }
+      const depth = this.open.length;
+      if (depth === 0) {
+        if (c === OPEN_OBJECT) this.openContainer(true);
+        else if (c === OPEN_ARRAY && !this.inTopArray) this.inTopArray = true;
+        else if (c === CLOSE_ARRAY) this.inTopArray = false;
+        continue;
+      }
+      switch (c) {
+        case QUOTE:
+          this.inString = true;
+          this.readingKey = this.expectKey && depth <= 2;
+          this.key = this.readingKey ? [] : void 0;
+          break;
+        case COLON:
+          this.expectKey = false;
+          break;
+        case COMMA:
+          this.expectKey = this.open[depth - 1] === true;
+          break;
+        case OPEN_OBJECT:
+        case OPEN_ARRAY: {
+          const isObject2 = c === OPEN_OBJECT;
+          if (isObject2 && !this.capture && this.isUsagePosition()) {
+            this.capture = { parts: [], size: 0, depth: depth + 1 };
+            captureFrom = i;
+          }
+          this.openContainer(isObject2);
+          break;
+        }
+        case CLOSE_OBJECT:
+        case CLOSE_ARRAY:
+          this.open.pop();
+          this.keyOf.length = Math.min(this.keyOf.length, this.open.length);
+          this.expectKey = false;
+          this.lastKey = void 0;
+          if (this.capture && this.open.length === this.capture.depth - 1) {
+            this.endCapture(chunk.subarray(captureFrom, i + 1));
+            captureFrom = -1;
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    if (this.capture && captureFrom >= 0) this.keep(chunk.subarray(captureFrom));
+  }
+  openContainer(isObject2) {
+    const depth = this.open.length;
+    if (depth < 3) this.keyOf[depth] = depth > 0 && this.open[depth - 1] ? this.lastKey : void 0;
+    this.open.push(isObject2);
+    this.expectKey = isObject2;
+    this.lastKey = void 0;
+  }
+  /** An object opening now is the value of `usageMetadata` in a document or in its `response`. */
+  isUsagePosition() {
+    const depth = this.open.length;
+    if (this.lastKey !== USAGE_KEY || !this.open[depth - 1]) return false;
+    return depth === 1 || depth === 2 && this.keyOf[1] === WRAPPER_KEY;
+  }
+  endString() {
+    this.inString = false;
+    if (this.readingKey) {
+      this.lastKey = this.key ? String.fromCharCode(...this.key) : void 0;
+      this.readingKey = false;
+      this.key = void 0;
+    }
+  }
+  keep(part) {
+    const cap = this.capture;
+    if (!cap) return;
+    cap.size += part.length;
+    if (cap.size > MAX_USAGE_BYTES) {
+      cap.parts.length = 0;
+      return;
+    }
+    cap.parts.push(Buffer.from(part));
+  }
+  endCapture(last) {
+    this.keep(last);
+    const cap = this.capture;
+    this.capture = void 0;
+    if (!cap || cap.size > MAX_USAGE_BYTES) return;
+    let value;
+    try {
+      value = JSON.parse(Buffer.concat(cap.parts).toString("utf8"));
+    } catch {
+      return;
+    }
+    const tokens = usageTokens(value);
+    if (tokens !== void 0 && tokens > this.tokens) this.tokens = tokens;
+  }
+};
+function decodableEncodings(accepted) {
+  const kept = [accepted ?? ""].flat().join(",").split(",").map((t) => t.trim()).filter((t) => {
+    const [name = "", ...params] = t.toLowerCase().split(";");
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== void 0);
+    return ["gzip", "x-gzip", "deflate", "br", "identity"].includes(name.trim()) && Number(q ?? 1) > 0;
+  });
+  return kept.length > 0 ? kept.join(", ") : "identity";
+}
+var TokenLedger = class {
+  constructor(limit) {
+    this.limit = limit;
+  }
+  limit;
+  served = { tokens: 0, answers: 0, refusedAtLimit: 0 };
+  /** The answers forwarded reached the limit: no further model call is served. */
+  get spent() {
+    return this.limit !== void 0 && this.served.tokens >= this.limit;
+  }
+  /** Counts `tokens` more; true exactly when they reached the limit (the first time). */
+  add(tokens) {
+    const before = this.spent;
+    this.served.tokens += tokens;
+    return !before && this.spent;
+  }
+};
 
 // src/proxy/upstream.ts
 import http from "node:http";
@@ -20232,6 +20449,40 @@ function quotaDetail(body) {
   );
 }
 var FENCED_MESSAGE = "the run's time or token budget is spent: gemini-run stopped the agent";
+function spentMessage(ledger) {
+  return `the run's token budget is spent (${ledger.served.tokens} tokens served, the limit is ${ledger.limit ?? 0}): gemini-run serves no further model call`;
+}
+var OTHER_MODEL_MESSAGE = "this run's credential serves only the run's model and the Gemini CLI's own helper models";
+var USAGE_REPORT_MS = 250;
+var MAX_MODEL_REQUEST_BODY = 64 * 1024 * 1024;
+function usageDecoder(encoding) {
+  switch ((encoding ?? "").trim().toLowerCase()) {
+    case "":
+    case "identity":
+      return null;
+    case "gzip":
+    case "x-gzip":
+    case "deflate":
+      return zlib.createUnzip();
+    case "br":
+      return zlib.createBrotliDecompress();
+    default:
+      return void 0;
+  }
+}
+function readBody(req, max) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    req.on("data", (c) => {
+      size += c.length;
+      if (size <= max) chunks.push(c);
+      else chunks.length = 0;
+    });
+    req.once("end", () => resolve(size <= max ? Buffer.concat(chunks) : void 0));
+    req.once("error", reject);
+  });
+}
 var REFUSED_MESSAGE = "only the model calls of a run (generate, stream, count tokens) are served with this run's credential";
 var MIN_PLACEHOLDER_LENGTH = 16;
 var MAX_INSPECTED_ERROR_BODY = 1 << 20;
@@ -20317,6 +20568,62 @@ async function startModelProxy(o) {
   let calls = 0;
   let fenced = false;
   const refused = { count: 0, first: [] };
+  const allowedModels = o.models ? new Set(o.models) : void 0;
+  const ledger = new TokenLedger(o.tokenLimit);
+  const inFlight = /* @__PURE__ */ new Set();
+  let usageTimer;
+  const reportUsage = () => {
+    clearTimeout(usageTimer);
+    usageTimer = void 0;
+    try {
+      o.onUsage?.({ ...ledger.served });
+    } catch {
+    }
+  };
+  const reportUsageSoon = () => {
+    usageTimer ??= setTimeout(reportUsage, USAGE_REPORT_MS);
+  };
+  const limitReached = (crossing) => {
+    log(
+      `token limit reached: ${ledger.served.tokens} tokens served of ${ledger.limit ?? 0}; refusing further model calls`
+    );
+    for (const other of inFlight) if (other !== crossing) other.destroy();
+    reportUsage();
+  };
+  const meter = (up, res) => {
+    ledger.served.answers++;
+    const usage = new AnswerUsage();
+    let counted = 0;
+    const feed = (chunk) => {
+      usage.write(chunk);
+      if (usage.tokens <= counted) return;
+      const delta = usage.tokens - counted;
+      counted = usage.tokens;
+      if (ledger.add(delta)) limitReached(res);
+    };
+    const pending = [];
+    const drain = () => {
+      for (const chunk of pending.splice(0)) feed(chunk);
+    };
+    const later = (chunk) => {
+      if (pending.push(chunk) === 1) setImmediate(drain);
+    };
+    const decoder = usageDecoder(up.headers["content-encoding"]);
+    if (decoder === null) up.on("data", later);
+    else if (decoder === void 0) {
+      log(
+        `an answer in content-encoding ${oneLine(String(up.headers["content-encoding"])).slice(0, 40)} is not counted`
+      );
+    } else {
+      up.on("data", (c) => decoder.write(c));
+      up.once("end", () => decoder.end());
+      up.once("close", () => decoder.end());
+      decoder.on("data", feed);
+      decoder.on("error", () => log("an encoded answer could not be decoded for counting"));
+      decoder.once("end", reportUsageSoon);
+    }
+    res.once("close", () => setImmediate(reportUsageSoon));
+  };
   const credentialHeader = async () => {
     if (credential.kind === "api-key") return ["x-goog-api-key", credential.apiKey];
     const token2 = await credential.token();
@@ -20409,22 +20716,58 @@ async function startModelProxy(o) {
       return;
     }
     const route = modelRoute(o.api, method, rawUrl);
-    if (!route.ok) {
-      req.resume();
-      const call2 = shownRefusal(method, rawUrl, o.placeholder);
+    const tallied = (model) => {
+      const call2 = shownRefusal(method, rawUrl, o.placeholder, model);
       tallyRefusal(refused, call2);
       try {
         o.onRefused?.(call2);
       } catch {
       }
+    };
+    if (!route.ok) {
+      req.resume();
+      tallied();
       refuse(403, "PERMISSION_DENIED", REFUSED_MESSAGE);
       return;
     }
-    if (fenced) {
+    let body;
+    if (route.model?.in === "body") {
+      const read = await readBody(req, MAX_MODEL_REQUEST_BODY).catch(() => void 0);
+      let parsed;
+      try {
+        parsed = read && !req.headers["content-encoding"] ? JSON.parse(read.toString("utf8")) : void 0;
+      } catch {
+        parsed = void 0;
+      }
+      if (parsed === void 0) {
+        refuse(400, "INVALID_ARGUMENT", "a model call needs a JSON body (uncompressed, at most 64 MB)");
+        return;
+      }
+      body = Buffer.from(JSON.stringify(parsed));
+      const named = modelsInBody(parsed);
+      if (allowedModels && (!named || !named.every((m) => allowedModels.has(m)))) {
+        tallied(named?.find((m) => !allowedModels.has(m)) ?? "none");
+        refuse(403, "PERMISSION_DENIED", OTHER_MODEL_MESSAGE);
+        return;
+      }
+    } else if (route.model && allowedModels && !allowedModels.has(route.model.id)) {
       req.resume();
-      refuse(400, "FAILED_PRECONDITION", FENCED_MESSAGE);
+      tallied();
+      refuse(403, "PERMISSION_DENIED", OTHER_MODEL_MESSAGE);
       return;
     }
+    const stopped = () => {
+      if (!fenced && !(route.model && ledger.spent)) return false;
+      req.resume();
+      if (fenced) refuse(400, "FAILED_PRECONDITION", FENCED_MESSAGE);
+      else {
+        ledger.served.refusedAtLimit++;
+        reportUsage();
+        refuse(400, "FAILED_PRECONDITION", spentMessage(ledger));
+      }
+      return true;
+    };
+    if (stopped()) return;
     const path = prefix + route.target;
     if (path.includes(o.placeholder)) {
       refuse(
@@ -20446,12 +20789,19 @@ async function startModelProxy(o) {
       );
       return;
     }
-    if (res.destroyed) return;
-    const upReq = upstream.request(
-      method,
-      path,
-      upstreamHeaders(req.headers, { host: base.host, placeholder: o.placeholder, credential: auth })
-    );
+    if (res.destroyed || stopped()) return;
+    const headers = upstreamHeaders(req.headers, {
+      host: base.host,
+      placeholder: o.placeholder,
+      credential: auth
+    });
+    if (route.model) headers["accept-encoding"] = decodableEncodings(req.headers["accept-encoding"]);
+    if (body) headers["content-length"] = String(body.length);
+    const upReq = upstream.request(method, path, headers);
+    if (route.model) {
+      inFlight.add(res);
+      res.once("close", () => inFlight.delete(res));
+    }
     const call = ++calls;
     health.heard(call, Date.now());
     res.once("close", () => {
@@ -20474,16 +20824,18 @@ async function startModelProxy(o) {
       const judged = status >= 500 || status === 429;
       if (!judged) tell({ kind: "answer", status });
       let told = !judged;
-      const tellError = (body) => {
+      const tellError = (body2) => {
         if (told) return;
         told = true;
-        const detail = status === 429 ? quotaDetail(body) : errorReason(body);
+        const detail = status === 429 ? quotaDetail(body2) : errorReason(body2);
         tell({ kind: "answer", status, ...detail ? { detail } : {} });
       };
       res.once("close", () => tellError(""));
       relay(up, res, finish, tellError);
+      if (route.model && status < 300) meter(up, res);
     });
-    req.pipe(upReq);
+    if (body) upReq.end(body);
+    else req.pipe(upReq);
   };
   const serveMetadata = async (req, res, pathname) => {
     req.resume();
@@ -20526,8 +20878,10 @@ async function startModelProxy(o) {
       fenced = true;
     },
     refusals: () => ({ count: refused.count, first: [...refused.first] }),
+    usage: () => ({ ...ledger.served }),
     close: () => closing ??= new Promise((resolve) => {
       clearInterval(silenceTimer);
+      if (usageTimer) reportUsage();
       server.close(() => resolve());
       server.closeAllConnections();
       upstream.close();
@@ -20548,6 +20902,10 @@ var proxyConfigSchema = external_exports.strictObject({
   api: external_exports.enum(["gemini-api", "vertex", "code-assist"]),
   /** How long a model call may hear nothing before the model counts as down (upstream-health.ts silenceFor). */
   silenceMs: external_exports.number().int().positive().optional(),
+  /** The model ids forwarded (model-proxy.ts `models`); absent: any. */
+  models: external_exports.array(external_exports.string().min(1).max(100)).max(200).optional(),
+  /** The tokens the run may be served (model-proxy.ts `tokenLimit`); absent: no limit. */
+  tokenLimit: external_exports.number().int().positive().optional(),
   /** The metadata server stand-in (Vertex AI), see metadata.ts. */
   metadata: external_exports.strictObject({
     projectId: external_exports.string().min(1).optional(),
@@ -20560,7 +20918,18 @@ var controlLineSchema = external_exports.union([
 ]);
 var readyLineSchema = external_exports.strictObject({ url: external_exports.url({ protocol: /^http$/ }) });
 var refusedLineSchema = external_exports.strictObject({
-  refused: external_exports.strictObject({ method: external_exports.string().max(32), path: external_exports.string().max(200) })
+  refused: external_exports.strictObject({
+    method: external_exports.string().max(32),
+    path: external_exports.string().max(200),
+    model: external_exports.string().max(100).optional()
+  })
+});
+var usageLineSchema = external_exports.strictObject({
+  usage: external_exports.strictObject({
+    tokens: external_exports.number().nonnegative(),
+    answers: external_exports.number().int().nonnegative(),
+    refusedAtLimit: external_exports.number().int().nonnegative()
+  })
 });
 var healthLineSchema = external_exports.strictObject({
   health: external_exports.strictObject({
@@ -20617,6 +20986,10 @@ async function configure(line) {
 `),
       onHealth: (note) => process.stdout.write(`${JSON.stringify({ health: note })}
 `),
+      onUsage: (usage) => process.stdout.write(`${JSON.stringify({ usage })}
+`),
+      ...config2.models ? { models: config2.models } : {},
+      ...config2.tokenLimit ? { tokenLimit: config2.tokenLimit } : {},
       ...config2.metadata ? { metadata: config2.metadata } : {},
       ...config2.silenceMs ? { silenceMs: config2.silenceMs } : {},
       log: (l) => process.stderr.write(`${l}
