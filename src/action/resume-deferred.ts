@@ -132,6 +132,9 @@ async function labelProblem(
 async function carriedApproval(client: GitHubClient, repo: RepoRef, f: Found): Promise<Approved> {
   const { item, record } = f;
   const approved = record.approval;
+  // A deferred CI fix reads no approved text again (its task is the CI evidence in the approved session), as the
+  // fix itself did not: only the approver is checked.
+  if (record.ciFix) return carryApproval(client, repo, approved);
   // The approval is of the item it was made on; a run that moved to its pull request carries the issue's.
   const of =
     approved.number === undefined || approved.number === item.number

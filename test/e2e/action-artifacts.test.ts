@@ -115,13 +115,15 @@ describe.each(['interactive', 'headless'] as const)('follow-ups through workflow
     expect(JSON.stringify(r.gemini.modelRequests()[0]?.body)).toContain('Done: NOTES.md is committed.');
     expect(freshComments()).toHaveLength(0);
 
-    // findBy went through the REST API with the job's token: list by name, then the zip through a 302.
+    // The record's run asked of GitHub (it is gemini-run's, record-origin.ts), then findBy went through the REST API
+    // with the job's token: list by name, then the zip through a 302.
     const rest = world.github.requests.filter((q) => q.path.includes('/actions/'));
     expect(rest.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([
+      `GET /repos/${OWNER}/${REPO}/actions/runs/${RUN1} 200`,
       `GET /repos/${OWNER}/${REPO}/actions/runs/${RUN1}/artifacts 200`,
       expect.stringMatching(new RegExp(`^GET /repos/${OWNER}/${REPO}/actions/artifacts/\\d+/zip 302$`)),
     ]);
-    expect(rest[0]?.query.name).toBe(ARTIFACT);
+    expect(rest[1]?.query.name).toBe(ARTIFACT);
     expect(rest.every((q) => q.authorized)).toBe(true);
     // Both runs uploaded (blocks + commit); run 2 read run 1's blob.
     const ops = services.calls

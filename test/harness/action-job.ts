@@ -302,7 +302,8 @@ export class ActionWorld implements AsyncDisposable {
     try {
       const stepDir = await mkdtemp(join(this.tmp, 'step-'));
       // GitHub knows the run while it is in progress (a record it writes names it).
-      const runId = o.runId ?? ++nextRunId;
+      const given = o.runId ?? Number(o.env?.GITHUB_RUN_ID ?? NaN);
+      const runId = Number.isInteger(given) ? given : ++nextRunId;
       this.github.recordRun({
         id: runId,
         workflowName: 'gemini-run',
