@@ -1,7 +1,12 @@
 import * as core from '@actions/core';
 import { z } from 'zod';
 import { APPROVAL_MODES, type ApprovalMode } from '../domain/types.js';
-import { maxTokensSchema, runModeSchema, timeoutMinutesSchema } from '../domain/value-schemas.js';
+import {
+  maxTokensSchema,
+  runModeSchema,
+  timeoutMinutesSchema,
+  withGivenValue,
+} from '../domain/value-schemas.js';
 import { DEFAULTS_WORD, PROTECTED_POLICIES, parseProtectedPaths } from '../domain/protected-paths.js';
 import { DEFAULT_GEMINI_VERSION } from '../gemini/cli-profile.js';
 import { parseSettingsInput, parseToolList } from '../gemini/user-settings.js';
@@ -260,7 +265,10 @@ export function parseInputs(raw: Partial<Record<InputName, string>>): ActionInpu
   const full = Object.fromEntries(INPUT_NAMES.map((n) => [n, raw[n] ?? '']));
   const parsed = inputsSchema.safeParse(full);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => i.message);
+    const problems = parsed.error.issues.map((i) => {
+      const name = i.path[0] as InputName;
+      return SECRET_INPUTS.includes(name) ? i.message : withGivenValue(i.message, full[name] ?? '');
+    });
     throw new UserError(`Invalid input: ${problems.join('; ')}.`);
   }
   return parsed.data;

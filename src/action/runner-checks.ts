@@ -26,6 +26,9 @@ export function runnerOsProblem(env: NodeJS.ProcessEnv, platform: NodeJS.Platfor
     : undefined;
 }
 
+/** The checkout step the README's workflows use (test/unit/readme-tables.test.ts holds them to it). */
+export const CHECKOUT_STEP = 'actions/checkout@v5';
+
 /** The workspace must be a checkout: everything after the preflight works on its git repository. */
 export async function workspaceProblem(workspace: string): Promise<string | undefined> {
   const exists = await lstat(workspace).then(
@@ -33,7 +36,7 @@ export async function workspaceProblem(workspace: string): Promise<string | unde
     () => false,
   );
   if (!exists) {
-    return `The workspace ${workspace} (GITHUB_WORKSPACE) does not exist: add a step 'uses: actions/checkout@v4' before gemini-run.`;
+    return `The workspace ${workspace} (GITHUB_WORKSPACE) does not exist: add a step 'uses: ${CHECKOUT_STEP}' before gemini-run.`;
   }
   const checkout = await lstat(join(workspace, '.git')).then(
     () => true,
@@ -41,7 +44,7 @@ export async function workspaceProblem(workspace: string): Promise<string | unde
   );
   return checkout
     ? undefined
-    : `The workspace ${workspace} (GITHUB_WORKSPACE) is not a git checkout: add a step 'uses: actions/checkout@v4' before gemini-run.`;
+    : `The workspace ${workspace} (GITHUB_WORKSPACE) is not a git checkout: add a step 'uses: ${CHECKOUT_STEP}' before gemini-run.`;
 }
 
 const TMUX_FIX = "add a step 'sudo apt-get install -y tmux' before gemini-run, or set 'mode: headless'";

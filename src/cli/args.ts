@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { z } from 'zod';
 import { UserError } from '../util/errors.js';
+import { withGivenValue } from '../domain/value-schemas.js';
 
 export interface CliIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -40,7 +41,8 @@ export class UsageError extends UserError {
 /** A flag's string through the schema the action's input uses too; its first problem becomes a UsageError. */
 export function flagValue<T>(schema: z.ZodType<T, string>, value: string, command: string): T {
   const r = schema.safeParse(value);
-  if (!r.success) throw new UsageError(r.error.issues[0]?.message ?? 'invalid value', command);
+  if (!r.success)
+    throw new UsageError(withGivenValue(r.error.issues[0]?.message ?? 'invalid value', value), command);
   return r.data;
 }
 
@@ -85,6 +87,35 @@ export function parseCommandArgs<O extends Options>(
     throw new UsageError(`unexpected argument '${extra ?? ''}'`, command);
   }
   return { values: values as Parsed<O>['values'], positionals: result.positionals, help };
+}
+
+/**
+ * Flags that only work together, checked together, before anything runs: a flag that means nothing without
+ * another (`needs`), and flags of two different jobs of one command (`excludes`), which would otherwise be
+ * half-ignored — a setup that installs into the caller's home when the host step was meant.
+ */
+export interface FlagRule {
+  flag: string;
+  needs?: string;
+  excludes?: readonly string[];
+  /** Why, after the rule's own words: what the flag is for. */
+  because?: string;
+}
+
+export function checkFlagRules(
+  command: string,
+  values: Record<string, unknown>,
+  rules: readonly FlagRule[],
+): void {
+  const given = (f: string) => values[f] !== undefined && values[f] !== false;
+  for (const rule of rules) {
+    if (!given(rule.flag)) continue;
+    const why = rule.because ? ` (${rule.because})` : '';
+    if (rule.needs && !given(rule.needs))
+      throw new UsageError(`--${rule.flag} works only with --${rule.needs}${why}`, command);
+    const clash = rule.excludes?.find(given);
+    if (clash) throw new UsageError(`--${rule.flag} does not go with --${clash}${why}`, command);
+  }
 }
 
 function describeParseError(error: unknown): string {

@@ -17,6 +17,7 @@ import { probeCommand } from './commands/probe.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { setupCommand } from './commands/setup.js';
+import { dropWritesOnceClosed } from './closed-pipe.js';
 
 export const COMMANDS: readonly Command[] = [
   runCommand,
@@ -106,6 +107,8 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
+  dropWritesOnceClosed(process.stdout);
+  dropWritesOnceClosed(process.stderr);
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -23,3 +23,15 @@ export const maxTokensSchema = (label: string) =>
     .string()
     .regex(/^\d+$/, { message: `${label} must be a whole number of tokens (0 = no limit)` })
     .transform(Number);
+
+/**
+ * A "must be" message with the value that was given, so a typo is seen at once ("'mode' must be interactive or
+ * headless, not 'interactve'"). Only a short single line of plain characters is echoed; callers never pass a
+ * secret's value.
+ */
+export function withGivenValue(message: string, value: string): string {
+  const shown = value.trim();
+  if (!/ must be /.test(message) || !shown || shown.length > 60 || /[^\x20-\x7e]/.test(shown)) return message;
+  if (message.includes(`'${shown}'`)) return message;
+  return `${message}, not '${shown}'`;
+}

@@ -6,6 +6,7 @@
  *   start processes as the pool's users and nothing else;
  * - `none`: no way to switch users; the run refuses unless the workflow opts out with `isolation: none`.
  */
+import { userInfo } from 'node:os';
 import { exec } from '../util/exec.js';
 import { existingAgentUsers, type SwitchingPrivilege } from './agent-user.js';
 
@@ -27,9 +28,26 @@ export async function detectPrivilege(): Promise<Privilege> {
   return 'none';
 }
 
-/** The one-line refusal when isolation is required and impossible; names the fixes. */
-export const NO_ISOLATION_MESSAGE =
-  "The agent cannot be isolated on this host: it is not root, has no passwordless sudo, and no agent user was set up. Run 'gemini-run setup' on a self-hosted runner, or set 'isolation: none' (unsafe: the agent can then read the GitHub token).";
+/** The unsafe way out, whole: `isolation: none` alone fails on the default `network: restricted`. */
+export const UNSAFE_WITHOUT_ISOLATION =
+  "or, unsafe (the agent can then read the GitHub token), set both 'isolation: none' and 'network: open'";
+
+/**
+ * The one-line refusal when isolation is required and impossible, with the whole command that fixes it: the
+ * host step makes the agent users and grants the runner user (who runs this) the rights it needs, the packet
+ * filter of `network: restricted` included; plain 'gemini-run setup' would only install gemini.
+ */
+export function noIsolationMessage(runnerUser = currentUserName()): string {
+  return `The agent cannot be isolated on this host: it is not root, has no passwordless sudo, and no agent user was set up. Once, as root: 'sudo gemini-run setup --agent-users 4 --runner-user ${runnerUser}', then re-run; ${UNSAFE_WITHOUT_ISOLATION}.`;
+}
+
+function currentUserName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER || '<runner user>';
+  }
+}
 
 /**
  * Whether `isolation: user` can work here, and if not, why (for the demo, which falls back to `none`: it holds

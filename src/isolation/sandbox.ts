@@ -27,7 +27,7 @@ import {
   runAsPrefix,
   type AgentUser,
 } from './agent-user.js';
-import { detectPrivilege, NO_ISOLATION_MESSAGE, type Privilege } from './privilege.js';
+import { detectPrivilege, noIsolationMessage, type Privilege } from './privilege.js';
 import { shieldLocalServices, type LocalServices } from './local-services.js';
 import { neutralize } from '../util/untrusted-text.js';
 
@@ -75,7 +75,7 @@ export async function openSandbox(o: {
   privilege?: Privilege;
 }): Promise<AgentSandbox> {
   const privilege = o.privilege ?? (await detectPrivilege());
-  if (privilege === 'none') throw new UserError(NO_ISOLATION_MESSAGE);
+  if (privilege === 'none') throw new UserError(noIsolationMessage());
   const claimed = await claimAgentUser({ privilege });
   const { user } = claimed;
   let dir: string | undefined;

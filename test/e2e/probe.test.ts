@@ -80,7 +80,7 @@ describe('gemini-run probe', () => {
     );
     await expect(
       probeCommand.run(['--gemini', PINNED, '--version', '0.42.0'], memoryIo().io),
-    ).rejects.toThrow(/not both/);
+    ).rejects.toThrow(/--gemini does not go with --version/);
     await expect(probeCommand.run(['--gemini', '/nonexistent/gemini'], memoryIo().io)).rejects.toThrow(
       /does not run/,
     );

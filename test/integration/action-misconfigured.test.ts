@@ -52,12 +52,13 @@ const CASES: Case[] = [
   {
     name: 'an unknown mode',
     inputs: { mode: 'turbo' },
-    error: /^Invalid input: 'mode' must be interactive or headless\.$/,
+    // The value is echoed, so a typo shows at once.
+    error: /^Invalid input: 'mode' must be interactive or headless, not 'turbo'\.$/,
   },
   {
     name: 'an unknown approval-mode',
     inputs: { 'approval-mode': 'wild' },
-    error: /^Invalid input: 'approval-mode' must be one of: .*\.$/,
+    error: /^Invalid input: 'approval-mode' must be one of: .*, not 'wild'\.$/,
   },
   {
     name: 'timeout-minutes 0',
@@ -72,7 +73,7 @@ const CASES: Case[] = [
   {
     name: 'gemini-version latest',
     inputs: { 'gemini-version': 'latest' },
-    error: /^Invalid input: 'gemini-version' must be an exact version like \d+\.\d+\.\d+\.$/,
+    error: /^Invalid input: 'gemini-version' must be an exact version like \d+\.\d+\.\d+, not 'latest'\.$/,
   },
   {
     name: 'a branch-prefix with a space',
@@ -82,7 +83,7 @@ const CASES: Case[] = [
   {
     name: 'a trigger-assignee that is no login',
     inputs: { 'trigger-assignee': 'not a login!' },
-    error: /^Invalid input: 'trigger-assignee' must be a GitHub login\.$/,
+    error: /^Invalid input: 'trigger-assignee' must be a GitHub login, not 'not a login!'\.$/,
   },
   {
     name: 'settings that are not JSON',
@@ -92,18 +93,18 @@ const CASES: Case[] = [
   {
     name: "isolation 'root'",
     inputs: { isolation: 'root' },
-    error: /^Invalid input: 'isolation' must be 'user' or 'none'\.$/,
+    error: /^Invalid input: 'isolation' must be 'user' or 'none', not 'root'\.$/,
   },
   {
     name: "draft 'yes'",
     inputs: { draft: 'yes' },
-    error: /^Invalid input: 'draft' must be 'true' or 'false'\.$/,
+    error: /^Invalid input: 'draft' must be 'true' or 'false', not 'yes'\.$/,
   },
   {
     name: 'two bad inputs at once',
     inputs: { mode: 'turbo', 'use-vertex-ai': 'maybe' },
     error:
-      /^Invalid input: 'use-vertex-ai' must be 'true' or 'false'; 'mode' must be interactive or headless\.$/,
+      /^Invalid input: 'use-vertex-ai' must be 'true' or 'false', not 'maybe'; 'mode' must be interactive or headless, not 'turbo'\.$/,
   },
   {
     name: 'an unknown model',
@@ -179,13 +180,13 @@ const CASES: Case[] = [
     name: 'a workspace that is not a checkout',
     env: (d) => ({ GITHUB_WORKSPACE: d.empty }),
     error:
-      /^The workspace .* \(GITHUB_WORKSPACE\) is not a git checkout: add a step 'uses: actions\/checkout@v4' before gemini-run\.$/,
+      /^The workspace .* \(GITHUB_WORKSPACE\) is not a git checkout: add a step 'uses: actions\/checkout@v5' before gemini-run\.$/,
   },
   {
     name: 'a workspace that does not exist',
     env: (d) => ({ GITHUB_WORKSPACE: join(d.empty, 'gone') }),
     error:
-      /^The workspace .*gone \(GITHUB_WORKSPACE\) does not exist: add a step 'uses: actions\/checkout@v4' before gemini-run\.$/,
+      /^The workspace .*gone \(GITHUB_WORKSPACE\) does not exist: add a step 'uses: actions\/checkout@v5' before gemini-run\.$/,
   },
   {
     name: 'interactive without tmux, and no apt-get to install it',
@@ -207,7 +208,7 @@ const CASES: Case[] = [
     env: (d) => ({ PATH: d.bare }),
     // As root (CI) setfacl is what is missing; as anyone else, the sudo this PATH lacks too.
     error:
-      /^The agent cannot be isolated on this host: (no 'setfacl' \(package acl\)\. Install it|it is not root, has no passwordless sudo).*set 'isolation: none' \(unsafe: the agent can then read the GitHub token\)\.$/,
+      /^The agent cannot be isolated on this host: (no 'setfacl' \(package acl\)\. Install it|it is not root, has no passwordless sudo.*'sudo gemini-run setup --agent-users 4 --runner-user \S+', then re-run).*set both 'isolation: none' and 'network: open'\.$/,
   },
   {
     name: 'an empty event file',

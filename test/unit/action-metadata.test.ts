@@ -174,8 +174,9 @@ describe('commit-author and committer (issue 27)', () => {
   it.each(['release@example.com', 'Bot <not-an-email>', 'Bot <a@b.c> trailing', 'A <b> <c@d.e>'])(
     'refuses %j in one line',
     (value) => {
+      // The value given is echoed (a committer is no secret), so the typo shows.
       expect(() => parseInputs({ ...base, committer: value })).toThrow(
-        /^Invalid input: 'committer' must be in the form 'Name <email@example\.com>'\.$/,
+        `Invalid input: 'committer' must be in the form 'Name <email@example.com>', not '${value}'.`,
       );
     },
   );

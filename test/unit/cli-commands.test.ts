@@ -2,7 +2,7 @@
  * The toolkit CLI in-process: dispatch, usage errors, help texts, and the file-only commands (auth status,
  * logout, export-creds) on temp homes. Login, doctor and setup against the real gemini are in test/e2e/cli-*.
  */
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -85,20 +85,17 @@ describe('dispatch', () => {
     );
   });
 
-  it.each(['login', 'auth', 'logout', 'export-creds', 'doctor', 'setup'])(
-    '%s --help has examples; a bad flag exits 2',
-    async (name) => {
-      const t = io();
-      expect(await main([name, '--help'], t)).toBe(0);
-      expect(t.stdout.text).toMatch(new RegExp(`^usage: gemini-run ${name}`));
-      expect(t.stdout.text).toContain('Examples:');
-      const bad = io();
-      expect(await main([name, '--no-such-flag'], bad)).toBe(2);
-      expect(bad.stderr.text).toBe(
-        `gemini-run ${name}: unknown option '--no-such-flag'. Run 'gemini-run ${name} --help'.\n`,
-      );
-    },
-  );
+  it.each(COMMANDS.map((c) => c.name))('%s --help has examples; a bad flag exits 2', async (name) => {
+    const t = io();
+    expect(await main([name, '--help'], t)).toBe(0);
+    expect(t.stdout.text).toMatch(new RegExp(`^usage: gemini-run ${name}`));
+    expect(t.stdout.text).toContain('Examples:');
+    const bad = io();
+    expect(await main([name, '--no-such-flag'], bad)).toBe(2);
+    expect(bad.stderr.text).toBe(
+      `gemini-run ${name}: unknown option '--no-such-flag'. Run 'gemini-run ${name} --help'.\n`,
+    );
+  });
 
   it('run --help names the flags that shape a run, and a bad budget or settings is one usage line', async () => {
     const t = io();
@@ -144,6 +141,27 @@ describe('dispatch', () => {
     const u = io();
     expect(await main(['auth', 'stats'], u)).toBe(2);
     expect(u.stderr.text).toContain("unknown subcommand 'stats'");
+  });
+
+  it('flags that only work together are checked together, in one usage line, before anything runs', async () => {
+    for (const [argv, message] of [
+      [['setup', '--runner-user', 'runner'], /--runner-user works only with --agent-users \(the host step/],
+      [['setup', '--agent-users', '2'], /--agent-users works only with --runner-user/],
+      [
+        ['setup', '--agent-users', '2', '--runner-user', 'runner', '--prefix', '/opt/x'],
+        /--agent-users does not go with --prefix/,
+      ],
+      [['doctor', '--json', '--wide'], /--wide does not go with --json/],
+      [['probe', '--list', '--json'], /--list does not go with --json/],
+    ] as const) {
+      const t = io();
+      expect(await main([...argv], t), argv.join(' ')).toBe(2);
+      expect(t.stderr.text).toMatch(message);
+      expect(t.stderr.text.trim().split('\n')).toHaveLength(1);
+      expect(t.stdout.text).toBe('');
+    }
+    // Nothing was installed into the caller's home.
+    expect(await readdir(home)).toEqual([]);
   });
 
   it('a flag without its value is a usage error', async () => {

@@ -195,7 +195,7 @@ describe('inputs: network and allowed-hosts', () => {
       '*.b.test',
     ]);
     expect(() => parseInputs({ ...INPUT_DEFAULTS, network: 'closed' })).toThrow(
-      "Invalid input: 'network' must be 'restricted', 'none' or 'open'.",
+      "Invalid input: 'network' must be 'restricted', 'none' or 'open', not 'closed'.",
     );
     expect(() => parseInputs({ ...INPUT_DEFAULTS, 'allowed-hosts': 'https://a.test' })).toThrow(
       /^Invalid input: 'allowed-hosts' entry 'https:\/\/a.test' is not a host name/,

@@ -6,7 +6,11 @@
  */
 import { resolveModel } from '../../gemini/models.js';
 import { buildUserSettings } from '../../gemini/user-settings.js';
-import { isolationAvailability, NO_ISOLATION_MESSAGE } from '../../isolation/privilege.js';
+import {
+  isolationAvailability,
+  noIsolationMessage,
+  UNSAFE_WITHOUT_ISOLATION,
+} from '../../isolation/privilege.js';
 import { canInstallFilter, NO_FILTER_MESSAGE } from '../../isolation/egress-filter.js';
 import { NEEDS_ISOLATION_MESSAGE } from '../../host/egress.js';
 import { UserError } from '../../util/errors.js';
@@ -53,10 +57,10 @@ async function checkIsolation(r: Basics): Promise<Checked['privilege']> {
     return undefined;
   }
   const { privilege, missing } = await isolationAvailability();
-  if (privilege === 'none') throw new UserError(NO_ISOLATION_MESSAGE);
+  if (privilege === 'none') throw new UserError(noIsolationMessage());
   if (missing) {
     throw new UserError(
-      `The agent cannot be isolated on this host: ${missing}. Install it ('sudo apt-get install -y acl'), or set 'isolation: none' (unsafe: the agent can then read the GitHub token).`,
+      `The agent cannot be isolated on this host: ${missing}. Install it ('sudo apt-get install -y acl'), ${UNSAFE_WITHOUT_ISOLATION}.`,
     );
   }
   if (r.inputs.network !== 'open' && !(await canInstallFilter(privilege)))

@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
 import { collectCiEvidence, renderCiEvidence, type CiSource } from '../../github/ci-evidence.js';
 import { describeTally, emptyTally } from '../../markdown/visible.js';
 import { createStreamLogger } from '../../util/log.js';
-import { UsageError, type CliIO, type Command } from '../args.js';
+import { parseCommandArgs, UsageError, write, type CliIO, type Command } from '../args.js';
 import { gitHubFromEnv } from '../github-env.js';
 
 const usage = `usage: gemini-run ci-evidence <owner/repo> <run-id>
@@ -13,7 +12,19 @@ lines that matter (at most 200 lines and 16 KB a job, 48 KB in all), and the che
 as a stream and never held whole. With --check-suite, another CI's check suite: each failed check run's output
 (title, summary, text) through the same cut, and its annotations.
   GITHUB_TOKEN (or GH_TOKEN)  a token that can read the repository's Actions (actions: read, checks: read)
-  GITHUB_API_URL              the API (default https://api.github.com; GitHub Enterprise Server: its /api/v3)`;
+
+Options:
+  --check-suite <id>  read another CI's check suite instead of a workflow run
+  -h, --help          show this help
+
+Environment:
+  GITHUB_TOKEN (or GH_TOKEN)  a token that can read the repository's Actions (actions: read, checks: read)
+  GITHUB_API_URL              the API (default https://api.github.com; GitHub Enterprise Server: its /api/v3)
+
+Examples:
+  GITHUB_TOKEN=$(gh auth token) gemini-run ci-evidence octo-org/app 9876543210
+  gemini-run ci-evidence octo-org/app --check-suite 123456 | less
+`;
 
 interface Parsed {
   owner: string;
@@ -23,22 +34,13 @@ interface Parsed {
 }
 
 function parse(argv: string[]): Parsed {
-  let positionals: string[];
-  let help = false;
-  let suite: string | undefined;
-  try {
-    const r = parseArgs({
-      args: argv,
-      options: { help: { type: 'boolean', short: 'h' }, 'check-suite': { type: 'string' } },
-      strict: true,
-      allowPositionals: true,
-    });
-    positionals = r.positionals;
-    help = r.values.help === true;
-    suite = r.values['check-suite'];
-  } catch (e) {
-    throw new UsageError((e as Error).message.split('\n')[0] ?? 'bad arguments', 'ci-evidence');
-  }
+  const { values, positionals, help } = parseCommandArgs(
+    'ci-evidence',
+    argv,
+    { 'check-suite': { type: 'string' } },
+    { maxPositionals: 2 },
+  );
+  const suite = values['check-suite'];
   if (help) return { owner: '', repo: '', ci: { source: 'workflow-run', id: 0 }, help };
   const [full = '', runId] = positionals;
   const id = suite ?? runId ?? '';
@@ -59,7 +61,7 @@ export const ciEvidenceCommand: Command = {
   async run(argv: string[], io: Pick<CliIO, 'stdout' | 'stderr'> & Partial<CliIO>): Promise<number> {
     const { owner, repo, ci, help } = parse(argv);
     if (help) {
-      io.stdout.write(`${usage}\n`);
+      write(io.stdout, usage);
       return 0;
     }
     const logger = createStreamLogger({ out: io.stderr, err: io.stderr });

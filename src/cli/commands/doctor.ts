@@ -11,7 +11,15 @@ import {
 import { homeAt } from '../../gemini/home.js';
 import { CONTEXT_FILE_NAMES, readSettings } from '../../gemini/settings.js';
 import { UserError, getErrorMessage } from '../../util/errors.js';
-import { parseCommandArgs, renderTable, wrapText, write, type CliIO, type Command } from '../args.js';
+import {
+  checkFlagRules,
+  parseCommandArgs,
+  renderTable,
+  wrapText,
+  write,
+  type CliIO,
+  type Command,
+} from '../args.js';
 import { locateGemini, readRunnerEnv, toolkitToolCache, whichOnPath } from '../host-config.js';
 import { existingAgentUsers } from '../../isolation/agent-user.js';
 import { isolationAvailability } from '../../isolation/privilege.js';
@@ -341,6 +349,9 @@ export const doctorCommand: Command = {
       write(io.stdout, USAGE);
       return 0;
     }
+    checkFlagRules('doctor', values, [
+      { flag: 'wide', excludes: ['json'], because: 'a table layout; JSON has none' },
+    ]);
     const runnerEnv = await readRunnerEnv(values['runner-dir'], io);
     // What a job sees: the runner applies its .env over the service's environment.
     const env = { ...io.env, ...runnerEnv?.values };

@@ -1,13 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { GEMINI_PACKAGE, findPinnedGemini, geminiVersion, installGemini } from '../../gemini/install.js';
 import { CHECKED_VERSIONS, DEFAULT_GEMINI_VERSION, profileFor } from '../../gemini/cli-profile.js';
 import { PROBES, renderDriftTable, runProbes, selectProbes } from '../../probe/index.js';
 import { abortActiveProbes } from '../../probe/runner.js';
 import { UserError } from '../../util/errors.js';
-import { UsageError, type CliIO, type Command } from '../args.js';
+import { checkFlagRules, parseCommandArgs, UsageError, type CliIO, type Command } from '../args.js';
 import { createStreamLogger } from '../../util/log.js';
 
 const usage = `usage: gemini-run probe [--gemini <path> | --version <x.y.z>] [--only <probe,...>] [--json] [--list]
@@ -19,7 +18,13 @@ and prints a drift table against the expectations of the binary's profile: its o
   --version <x.y.z>  install ${GEMINI_PACKAGE}@<x.y.z> into a temporary prefix and probe that
   --only a,b         run only these probes
   --json             print the results as JSON instead of the table
-  --list             list the probes and exit`;
+  --list             list the probes and exit
+  -h, --help         show this help
+
+Examples:
+  gemini-run probe
+  gemini-run probe --version 0.61.0 --only headless-stream-json,version
+  gemini-run probe --list | cut -f1`;
 
 /** The binary the suite checks by default: the pinned devDependency, else whatever `gemini` is on PATH. */
 function defaultGemini(): Promise<string> {
@@ -31,32 +36,18 @@ export const probeCommand: Command = {
   summary: 'check the gemini behaviours the project relies on against a binary (drift vs its profile)',
   usage,
   async run(argv: string[], io: Pick<CliIO, 'stdout' | 'stderr'> & Partial<CliIO>): Promise<number> {
-    let values: {
-      gemini?: string;
-      version?: string;
-      only?: string;
-      json?: boolean;
-      list?: boolean;
-      help?: boolean;
-    };
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        options: {
-          gemini: { type: 'string' },
-          version: { type: 'string' },
-          only: { type: 'string' },
-          json: { type: 'boolean' },
-          list: { type: 'boolean' },
-          help: { type: 'boolean', short: 'h' },
-        },
-        strict: true,
-        allowPositionals: false,
-      }));
-    } catch (e) {
-      throw new UsageError((e as Error).message.split('\n')[0] ?? 'bad arguments', 'probe');
-    }
-    if (values.help) {
+    const { values, help } = parseCommandArgs('probe', argv, {
+      gemini: { type: 'string' },
+      version: { type: 'string' },
+      only: { type: 'string' },
+      json: { type: 'boolean' },
+      list: { type: 'boolean' },
+    });
+    checkFlagRules('probe', values, [
+      { flag: 'gemini', excludes: ['version'], because: 'probe one gemini: a path, or a version to install' },
+      { flag: 'list', excludes: ['gemini', 'version', 'only', 'json'], because: 'it lists and runs nothing' },
+    ]);
+    if (help) {
       io.stdout.write(`${usage}\n`);
       return 0;
     }
@@ -64,8 +55,6 @@ export const probeCommand: Command = {
       for (const p of PROBES) io.stdout.write(`${p.name}\t${p.behaviour}\n`);
       return 0;
     }
-    if (values.gemini && values.version)
-      throw new UsageError("give either '--gemini <path>' or '--version <x.y.z>', not both", 'probe');
     if (values.version !== undefined && !/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(values.version)) {
       throw new UsageError(
         `'--version ${values.version}' is not a version like ${DEFAULT_GEMINI_VERSION}`,

@@ -8,7 +8,15 @@ import { AGENT_POOL_SIZE } from '../../isolation/agent-user.js';
 import { setupAgentHost } from '../../isolation/host-setup.js';
 import { UserError } from '../../util/errors.js';
 import { createStreamLogger } from '../../util/log.js';
-import { geminiHomeFrom, parseCommandArgs, write, type CliIO, type Command } from '../args.js';
+import {
+  checkFlagRules,
+  geminiHomeFrom,
+  parseCommandArgs,
+  write,
+  type CliIO,
+  type Command,
+  type FlagRule,
+} from '../args.js';
 import { toolkitToolCache } from '../host-config.js';
 import { pathExists } from '../../util/fs.js';
 
@@ -39,6 +47,18 @@ Examples:
   sudo -u runner gemini-run setup --prefix /home/runner/_tool --home /home/runner
   # then, in the runner directory:  cat >> .env <the printed lines>  and restart the runner service
 `;
+
+const HOST_STEP = 'the host step, run as root: sudo gemini-run setup --agent-users <n> --runner-user <user>';
+/** The two jobs of setup never mix: the host step as root, the install as the runner user. */
+const FLAG_RULES: readonly FlagRule[] = [
+  { flag: 'runner-user', needs: 'agent-users', because: HOST_STEP },
+  { flag: 'agent-users', needs: 'runner-user', because: HOST_STEP },
+  {
+    flag: 'agent-users',
+    excludes: ['prefix', 'home', 'gemini', 'npm', 'gemini-version', 'allow-unchecked-gemini-version'],
+    because: 'the host step installs nothing: run the install as the runner user, apart',
+  },
+];
 
 // The same rule as the action's 'gemini-version' input: npm gets an exact version, never a range or a tag.
 const EXACT_VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
@@ -100,18 +120,19 @@ export const setupCommand: Command = {
       write(io.stdout, USAGE);
       return 0;
     }
+    checkFlagRules('setup', values, FLAG_RULES);
     if (values['agent-users'] !== undefined) {
       const agents = Number(values['agent-users']);
       if (!Number.isInteger(agents) || agents < 1 || agents > AGENT_POOL_SIZE) {
         throw new UserError(`--agent-users must be a whole number from 1 to ${AGENT_POOL_SIZE}`);
       }
-      if (!values['runner-user']) throw new UserError('--agent-users needs --runner-user <user>');
-      const r = await setupAgentHost({ agents, runnerUser: values['runner-user'] });
+      const runnerUser = values['runner-user'] as string;
+      const r = await setupAgentHost({ agents, runnerUser });
       write(
         io.stdout,
         [
           `Agent users: ${r.users.map((u) => `${u.name} (uid ${u.uid})`).join(', ')}`,
-          `Sudoers rule for ${values['runner-user']} in ${r.sudoersFile} (checked with visudo -c).`,
+          `Sudoers rule for ${runnerUser} in ${r.sudoersFile} (checked with visudo -c).`,
           "Runs on this host now isolate their agent (isolation: user); check with 'gemini-run doctor' as the runner user.",
           ...networkNote(r.egressWrapper),
         ].join('\n'),
