@@ -23,5 +23,5 @@ export function dropWritesOnceClosed(stream: NodeJS.WriteStream): void {
     if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
     return true;
   };
-  stream.write = dropping as NodeJS.WriteStream['write'];
+  stream.write = dropping;
 }
