@@ -82,3 +82,23 @@ export async function readActionContext(env: NodeJS.ProcessEnv = process.env): P
 export function runUrlOf(ctx: Pick<ActionContext, 'serverUrl' | 'repo' | 'runId'>): string {
   return `${ctx.serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/actions/runs/${ctx.runId}`;
 }
+
+/**
+ * A message for the issue and the job summary with the runner's own paths said as the variables that name them:
+ * "'$GITHUB_WORKSPACE/.git/refs/…lock': Read-only file system" tells the person on the issue what failed without
+ * the layout of someone's self-hosted runner. The longest path first (the workspace may lie in the runner temp).
+ */
+export function withoutRunnerPaths(
+  text: string,
+  ctx: Pick<ActionContext, 'workspace' | 'runnerTemp' | 'toolCache'>,
+): string {
+  const named: [string, string][] = [
+    [ctx.workspace, '$GITHUB_WORKSPACE'],
+    [ctx.toolCache, '$RUNNER_TOOL_CACHE'],
+    [ctx.runnerTemp, '$RUNNER_TEMP'],
+  ];
+  return named
+    .filter(([path]) => path.length > 1)
+    .sort((a, b) => b[0].length - a[0].length)
+    .reduce((t, [path, name]) => t.split(path).join(name), text);
+}

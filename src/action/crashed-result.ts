@@ -3,6 +3,7 @@ import { summarizeUsage } from '../gemini/telemetry.js';
 import { filesChanged, listCommits } from '../git/commits.js';
 import { Git } from '../git/git.js';
 import type { RunMode } from '../domain/types.js';
+import type { FailedPart } from '../domain/status.js';
 import type { RunResult } from '../run/types.js';
 
 /**
@@ -15,6 +16,7 @@ export async function crashedResult(o: {
   baseSha: string;
   mode: RunMode;
   message: string;
+  failedPart: FailedPart;
   startedAt: Date;
 }): Promise<RunResult> {
   const git = Git.forUntrusted(o.repo);
@@ -23,6 +25,7 @@ export async function crashedResult(o: {
   return {
     status: 'crashed',
     message: o.message,
+    failedPart: o.failedPart,
     mode: o.mode,
     sessionId: '',
     transcript: emptyTranscript(),

@@ -4,7 +4,15 @@
  */
 import { block } from '../markdown/publish.js';
 import { MODEL_UNAVAILABLE } from '../run/walls.js';
-import { adviceFor, failsStep, isGeminiFailure, statusLine } from '../domain/status.js';
+import {
+  adviceFor,
+  FAILED_PARTS,
+  failsStep,
+  isGeminiFailure,
+  statusLine,
+  type FailedPart,
+} from '../domain/status.js';
+import { UNREACHABLE } from '../host/failed-part.js';
 import { quotaReset, type QuotaReset } from '../domain/quota.js';
 import type { ActionStatus } from '../run/types.js';
 import type { PublishOutcome } from './publish.js';
@@ -22,6 +30,8 @@ export interface ReportInput {
   onPullRequest: boolean;
   /** `quota-exhausted`: when the quota resets, for people ("2026-12-05 08:00:00Z (in 11 h 0 min)"). */
   quotaResets?: string;
+  /** What failed, when the run ended on a failure that is not the agent's work (a crash of a part). */
+  failedPart?: FailedPart;
 }
 
 function isModelUnavailable(message: string | undefined): boolean {
@@ -33,19 +43,21 @@ function isModelUnavailable(message: string | undefined): boolean {
  * model proxy's "upstream unreachable"): then nobody refused the credential, and the advice says network.
  */
 export function isNetworkFailure(message: string | undefined): boolean {
-  return /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)\b|upstream unreachable|Could not reach/i.test(
-    message ?? '',
-  );
+  return UNREACHABLE.test(message ?? '');
 }
 
 const NETWORK_ADVICE =
   "The model service could not be reached from the runner (a network failure, not a refused credential): check the runner's network, proxy or firewall, then re-run.";
 
-/** What to do next after a failing end: the status's advice, or the network's when nothing was refused. */
+/**
+ * What to do next after a failing end: the failed part's advice when a part failed, else the status's, or the
+ * model service's network when nothing was refused.
+ */
 function nextStep(
-  r: Pick<ReportInput, 'status' | 'message' | 'quotaResets'>,
+  r: Pick<ReportInput, 'status' | 'message' | 'quotaResets' | 'failedPart'>,
   c: { hasPull: boolean; committed: boolean },
 ): string {
+  if (r.failedPart) return FAILED_PARTS[r.failedPart].advice;
   if (isGeminiFailure(r.status) && isNetworkFailure(r.message)) return NETWORK_ADVICE;
   const advice = adviceFor(r.status, { ...c, modelUnavailable: isModelUnavailable(r.message) });
   return r.status === 'quota-exhausted' && r.quotaResets
@@ -77,6 +89,8 @@ function keptWork(r: Pick<ReportInput, 'commitCount' | 'publish'>): string {
 
 export interface FailureFacts {
   status: ActionStatus;
+  /** What failed, in words ("GitHub's API"), when a part did. */
+  failed?: string;
   /** One line: what happened (redacted). */
   message: string;
   /** What was kept, one sentence. */
@@ -92,6 +106,7 @@ export function runFailure(r: ReportInput, logUrl: string): FailureFacts | undef
   if (!failsStep(r.status)) return undefined;
   return {
     status: r.status,
+    // stepFailure names the failed part itself.
     message: stepFailure(r) ?? `gemini-run ended ${r.status}`,
     kept: keptWork(r),
     next: nextStep(r, { hasPull: r.publish?.pull !== undefined, committed: r.commitCount > 0 }),
@@ -103,18 +118,21 @@ export function runFailure(r: ReportInput, logUrl: string): FailureFacts | undef
 export function earlyFailure(
   status: ActionStatus,
   message: string,
-  o: { logUrl: string; userError: boolean },
+  o: { logUrl: string; userError: boolean; failedPart?: FailedPart },
 ): FailureFacts {
-  const network = isNetworkFailure(message);
+  const part = o.userError ? undefined : o.failedPart;
   return {
     status,
+    ...(part ? { failed: FAILED_PARTS[part].names } : {}),
     message,
     kept: 'Nothing ran, and nothing was changed: no branch, no commit, no pull request.',
-    next: network
-      ? NETWORK_ADVICE
-      : o.userError && status === 'crashed'
-        ? 'Fix what the message names, then re-run.'
-        : adviceFor(status, { hasPull: false }),
+    next: part
+      ? FAILED_PARTS[part].advice
+      : isNetworkFailure(message)
+        ? NETWORK_ADVICE
+        : o.userError && status === 'crashed'
+          ? 'Fix what the message names, then re-run.'
+          : adviceFor(status, { hasPull: false }),
     logUrl: o.logUrl,
   };
 }
@@ -124,7 +142,7 @@ export function failureSummary(f: FailureFacts): string {
   return [
     `## gemini-run: ${statusLine(f.status)}`,
     '',
-    `**What happened:** ${f.message}`,
+    `**What happened:** ${f.failed ? `${f.failed} failed: ` : ''}${f.message}`,
     '',
     `**What was kept:** ${f.kept}`,
     '',
@@ -137,7 +155,8 @@ export function failureSummary(f: FailureFacts): string {
 
 /** The issue comment of a failing end before the agent ran: the one line and the fix, and the log. */
 export function failureComment(f: FailureFacts): string {
-  return `gemini-run ended \`${f.status}\`: ${f.message}\n\n${f.next} ([log](${f.logUrl}))`;
+  const part = f.failed ? ` (${f.failed} failed)` : '';
+  return `gemini-run ended \`${f.status}\`${part}: ${f.message}\n\n${f.next} ([log](${f.logUrl}))`;
 }
 
 /**
@@ -149,7 +168,8 @@ export function issueComment(r: ReportInput): string | undefined {
   const problem = r.publish?.problem;
   const failing = failsStep(r.status);
   const advice = nextStep(r, { hasPull: pull !== undefined, committed: r.commitCount > 0 });
-  const ended = `gemini-run ended \`${r.status}\`${r.message ? `: ${r.message}` : ''}`;
+  const part = r.failedPart ? ` (${FAILED_PARTS[r.failedPart].names} failed)` : '';
+  const ended = `gemini-run ended \`${r.status}\`${part}${r.message ? `: ${r.message}` : ''}`;
   const tail = (parts: (string | undefined | false)[]) => parts.filter(Boolean).join('\n\n');
 
   if (problem) {
@@ -187,10 +207,17 @@ export function issueComment(r: ReportInput): string | undefined {
 }
 
 /** The step's one-line failure, or undefined when the step succeeds. */
-export function stepFailure(r: Pick<ReportInput, 'status' | 'message' | 'publish'>): string | undefined {
+export function stepFailure(
+  r: Pick<ReportInput, 'status' | 'message' | 'publish' | 'failedPart'>,
+): string | undefined {
   const problem = r.publish?.problem;
+  const said = r.message ? `: ${r.message}` : '';
+  // Gemini did not end the run when another part failed under it (the workspace, GitHub): that part is named.
+  const other = r.failedPart && r.failedPart !== 'gemini' ? FAILED_PARTS[r.failedPart].names : undefined;
   const ended = isGeminiFailure(r.status)
-    ? `gemini ended ${r.status}${r.message ? `: ${r.message}` : ''}`
+    ? other
+      ? `${other} failed${said}`
+      : `gemini ended ${r.status}${said}`
     : undefined;
   if (ended && problem) return `${ended}; and ${problem.headline}`;
   if (ended) return ended;

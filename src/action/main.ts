@@ -1,11 +1,13 @@
 import * as core from '@actions/core';
-import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
+import { UserError, getErrorMessage } from '../util/errors.js';
 import { guardLines } from '../util/untrusted-text.js';
 import { readActionContext } from './context.js';
 import { coreLogger } from './core-logger.js';
 import { earlyFailure, failureSummary } from './issue-report.js';
 import { redactSecrets } from '../run/report.js';
 import { getInputs, maskSecret } from './inputs.js';
+import { failedPartOf, failureLine } from '../host/failed-part.js';
+import { FAILED_PARTS, type FailedPart } from '../domain/status.js';
 import { setOutputs } from './outputs.js';
 import type { ActionIo } from './run-action.js';
 import { runForEvent } from './resume-deferred.js';
@@ -31,7 +33,11 @@ const io: ActionIo = {
  * What a step that could not even start its pipeline (no usable runner environment, or a throw nobody expected)
  * still leaves: the job summary's one paragraph, with the log's link when the runner named the run.
  */
-async function summaryOfEarlyEnd(status: 'misconfigured' | 'crashed', message: string): Promise<void> {
+async function summaryOfEarlyEnd(
+  status: 'misconfigured' | 'crashed',
+  message: string,
+  failedPart: FailedPart | undefined,
+): Promise<void> {
   const env = process.env;
   const logUrl =
     env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
@@ -40,6 +46,7 @@ async function summaryOfEarlyEnd(status: 'misconfigured' | 'crashed', message: s
   const facts = earlyFailure(status, redactSecrets(message), {
     logUrl,
     userError: status === 'misconfigured',
+    ...(failedPart ? { failedPart } : {}),
   });
   await io
     .writeJobSummary(failureSummary(facts))
@@ -60,9 +67,12 @@ export async function run(): Promise<void> {
     // A UserError here is the runner's environment (context.ts); anything else is a defect of the action.
     const status = error instanceof UserError ? 'misconfigured' : 'crashed';
     setOutputs({ status });
-    const message = oneLine(getErrorMessage(error));
+    const failedPart = status === 'crashed' ? failedPartOf(error, 'gemini-run') : undefined;
+    // The pipeline's own first request (the permission check) is GitHub's: an unreachable API says so.
+    const told = failureLine(error);
+    const message = failedPart ? `${FAILED_PARTS[failedPart].names} failed: ${told}` : told;
     if (status === 'crashed' && error instanceof Error && error.stack) core.debug(guardLines(error.stack));
-    await summaryOfEarlyEnd(status, message);
+    await summaryOfEarlyEnd(status, told, failedPart);
     // An error can quote the CLI, git or the agent: shown with its control characters escaped.
     core.setFailed(guardLines(message));
   }

@@ -6,6 +6,7 @@
 import { protectedChangesLine } from '../domain/protected-paths.js';
 import { runAgent } from '../run/engine.js';
 import { UserError, getErrorMessage } from '../util/errors.js';
+import { failedPartOf, failureLine } from '../host/failed-part.js';
 import type { RunTrigger } from '../github/trigger.js';
 import { checkGemini, installGemini } from './gemini-binary.js';
 import type { ActionContext } from './context.js';
@@ -103,7 +104,10 @@ async function checkedLocally(
 async function crashedAfterAdmit(r: AtPrepare, error: unknown): Promise<ActionResult> {
   const userError = error instanceof UserError;
   if (!userError && error instanceof Error && error.stack) r.log.debug(r.redactor.redact(error.stack));
-  const result = await reportEarlyEnd(r, 'crashed', getErrorMessage(error), { userError });
+  const result = await reportEarlyEnd(r, 'crashed', failureLine(error), {
+    userError,
+    failedPart: failedPartOf(error, 'gemini-run'),
+  });
   await finishTracking(r, result);
   return result;
 }

@@ -37,6 +37,41 @@ interface StatusSpec {
 
 const noAdvice = (): string => '';
 
+/**
+ * What failed, when a run ended on a failure that is not the agent's work: each part names itself and has its own
+ * advice, so a GitHub that could not be reached is never told as the model's network, nor a read-only workspace
+ * as a Gemini CLI that stopped (gemini never started).
+ */
+export const FAILED_PARTS = {
+  github: {
+    names: "GitHub's API",
+    advice:
+      "GitHub's API could not be reached or failed the request (the message names the address): check `GITHUB_API_URL` on a GitHub Enterprise Server, the runner's network and proxy to it, or githubstatus.com; then re-run.",
+  },
+  workspace: {
+    names: "the runner's workspace",
+    advice:
+      "The runner's disk refused a write (read-only, full, or not the runner user's): check the free space of the workspace and `RUNNER_TEMP` and that the checkout belongs to the user the job runs as; then re-run.",
+  },
+  network: {
+    names: 'the network',
+    advice:
+      "A service could not be reached from the runner (a network failure, not a refused credential; the message names the address): check the runner's network, proxy or firewall, then re-run.",
+  },
+  gemini: {
+    names: 'the Gemini CLI',
+    advice:
+      'The Gemini CLI stopped unexpectedly; the last screen lines are in the job log. Re-run, and report it if it repeats.',
+  },
+  'gemini-run': {
+    names: 'gemini-run itself',
+    advice:
+      'gemini-run stopped on an error of its own (the job log has the details with ACTIONS_STEP_DEBUG set): re-run, and report it with the log if it repeats.',
+  },
+} as const satisfies Record<string, { names: string; advice: string }>;
+export type FailedPart = keyof typeof FAILED_PARTS;
+
+
 export const STATUS = {
   finished: { origin: 'engine', fails: false, icon: '✅', words: 'finished', advice: noAdvice },
   'no-changes': {
@@ -67,8 +102,7 @@ export const STATUS = {
     words: 'crashed',
     interrupted: 'ended when the Gemini CLI crashed',
     modelCanCause: true,
-    advice: () =>
-      'The Gemini CLI stopped unexpectedly; the last screen lines are in the job log. Re-run, and report it if it repeats.',
+    advice: () => FAILED_PARTS.gemini.advice,
   },
   'quota-exhausted': {
     origin: 'engine',

@@ -4,7 +4,7 @@ import type { ServedTokens } from '../proxy/usage-meter.js';
 import type { RefusalReason } from '../proxy/forward-proxy.js';
 
 export { ENGINE_STATUSES, type ActionStatus, type EngineStatus } from '../domain/status.js';
-import type { EngineStatus } from '../domain/status.js';
+import type { EngineStatus, FailedPart } from '../domain/status.js';
 
 export interface CommitInfo {
   sha: string;
@@ -15,6 +15,8 @@ export interface RunResult {
   status: EngineStatus;
   /** Why it ended that way, in one line (the server's own message for auth and quota walls). */
   message?: string;
+  /** What failed, when the run ended on a failure that is not the agent's work (the workspace, GitHub, …). */
+  failedPart?: FailedPart;
   mode: RunMode;
   sessionId: string;
   model?: string;

@@ -83,6 +83,8 @@ export class PipelineWorld implements AsyncDisposable {
     inputs?: Partial<Record<InputName, string>>;
     env?: NodeJS.ProcessEnv;
     deps?: Partial<PipelineDeps>;
+    /** GitHub's API as the step is told it (default: the fake's). */
+    apiUrl?: string;
   }): Promise<PipelineRun> {
     const n = ++this.runs;
     const stepDir = await mkdtemp(join(this.world.tmp, `pipeline-${n}-`));
@@ -124,7 +126,7 @@ export class PipelineWorld implements AsyncDisposable {
       eventName: o.eventName ?? 'issues',
       payload: o.payload ?? this.world.labeledPayload(),
       repo: { owner: OWNER, repo: REPO },
-      apiUrl: this.github.url,
+      apiUrl: o.apiUrl ?? this.github.url,
       serverUrl: 'https://github.com',
       workspace: this.world.workspace,
       runId: String(runId),

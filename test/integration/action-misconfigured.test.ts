@@ -495,3 +495,34 @@ describe('a stranger', () => {
     expect(world.github.comments(issue)).toEqual([]);
   });
 });
+
+describe("a valid run whose GitHub's API cannot be reached", () => {
+  // The retries of a request GitHub did not answer (1, 4 and 9 s) are the step's: up to ~15 s each.
+  it.concurrent.each([
+    ['a refused port', () => `http://127.0.0.1:${closedPort}`],
+    ['a port fetch refuses to use', () => 'http://127.0.0.1:9'],
+  ])(
+    "%s: crashed, naming GitHub's API with its own advice, never the model's network or the Gemini CLI",
+    async (_, api) => {
+      const n = ++cases;
+      const actor = `maintainer${n}`;
+      const step = await runCase({}, api(), actor, 1);
+      const errors = step.stdout.split('\n').filter((l) => l.startsWith('::error::'));
+      expect(errors, step.stdout).toHaveLength(1);
+      expect(errors[0]).toMatch(
+        /^::error::GitHub's API failed: .+ \(GET http:\/\/127\.0\.0\.1:\d+\/repos\/acme\/widgets\/collaborators\/maintainer\d+\/permission\)$/,
+      );
+      expect(step.exitCode).toBe(1);
+      expect(step.outputs.status).toBe('crashed');
+      expect(step.summary).toMatch(/\*\*What happened:\*\* GitHub's API failed: /);
+      expect(step.summary).toMatch(/\*\*What to do next:\*\* GitHub's API could not be reached/);
+      expect(step.summary).not.toMatch(/model service|Gemini CLI/);
+      expect(
+        step.stdout
+          .split('\n')
+          .filter((l) => !l.startsWith('::debug::'))
+          .join('\n'),
+      ).not.toMatch(STACK);
+    },
+  );
+});

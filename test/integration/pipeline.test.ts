@@ -583,6 +583,36 @@ describe('one failure report, every time: the job summary of each failing end', 
   });
 });
 
+describe('what failed, when it was not the agent', () => {
+  it.skipIf(process.getuid?.() !== 0)(
+    "a read-only workspace: the workspace named with its own advice, and the runner's path never on the issue",
+    async () => {
+      const ws = w.world.workspace;
+      await exec('mount', ['--bind', ws, ws]);
+      try {
+        await exec('mount', ['-o', 'remount,bind,ro', ws]);
+        const r = await w.run({ play: { commits: { A: { 'a.txt': 'a\n' } } } });
+        const result = ended(r);
+        expect(result.outputs.status).toBe('crashed');
+        expect(r.seen).toHaveLength(0);
+        expect(result.failure).toMatch(/^the runner's workspace failed: .*Read-only file system/);
+        expect(r.summary).toMatch(
+          /What happened:\*\* the runner's workspace failed: .*\$GITHUB_WORKSPACE\/\.git/,
+        );
+        expect(r.summary).toMatch(/What to do next:\*\* The runner's disk refused a write/);
+        const told = [r.summary, ...commentsOn(1)].join('\n');
+        // gemini never started: nothing says it stopped, and nothing blames the model's network.
+        expect(told).not.toMatch(/Gemini CLI stopped|model service/);
+        expect(commentsOn(1).join('\n')).toMatch(/ended `crashed` \(the runner's workspace failed\)/);
+        expect(told).not.toContain(ws);
+        expect(told).not.toContain(w.world.tmp);
+      } finally {
+        await exec('umount', [ws]);
+      }
+    },
+  );
+});
+
 describe('a follow-up on the pull request', () => {
   it('continues the session the summary comment records, and starts fresh when there is none', async () => {
     const first = await w.run({ play: { commits: { First: { 'f.md': 'f\n' } }, transcript: RESUMABLE } });

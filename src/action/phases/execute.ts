@@ -8,11 +8,12 @@ import { realpathSync } from 'node:fs';
 import type { RunEvent } from '../../domain/types.js';
 import type { RunResult } from '../../run/types.js';
 import { openSandbox, type AgentSandbox } from '../../isolation/sandbox.js';
-import { UserError, getErrorMessage, oneLine } from '../../util/errors.js';
+import { UserError } from '../../util/errors.js';
 import { neutralize } from '../../util/untrusted-text.js';
 import type { CommitIdentity } from '../../github/identity.js';
 import { resolveCommitIdentity } from '../commit-identity.js';
 import { crashedResult } from '../crashed-result.js';
+import { failedPartOf, failureLine } from '../../host/failed-part.js';
 import { execute as runAgentInside, type ExecuteDeps, type ExecuteOptions } from '../../host/execute.js';
 import type { AtExecute, Executed } from '../run-record.js';
 
@@ -42,13 +43,15 @@ async function openAgentSandbox(r: AtExecute): Promise<AgentSandbox | undefined>
  */
 function crashed(r: AtExecute, error: unknown, startedAt: Date): Promise<RunResult> {
   if (error instanceof UserError) throw error;
-  const message = r.redactor.redact(oneLine(getErrorMessage(error)));
+  const message = r.redactor.redact(failureLine(error));
   r.log.error(`The run failed: ${neutralize(message)}`);
   return crashedResult({
     repo: r.workspace.vault.dir,
     baseSha: r.workspace.baseSha,
     mode: r.inputs.mode,
     message,
+    // The engine was running gemini: a throw that names no other part is its run's.
+    failedPart: failedPartOf(error, 'gemini'),
     startedAt,
   });
 }

@@ -6,7 +6,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RUN_SUMMARY_VERSION, type RunFacts } from '../../domain/run-summary.js';
-import { failsStep, statusLine } from '../../domain/status.js';
+import { failsStep, statusLine, type FailedPart } from '../../domain/status.js';
+import { withoutRunnerPaths } from '../context.js';
 import type { DeferralRecord, Deferred } from '../deferral.js';
 import { upsertMarkedComment } from '../../github/comments.js';
 import { recordOf } from '../../github/approval.js';
@@ -73,13 +74,17 @@ export async function reportEarlyEnd(
   r: AtPrepare,
   status: ActionStatus,
   message: string,
-  o: { userError: boolean },
+  o: { userError: boolean; failedPart?: FailedPart },
 ): Promise<ActionResult> {
-  const line = r.redactor.redact(oneLine(message));
-  const facts = earlyFailure(status, line, { logUrl: r.runUrl, userError: o.userError });
+  const line = withoutRunnerPaths(r.redactor.redact(oneLine(message)), r.ctx);
+  const facts = earlyFailure(status, line, {
+    logUrl: r.runUrl,
+    userError: o.userError,
+    ...(o.failedPart ? { failedPart: o.failedPart } : {}),
+  });
   await r.tellIssue(failureComment(facts));
   await writeJobSummary(r, r.publish(failureSummary(facts)));
-  return ended(status, line);
+  return ended(status, facts.failed ? `${facts.failed} failed: ${line}` : line);
 }
 
 function outputsOf(r: AtReport): ActionOutputs {
@@ -185,7 +190,8 @@ export async function reportRun(r: AtReport): Promise<ActionResult> {
     );
   const report = {
     status: r.status,
-    message: result.message ? r.redactor.redact(result.message) : undefined,
+    message: result.message ? withoutRunnerPaths(r.redactor.redact(result.message), r.ctx) : undefined,
+    ...(result.failedPart ? { failedPart: result.failedPart } : {}),
     commitCount: result.commits.length,
     publish: published,
     finalAnswer: r.publishBlock(result.transcript.finalAnswer),
