@@ -5,6 +5,7 @@ import {
   maxTokensSchema,
   runModeSchema,
   timeoutMinutesSchema,
+  personSchema,
   withGivenValue,
 } from '../domain/value-schemas.js';
 import { DEFAULTS_WORD, PROTECTED_POLICIES, parseProtectedPaths } from '../domain/protected-paths.js';
@@ -71,15 +72,8 @@ const names = (name: string, pattern: RegExp, what: string, map: (s: string) => 
     ctx.addIssue({ code: 'custom', message: `'${name}' has ${JSON.stringify(bad)}, which is not ${what}` });
     return z.NEVER;
   });
-/** `Name <email>`, as git and create-pull-request write it; empty: the pushing token's identity. */
-const person = (name: string) =>
-  z.string().transform((s, ctx) => {
-    if (s === '') return undefined;
-    const m = /^([^<>\r\n]*[^<>\s])\s*<([^<>\s@]+@[^<>\s@]+)>$/.exec(s);
-    if (m?.[1] && m[2]) return { name: m[1], email: m[2] };
-    ctx.addIssue({ code: 'custom', message: `'${name}' must be in the form 'Name <email@example.com>'` });
-    return z.NEVER;
-  });
+/** `Name <email>`; empty: the pushing token's identity. */
+const person = (name: string) => personSchema(`'${name}'`);
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(\[bot\])?$/;
 
 /**

@@ -24,6 +24,16 @@ export const maxTokensSchema = (label: string) =>
     .regex(/^\d+$/, { message: `${label} must be a whole number of tokens (0 = no limit)` })
     .transform(Number);
 
+/** `Name <email>`, as git and create-pull-request write it; empty: undefined (the caller's default). */
+export const personSchema = (label: string) =>
+  z.string().transform((s, ctx) => {
+    if (s === '') return undefined;
+    const m = /^([^<>\r\n]*[^<>\s])\s*<([^<>\s@]+@[^<>\s@]+)>$/.exec(s);
+    if (m?.[1] && m[2]) return { name: m[1], email: m[2] };
+    ctx.addIssue({ code: 'custom', message: `${label} must be in the form 'Name <email@example.com>'` });
+    return z.NEVER;
+  });
+
 /**
  * A "must be" message with the value that was given, so a typo is seen at once ("'mode' must be interactive or
  * headless, not 'interactve'"). Only a short single line of plain characters is echoed; callers never pass a

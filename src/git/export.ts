@@ -31,6 +31,11 @@ export interface ExportResult {
   /** True when the bundle was written (HEAD differs from base). */
   bundled: boolean;
   leftoverCommitted: boolean;
+  /**
+   * The agent left work that could not be committed (git's own words): that work is not in any commit, so the run
+   * did not keep it and must not end as if it had.
+   */
+  commitFailed?: string;
   /** What went wrong, in one line, for a warning. */
   problem?: string;
 }
@@ -73,13 +78,17 @@ const HEX_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 export async function exportWork(o: ExportOptions): Promise<ExportResult> {
   const git = agentGit(o);
   let leftoverCommitted = false;
+  let commitFailed: string | undefined;
   const problems: string[] = [];
   // git's own complaint is its last lines; what a planted hook or filter printed comes before.
   const first = (r: ExecResult) =>
     r.stderr.trim().split('\n').slice(-2).join(' | ').slice(0, 300) || `exit ${r.exitCode}`;
   try {
     const add = await git(['add', '--all']);
-    if (add.exitCode !== 0) problems.push(`git add: ${first(add)}`);
+    if (add.exitCode !== 0) {
+      commitFailed = `git add: ${first(add)}`;
+      problems.push(commitFailed);
+    }
     const staged = await git(['diff', '--cached', '--quiet']);
     if (staged.exitCode === 1) {
       // The message in argv, not on stdin: a command the repository makes git run (an fsmonitor) inherits stdin
@@ -93,18 +102,28 @@ export async function exportWork(o: ExportOptions): Promise<ExportResult> {
         o.message.trimEnd(),
       ]);
       if (commit.exitCode === 0) leftoverCommitted = true;
-      else problems.push(`git commit: ${first(commit)}`);
+      else {
+        commitFailed = `git commit: ${first(commit)}`;
+        problems.push(commitFailed);
+      }
     }
     const rev = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
     const head = rev.stdout.trim();
+    const failed = commitFailed ? { commitFailed } : {};
     if (rev.exitCode !== 0 || !HEX_ID.test(head)) {
-      return { bundled: false, leftoverCommitted, problem: [...problems, 'no HEAD commit'].join('; ') };
+      return {
+        bundled: false,
+        leftoverCommitted,
+        ...failed,
+        problem: [...problems, 'no HEAD commit'].join('; '),
+      };
     }
     if (head === o.base) {
       return {
         head,
         bundled: false,
         leftoverCommitted,
+        ...failed,
         ...(problems.length ? { problem: problems.join('; ') } : {}),
       };
     }
@@ -116,9 +135,11 @@ export async function exportWork(o: ExportOptions): Promise<ExportResult> {
       head,
       bundled: bundle.exitCode === 0,
       leftoverCommitted,
+      ...failed,
       ...(problems.length ? { problem: problems.join('; ') } : {}),
     };
   } catch (e) {
-    return { bundled: false, leftoverCommitted, problem: (e as Error).message };
+    const message = (e as Error).message;
+    return { bundled: false, leftoverCommitted, commitFailed: commitFailed ?? message, problem: message };
   }
 }

@@ -10,6 +10,13 @@ import { scrubCommits } from '../git/scrub.js';
 import type { CommitInfo, RunResult } from '../run/types.js';
 import { UserError } from '../util/errors.js';
 
+/**
+ * Who the toolkit's commits are by, as the action's are by its token's bot: an identity of its own, so a host
+ * with no git identity (a fresh HOME, a container) still commits, and the agent's work is told apart from the
+ * operator's.
+ */
+export const TOOLKIT_IDENTITY = { name: 'gemini-run', email: 'gemini-run@localhost' } as const;
+
 export interface LocalRepo {
   git: Git;
   /** The repository's top folder, where the agent works. */
@@ -34,6 +41,15 @@ export async function openLocalRepo(dir: string): Promise<LocalRepo> {
 export async function createRunBranch(repo: LocalRepo, branch: string): Promise<void> {
   await repo.git.run(['checkout', '--quiet', '-b', branch]).catch(() => {
     throw new UserError(`Cannot create branch '${branch}': does it exist already?`);
+  });
+}
+
+/** A kept session's branch, checked out to continue on (its commits are the session's). */
+export async function continueOnBranch(repo: LocalRepo, branch: string): Promise<void> {
+  await repo.git.run(['checkout', '--quiet', branch]).catch(() => {
+    throw new UserError(
+      `Cannot continue on branch '${branch}' (the session's): it is gone; name a new one with --branch.`,
+    );
   });
 }
 

@@ -43,6 +43,7 @@ import { runHeadless } from './headless.js';
 import { runInteractive } from './interactive.js';
 import { Progress } from './progress.js';
 import type { FoldedTranscript } from '../domain/types.js';
+import { failsStep } from '../domain/status.js';
 import type { RunOptions } from './options.js';
 import type { RunResult } from './types.js';
 import { TokenBudget } from './budget.js';
@@ -297,6 +298,11 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
 
   if (exported.problem) log.warning(`committing and exporting the agent's work: ${exported.problem}`);
   if (exported.leftoverCommitted) log.info('committed the changes the agent left uncommitted');
+  // Work that is in no commit is work the run did not keep: never an end that says it finished.
+  const uncommitted = exported.commitFailed
+    ? `the agent's uncommitted changes could not be committed (${neutralize(exported.commitFailed)})`
+    : undefined;
+  if (uncommitted) log.error(uncommitted);
   const leftoverCommitted = exported.leftoverCommitted;
   let head = baseSha;
   let repo = opts.worktree;
@@ -322,9 +328,15 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
   const commits = head === baseSha ? [] : await listCommits(repo, baseSha, head);
   const files = head === baseSha ? [] : await filesChanged(repo, baseSha, head);
 
+  // A run that failed on its own keeps its status (the commit's failure is in the log); one that did not, fails.
+  const lost = uncommitted !== undefined && !failsStep(outcome.status);
   return {
-    status: outcome.status,
-    ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+    status: lost ? 'crashed' : outcome.status,
+    ...(lost
+      ? { message: uncommitted, failedPart: 'workspace' as const }
+      : outcome.message !== undefined
+        ? { message: outcome.message }
+        : {}),
     mode: opts.mode,
     sessionId: outcome.sessionId,
     ...(opts.model !== undefined ? { model: opts.model } : {}),

@@ -17,6 +17,8 @@ export interface SummaryOptions {
   maxAnswerChars?: number;
   /** Where the summary is published (what it may link); without it no reference stays live. */
   publishOn?: PublishContext;
+  /** The command that continues this session where it was kept (default: gemini's own `--resume`). */
+  resumeCommand?: string;
 }
 
 /** A summary printed where no repository is known (the toolkit's local run): nothing in it links anywhere. */
@@ -243,7 +245,8 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
   }
 
   if (result.sessionId) {
-    out.push('### Resume', '', '```sh', `gemini --resume ${result.sessionId}`, '```', '');
+    const command = opts.resumeCommand ?? `gemini --resume ${result.sessionId}`;
+    out.push('### Resume', '', '```sh', command, '```', '');
   }
   return out.join('\n');
 }

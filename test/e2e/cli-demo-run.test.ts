@@ -2,7 +2,8 @@
  * The README's first command (`gemini-run demo`) and `gemini-run run`, through dist/cli.js as a user runs them.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGemini } from '../../src/fake/gemini-api.js';
@@ -156,7 +157,7 @@ describe('gemini-run run', () => {
       env,
     );
     expect(r.code, r.out + r.err).toBe(0);
-    expect(r.out).toContain('1 commit(s) on branch try-1');
+    expect(r.out).toContain('finished: 1 commit(s) on branch try-1.');
     const log = await exec('git', ['log', '--format=%B', 'main..try-1'], { cwd: repo.dir, env: repo.env });
     expect(log.stdout).toContain('Add NOTES.md');
     expect(log.stdout).not.toMatch(/Co-authored-by/i);
@@ -229,7 +230,7 @@ describe('gemini-run run', () => {
     ];
     const r = await cli([...args, '--gemini', GEMINI_LATEST_BIN], env);
     expect(r.code, r.out + r.err).toBe(1);
-    expect(r.out).toContain('1 commit(s) on branch try-2');
+    expect(r.out).toContain('timed-out: 1 commit(s) on branch try-2.');
     const log = await exec('git', ['log', '--format=%s', 'main..try-2'], { cwd: repo.dir, env: repo.env });
     expect(log.stdout.trim()).toBe('Partial work');
     expect(JSON.stringify(fake.modelRequests().map((q) => q.body))).not.toContain(
@@ -257,6 +258,101 @@ describe('gemini-run run', () => {
     } finally {
       await google.close();
     }
+  });
+
+  it("in a HOME with no git identity: the toolkit's own commits the work, and `--resume` continues the session", async () => {
+    repo = await createWorkRepo();
+    // Nothing names who commits: no repository, global or system identity, and no GIT_AUTHOR_* either.
+    await repo.git(['config', '--unset', 'user.name']);
+    await repo.git(['config', '--unset', 'user.email']);
+    const home = await mkdtemp(join(tmpdir(), 'gemini-run-nobody-'));
+    try {
+      fake = await FakeGemini.start('edit-and-commit');
+      const env = { ...apiKeyEnv(repo, fake), HOME: home };
+      const r = await cli(
+        ['run', '--repo', repo.dir, '--prompt', 'Add a notes file', '--mode', 'headless'],
+        env,
+      );
+      expect(r.code, r.out + r.err).toBe(0);
+      expect(r.out).toMatch(/^finished: 1 commit\(s\) on branch (gemini-run\/local-\S+)\./m);
+      const branch = /on branch (\S+)\./.exec(r.out)![1]!;
+      const authors = await exec('git', ['log', '--format=%an <%ae>|%cn <%ce>', `main..${branch}`], {
+        cwd: repo.dir,
+        env: repo.env,
+      });
+      expect(authors.stdout.trim()).toBe(
+        'gemini-run <gemini-run@localhost>|gemini-run <gemini-run@localhost>',
+      );
+      // The session is kept where --resume finds it, and the hint says how.
+      const id = /--resume (\S+) --prompt/.exec(r.out)?.[1];
+      expect(id, r.out).toMatch(/^[0-9a-f-]{36}$/);
+      expect((await readdir(join(home, '.local', 'state', 'gemini-run', 'sessions'))).sort()).toEqual([
+        `${id}.json`,
+        `${id}.jsonl`,
+      ]);
+
+      await fake.close();
+      fake = await FakeGemini.start('plain-answer');
+      const again = await cli(
+        [
+          'run',
+          '--repo',
+          repo.dir,
+          '--resume',
+          id!,
+          '--prompt',
+          'Now say what you did',
+          '--mode',
+          'headless',
+        ],
+        { ...env, GOOGLE_GEMINI_BASE_URL: fake.url },
+      );
+      expect(again.code, again.out + again.err).toBe(0);
+      expect(again.out).toContain(`continuing session ${id}`);
+      // The model was sent the earlier conversation: the first task and the tool call that committed it.
+      const sent = JSON.stringify(fake.modelRequests().at(-1)?.body);
+      expect(sent).toContain('Add a notes file');
+      expect(sent).toContain('Now say what you did');
+      expect(sent).toContain("git commit -q -m 'Add NOTES.md'");
+      // On the session's branch: the earlier commit is there, and nothing new was needed.
+      expect(again.out).toMatch(
+        new RegExp(`^finished: 0 commit\\(s\\) on branch ${branch.replace(/[/.]/g, '\\$&')}\\.`, 'm'),
+      );
+      const nope = await cli(
+        ['run', '--repo', repo.dir, '--resume', 'no-such-session', '--prompt', 'x'],
+        env,
+      );
+      expect(nope.code).toBe(1);
+      expect(nope.err.trim()).toMatch(/^gemini-run run: No session no-such-session was kept in .*sessions/);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it('a commit that fails is a failed run, with the reason on stdout', async () => {
+    repo = await createWorkRepo();
+    // The agent writes a file and leaves git's index locked: neither it nor the engine can commit the work.
+    fake = await FakeGemini.start({
+      description: 'writes a file, then locks the index',
+      steps: [
+        {
+          functionCalls: [
+            { name: 'run_shell_command', args: { command: 'echo note > NOTE.md && touch .git/index.lock' } },
+          ],
+        },
+        { text: 'I wrote NOTE.md and committed it.' },
+      ],
+    });
+    const r = await cli(
+      ['run', '--repo', repo.dir, '--prompt', 'Write a note', '--mode', 'headless'],
+      apiKeyEnv(repo, fake),
+    );
+    expect(r.code, r.out + r.err).toBe(1);
+    expect(r.out).toMatch(/^crashed: 0 commit\(s\) on branch /m);
+    expect(r.out).toMatch(
+      /> the agent's uncommitted changes could not be committed \(git (add|commit): /,
+    );
+    expect(r.out).not.toMatch(/✅ finished/);
   });
 
   it('refuses a dirty repository and a missing task, each in one line', async () => {

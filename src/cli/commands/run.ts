@@ -2,7 +2,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execute } from '../../host/execute.js';
-import { createRunBranch, openLocalRepo, publishToBranch } from '../../host/local-branch.js';
+import {
+  continueOnBranch,
+  createRunBranch,
+  openLocalRepo,
+  publishToBranch,
+  TOOLKIT_IDENTITY,
+  type LocalRepo,
+} from '../../host/local-branch.js';
 import { prepareOAuth, prepareVertex } from '../../host/model-access.js';
 import { authFromToolkitEnv, resolveAuth } from '../../host/auth.js';
 import { resolveModel } from '../../gemini/models.js';
@@ -11,27 +18,40 @@ import { renderSummary } from '../../run/report.js';
 import { cleanupRun } from '../../run/cleanup.js';
 import { type Task } from '../../domain/types.js';
 import { failsStep } from '../../domain/status.js';
-import { UserError } from '../../util/errors.js';
+import { getErrorMessage, UserError } from '../../util/errors.js';
 import { withStack } from '../../util/async-stack.js';
 import { createStreamLogger } from '../../util/log.js';
 import { guardLines } from '../../util/untrusted-text.js';
 import { findPinnedGemini } from '../../gemini/install.js';
 import { checkedVersionsInWords, profileOfBinary } from '../../gemini/cli-profile.js';
 import { flagValue, parseCommandArgs, write, UsageError, type CliIO, type Command } from '../args.js';
-import { maxTokensSchema, runModeSchema, timeoutMinutesSchema } from '../../domain/value-schemas.js';
+import {
+  maxTokensSchema,
+  personSchema,
+  runModeSchema,
+  timeoutMinutesSchema,
+} from '../../domain/value-schemas.js';
+import { findSession, keepSession, sessionsDir, type KeptRun } from '../sessions.js';
 
-const USAGE = `usage: gemini-run run (--prompt <text> | --prompt-file <file>) [options]
+const USAGE = `usage: gemini-run run (--prompt <text> | --prompt-file <file>) [--resume <session>] [options]
 
 Runs gemini unattended on a local repository, the same engine as the action, outside GitHub: the task goes
 into GEMINI.local.md (never argv), gemini works in its own tmux session (or headless), and its commits are
 left on a new branch with attribution lines scrubbed. Prints the run summary. The agent runs as you, with your
 files and network: the action's isolation and network policy need an agent user of their own.
 
+Commits are made as ${TOOLKIT_IDENTITY.name} <${TOOLKIT_IDENTITY.email}> (--author names another), whatever git
+identity the host has; work the agent left uncommitted is committed for it, and a commit that fails fails the run.
+Each session is kept in $XDG_STATE_HOME/gemini-run/sessions (else ~/.local/state/...): --resume <session> continues
+it, on the branch it left its commits on (unless --branch names a new one).
+
 Options:
   --repo <dir>            the repository to work in (default: the current directory)
   --prompt <text>         the task
   --prompt-file <file>    read the task from a file ('-' for stdin)
   --branch <name>         branch to create for the run (default: gemini-run/local-<time>)
+  --resume <session>      continue a session an earlier 'gemini-run run' printed, with this task
+  --author <who>          'Name <email>' the run's commits are made as (default: ${TOOLKIT_IDENTITY.name})
   --mode <m>              interactive (default) or headless
   --model <id>            a model from the catalog (default: Auto)
   --timeout-minutes <n>   bound on the agent's work (default: 30)
@@ -56,6 +76,7 @@ the action refuses two auth inputs.
 Examples:
   gemini-run run --prompt "Fix the failing test in src/parse.test.ts"
   gemini-run run --repo ~/src/app --prompt-file task.md --mode headless --timeout-minutes 10
+  gemini-run run --resume 3388fe0f-2364-48c3-976f-b400a122e1ca --prompt "Also cover the empty input"
 `;
 
 async function readPrompt(values: { prompt?: string; 'prompt-file'?: string }, io: CliIO): Promise<string> {
@@ -95,6 +116,24 @@ function runShape(values: {
   };
 }
 
+/**
+ * The branch the run commits on: a new one (--branch, else a dated name), or, continuing a kept session without
+ * --branch, the branch that session left its commits on.
+ */
+async function branchFor(
+  repo: LocalRepo,
+  named: string | undefined,
+  ran: KeptRun | undefined,
+): Promise<string> {
+  if (!named && ran && ran.repo === repo.top) {
+    await continueOnBranch(repo, ran.branch);
+    return ran.branch;
+  }
+  const branch = named ?? `gemini-run/local-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}`;
+  await createRunBranch(repo, branch);
+  return branch;
+}
+
 export const runCommand: Command = {
   name: 'run',
   summary: 'run gemini unattended on a local repository and leave its commits on a branch',
@@ -105,6 +144,8 @@ export const runCommand: Command = {
       prompt: { type: 'string' },
       'prompt-file': { type: 'string' },
       branch: { type: 'string' },
+      resume: { type: 'string' },
+      author: { type: 'string' },
       mode: { type: 'string' },
       model: { type: 'string' },
       'timeout-minutes': { type: 'string' },
@@ -129,11 +170,14 @@ export const runCommand: Command = {
       values['timeout-minutes'] ?? '30',
       'run',
     );
+    const identity = flagValue(personSchema('--author'), values.author ?? '', 'run') ?? TOOLKIT_IDENTITY;
     const instruction = (await readPrompt(values, io)).trim();
     if (!instruction) throw new UserError('The task is empty.');
     const shape = runShape(values);
     const model = resolveModel(values.model);
     const auth = await resolveAuth(authFromToolkitEnv(io.env), () => undefined);
+    const sessions = sessionsDir(io.env);
+    const kept = values.resume ? await findSession(sessions, values.resume) : undefined;
 
     const repo = await openLocalRepo(resolve(io.cwd, values.repo ?? '.'));
     const geminiPath = values.gemini ?? io.env.GEMINI_RUN_GEMINI_PATH ?? (await findPinnedGemini());
@@ -146,9 +190,7 @@ export const runCommand: Command = {
         `gemini ${cliProfile.version} has not been checked by gemini-run's probes: running it with the ${cliProfile.checked} profile.`,
       );
     }
-    const branch =
-      values.branch ?? `gemini-run/local-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}`;
-    await createRunBranch(repo, branch);
+    const branch = await branchFor(repo, values.branch, kept?.ran);
     const task: Task = {
       title: instruction.split('\n')[0]!.slice(0, 100),
       instruction,
@@ -165,7 +207,9 @@ export const runCommand: Command = {
       const runDir = await mkdtemp(join(tmpdir(), 'gemini-run-local-'));
       stack.defer(() => rm(runDir, { recursive: true, force: true }));
       stack.defer(() => cleanupRun({ runDir, log }).catch(() => undefined));
-      log.info(`Running gemini (${mode}) on ${repo.top}, branch ${branch}`);
+      log.info(
+        `Running gemini (${mode}) on ${repo.top}, branch ${branch}${kept ? `, continuing session ${kept.resume.sessionId}` : ''}`,
+      );
       const result = await execute({
         auth,
         ...(oauth ? { oauth } : {}),
@@ -183,19 +227,47 @@ export const runCommand: Command = {
           mode,
           timeoutMs: minutes * 60_000,
           runDir,
+          gitIdentity: identity,
+          ...(kept ? { resume: kept.resume } : {}),
           ...(values.skills ? { skillsDir: resolve(io.cwd, values.skills) } : {}),
           ...shape,
         },
       });
       const commits = await publishToBranch(repo, result, { scrub: !values['no-scrub'] });
+      // Kept before the run dir goes: the next `--resume` continues from this copy.
+      const resumable =
+        result.sessionId && result.transcriptPath
+          ? await keepSession(sessions, result.sessionId, result.transcriptPath, {
+              repo: repo.top,
+              branch,
+            }).then(
+              () => true,
+              (e: unknown) => {
+                log.warning(`Could not keep the session for --resume: ${getErrorMessage(e)}`);
+                return false;
+              },
+            )
+          : false;
+      const resumeCommand = resumable
+        ? `gemini-run run --repo ${shellWord(repo.top)} --resume ${result.sessionId} --prompt '<what next>'`
+        : undefined;
       // The summary quotes the agent (answer, commit subjects) and the task: no escape sequence reaches the
       // terminal, no line a runner would obey (this command can run in a workflow step).
-      write(io.stdout, `\n${guardLines(renderSummary({ ...result, commits }, { task }))}`);
+      const summary = renderSummary(
+        { ...result, commits },
+        { task, ...(resumeCommand ? { resumeCommand } : {}) },
+      );
+      write(io.stdout, `\n${guardLines(summary)}`);
       write(
         io.stdout,
-        `\n${commits.length} commit(s) on branch ${branch}. Transcript: gemini --resume ${result.sessionId}`,
+        `\n${result.status}: ${commits.length} commit(s) on branch ${branch}.${resumeCommand ? ` Continue with: ${resumeCommand}` : ''}`,
       );
       return failsStep(result.status) ? 1 : 0;
     });
   },
 };
+
+/** A path as one shell word, quoted only when it needs to be. */
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
+}
