@@ -71,7 +71,6 @@ export const FAILED_PARTS = {
 } as const satisfies Record<string, { names: string; advice: string }>;
 export type FailedPart = keyof typeof FAILED_PARTS;
 
-
 export const STATUS = {
   finished: { origin: 'engine', fails: false, icon: '✅', words: 'finished', advice: noAdvice },
   'no-changes': {

@@ -19,7 +19,7 @@ export const UNREACHABLE =
 /** The error and its causes, outermost first (bounded: a cause may point back at itself). */
 function chain(error: unknown): unknown[] {
   const out: unknown[] = [];
-  for (let e = error; e !== undefined && e !== null && out.length < 6; ) {
+  for (let e = error; e !== undefined && e !== null && out.length < 6;) {
     out.push(e);
     e = (e as { cause?: unknown }).cause;
   }
@@ -50,7 +50,8 @@ export function failedPartOf(error: unknown, fallback: FailedPart): FailedPart {
  */
 export function failureLine(error: unknown): string {
   const message = oneLine(getErrorMessage(error));
-  const request = chain(error).find(isGitHubRequest) as { request: { method: string; url: string } } | undefined;
+  const request = chain(error).find(isGitHubRequest) as
+    { request: { method: string; url: string } } | undefined;
   if (!request) return message;
   const url = request.request.url.split('?')[0] ?? '';
   return message.includes(url) ? message : `${message} (${request.request.method} ${url})`;

@@ -349,9 +349,7 @@ describe('gemini-run run', () => {
     );
     expect(r.code, r.out + r.err).toBe(1);
     expect(r.out).toMatch(/^crashed: 0 commit\(s\) on branch /m);
-    expect(r.out).toMatch(
-      /> the agent's uncommitted changes could not be committed \(git (add|commit): /,
-    );
+    expect(r.out).toMatch(/> the agent's uncommitted changes could not be committed \(git (add|commit): /);
     expect(r.out).not.toMatch(/✅ finished/);
   });
 
