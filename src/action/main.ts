@@ -12,6 +12,7 @@ import { setOutputs } from './outputs.js';
 import type { ActionIo } from './run-action.js';
 import { runForEvent } from './resume-deferred.js';
 import { saveState } from './state.js';
+import { onSignalTeardown } from '../util/process.js';
 import { artifactTranscriptStore, localTranscriptStore } from './transcript-store.js';
 
 const io: ActionIo = {
@@ -55,6 +56,12 @@ async function summaryOfEarlyEnd(
 
 /** The action body; the only place that calls core.setFailed. */
 export async function run(): Promise<void> {
+  // A cancelled job: the runner sends SIGINT, then SIGTERM; the run removes its chain, ACLs and claim first.
+  onSignalTeardown((signal, teardowns) =>
+    core.info(
+      `${signal}: the job was cancelled; removing what this run changed on the runner (${teardowns}).`,
+    ),
+  );
   try {
     const { inputs, problem } = getInputs();
     const ctx = await readActionContext();

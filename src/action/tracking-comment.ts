@@ -11,6 +11,7 @@ import { adviceFor, statusIcon } from '../domain/status.js';
 import { formatDuration } from '../run/report.js';
 import type { RunEvent, ToolKind } from '../domain/types.js';
 import { getErrorMessage } from '../util/errors.js';
+import { shorten } from '../util/untrusted-text.js';
 import type { Logger } from '../util/log.js';
 import type { GitHubClient, RepoRef } from '../github/client.js';
 import { describeReset, quotaReset } from '../domain/quota.js';
@@ -87,7 +88,7 @@ export function renderTracking(v: TrackingView, now: number): string {
     if (hidden > 0) out.push(`- … ${hidden} earlier`);
     for (const t of v.tools) {
       const mark = t.ok === undefined ? '' : t.ok ? ' ✓' : ' ✗';
-      const target = t.target ? ` ${codeSpan(inlineCode(t.target).slice(0, 120))}` : '';
+      const target = t.target ? ` ${codeSpan(shorten(inlineCode(t.target), 120))}` : '';
       out.push(`- ${t.kind} ${codeSpan(inlineCode(t.name))}${target}${mark}`);
     }
     out.push('', '</details>');

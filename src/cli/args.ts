@@ -129,6 +129,11 @@ function describeParseError(error: unknown): string {
   return message.split('\n')[0] ?? message;
 }
 
+/** A person watches stdout (a terminal that can redraw a line): progress is a live status line there. */
+export function wantsStatusLine(io: Pick<CliIO, 'stdout' | 'env'>): boolean {
+  return io.stdout.isTTY === true && io.env.TERM !== 'dumb';
+}
+
 export function write(stream: NodeJS.WritableStream, text: string): void {
   stream.write(text.endsWith('\n') ? text : `${text}\n`);
 }

@@ -18,6 +18,7 @@ import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { setupCommand } from './commands/setup.js';
 import { dropWritesOnceClosed } from './closed-pipe.js';
+import { onSignalTeardown } from '../util/process.js';
 
 export const COMMANDS: readonly Command[] = [
   runCommand,
@@ -109,6 +110,11 @@ function isEntryPoint(): boolean {
 if (isEntryPoint()) {
   dropWritesOnceClosed(process.stdout);
   dropWritesOnceClosed(process.stderr);
+  onSignalTeardown((signal, teardowns) => {
+    process.stderr.write(
+      `\ngemini-run: ${signal}: stopping${teardowns > 0 ? ', and removing what this run changed on the host' : ''}…\n`,
+    );
+  });
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

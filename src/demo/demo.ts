@@ -5,6 +5,8 @@
  * host instead of @actions/core. No credentials, no network.
  */
 import { rmSync } from 'node:fs';
+import { agentHostState, removeCreatedSince } from '../isolation/host-traces.js';
+import type { Privilege } from '../isolation/privilege.js';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +20,8 @@ import { localTranscriptStore } from '../action/transcript-store.js';
 import { FakeGemini } from '../fake/gemini-api.js';
 import { FakeGitHub, branchesFromGit, type FakePull } from '../fake/github-api.js';
 import { cleanupRun } from '../run/cleanup.js';
-import { guardProcessExit } from '../util/process.js';
+import { guardProcessExit, guardSignalTeardown } from '../util/process.js';
+import { UserError } from '../util/errors.js';
 import type { RunMode } from '../domain/types.js';
 import { exec } from '../util/exec.js';
 import type { Logger } from '../util/log.js';
@@ -78,10 +81,60 @@ function watchTrackingComment(
   };
 }
 
+/** What `--isolate` creates on this host, said before it does (the demo changes nothing else). */
+export const ISOLATE_CREATES =
+  "an agent user gemini-agent-N (and the group gemini-agents) where none is free, an iptables and an ip6tables chain GEMINI-RUN-<uid>-<tag> jumped to from OUTPUT for that uid only, and ACL entries for that uid on the demo's directories (and on a closed directory above them); all removed when the demo ends or is interrupted, users it created included";
+
+/**
+ * How the agent runs: as this user unless `isolate` was asked (the demo holds no real secret, and changes nothing
+ * on the host unasked); with `isolate`, as the action runs it — its own user behind a packet filter.
+ */
+async function isolationOf(
+  isolate: boolean,
+  log: Logger,
+): Promise<{ isolation: 'user' | 'none'; network: 'restricted' | 'open'; privilege?: Privilege }> {
+  if (!isolate) {
+    log.info(
+      "The agent runs as you (isolation: none, network: open), so it could read this demo's GitHub token, a fake one: the action refuses that unless a workflow opts in, and warns as below. 'gemini-run demo --isolate' runs it as its own user behind a packet filter, as the action does.",
+    );
+    return { isolation: 'none', network: 'open' };
+  }
+  const iso = await isolationAvailability();
+  if (iso.missing)
+    throw new UserError(`--isolate needs what this host lacks (${iso.missing}): run it as root.`);
+  const filtered = iso.privilege !== 'none' && (await canInstallFilter(iso.privilege));
+  if (!filtered)
+    throw new UserError(
+      '--isolate needs iptables and the right to use it (root, or NET_ADMIN in a container).',
+    );
+  log.info(`--isolate: the demo creates ${ISOLATE_CREATES}.`);
+  return { isolation: 'user', network: 'restricted', privilege: iso.privilege };
+}
+
+/**
+ * With `--isolate`, what the demo created on the host (agent users, their group, the claims directory) goes again
+ * when it ends — or, registered first, last on a signal, after the run's chain, ACLs and claim.
+ */
+async function traceRemover(privilege: Privilege | undefined, log: Logger): Promise<() => Promise<void>> {
+  if (!privilege || privilege === 'none') return () => Promise.resolve();
+  const before = await agentHostState();
+  let removing: Promise<void> | undefined;
+  const remove = () =>
+    (removing ??= removeCreatedSince(before, privilege).then((gone) => {
+      if (gone.length > 0) log.info(`Removed what the demo created: ${gone.join(', ')}.`);
+    }));
+  const unguard = guardSignalTeardown(remove);
+  return () => {
+    unguard();
+    return remove();
+  };
+}
+
 export async function runDemo(o: {
   mode: RunMode;
   log: Logger;
   keep?: boolean;
+  isolate?: boolean;
   geminiPath?: string;
 }): Promise<DemoResult> {
   const started = Date.now();
@@ -89,10 +142,12 @@ export async function runDemo(o: {
   // The artifact the run saves (transcript, summary, run record) outlives the throw-away repositories: the log
   // names its path, and a path that is gone when the demo ends would be a lie.
   const artifacts = await mkdtemp(join(tmpdir(), 'gemini-run-demo-artifact-'));
-  // Ctrl-C during the demo must not leave its throw-away repositories behind.
-  const releaseGuard = o.keep
-    ? () => undefined
-    : guardProcessExit(() => rmSync(root, { recursive: true, force: true }));
+  let finished = false;
+  // Ctrl-C during the demo must not leave its throw-away repositories behind, nor an artifact it never finished.
+  const releaseGuard = guardProcessExit(() => {
+    if (!o.keep) rmSync(root, { recursive: true, force: true });
+    if (!finished) rmSync(artifacts, { recursive: true, force: true });
+  });
   const gitEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: root,
@@ -106,8 +161,11 @@ export async function runDemo(o: {
   let github: FakeGitHub | undefined;
   let gemini: FakeGemini | undefined;
   let runDir: string | undefined;
+  let untrace: (() => Promise<void>) | undefined;
   const workspace = join(root, 'workspace', DEMO_REPO);
   try {
+    const how = await isolationOf(o.isolate === true, o.log);
+    untrace = await traceRemover(how.privilege, o.log);
     const geminiPath = o.geminiPath ?? (await findPinnedGemini());
     const origin = join(root, 'origin.git');
     const seed = join(root, 'seed');
@@ -172,19 +230,10 @@ export async function runDemo(o: {
       runnerTemp,
       toolCache: join(root, 'tool-cache'),
     };
-    // The demo holds no real secret, so where the agent cannot have its own user it says so and runs without.
-    const iso = await isolationAvailability();
-    if (iso.missing) o.log.info(`The agent runs as you, not as its own user (${iso.missing}).`);
-    // Likewise the network filter: it needs the agent's own user and iptables rights (NET_ADMIN in a container).
-    const filtered = !iso.missing && iso.privilege !== 'none' && (await canInstallFilter(iso.privilege));
-    if (!iso.missing && !filtered)
-      o.log.info(
-        "The agent's network is not filtered here (no iptables rights): the demo runs with 'network: open'.",
-      );
     const inputs = parseInputs({
       ...INPUT_DEFAULTS,
-      isolation: iso.missing ? 'none' : 'user',
-      network: filtered ? 'restricted' : 'open',
+      isolation: how.isolation,
+      network: how.network,
       'github-token': DEMO_TOKEN,
       'gemini-api-key': DEMO_API_KEY,
       'gemini-path': geminiPath,
@@ -233,6 +282,7 @@ export async function runDemo(o: {
     ).stdout.trim();
     const summaryComment = pull ? github.comments(pull.number)[0]?.body : undefined;
     const issueComment = github.comments(1).find((c) => c.body.includes('gemini-run:issue'))?.body;
+    finished = true;
     return {
       outputs,
       failure,
@@ -248,7 +298,9 @@ export async function runDemo(o: {
     await cleanupRun({ runDir, worktree: workspace, log: o.log }).catch(() => undefined);
     await gemini?.close();
     await github?.stop();
+    await untrace?.();
     releaseGuard();
+    if (!finished) await rm(artifacts, { recursive: true, force: true });
     if (!o.keep) await rm(root, { recursive: true, force: true });
     else o.log.info(`Kept the demo's files in ${root}`);
   }

@@ -1,6 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { withTempDir } from '../util/fs.js';
 import { Git } from './git.js';
 import { buildPushConfigEnv, pushBaseEnv } from './push.js';
 
@@ -23,8 +21,7 @@ export async function fetchBranch(o: {
   const work = Git.forUntrusted(o.worktree);
   const objects = await work.output(['rev-parse', '--path-format=absolute', '--git-path', 'objects']);
   const format = await work.objectFormat();
-  const dir = await mkdtemp(join(tmpdir(), 'gemini-run-fetch-'));
-  try {
+  return withTempDir('gemini-run-fetch-', async (dir) => {
     const clean = Git.create(dir, pushBaseEnv(process.env));
     await clean.run(['init', '--quiet', '--bare', `--object-format=${format}`, dir]);
     const env = { ...buildPushConfigEnv(o.url, o.token), GIT_OBJECT_DIRECTORY: objects };
@@ -48,7 +45,5 @@ export async function fetchBranch(o: {
     if (!sha) return undefined;
     await work.run(['update-ref', `refs/remotes/origin/${o.branch}`, sha]);
     return sha;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }

@@ -1,5 +1,5 @@
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, writeFile } from 'node:fs/promises';
+import { withTempDir } from '../util/fs.js';
 import { dirname, join, resolve } from 'node:path';
 import { Git, gitEnv } from './git.js';
 
@@ -46,8 +46,7 @@ export async function pushBranch(o: PushOptions): Promise<void> {
   const shallow = await git.output(['rev-parse', '--path-format=absolute', '--git-path', 'shallow']);
   const format = await git.objectFormat();
 
-  const dir = await mkdtemp(join(tmpdir(), 'gemini-run-push-'));
-  try {
+  await withTempDir('gemini-run-push-', async (dir) => {
     const clean = Git.create(dir, pushBaseEnv(process.env));
     await clean.run(['init', '--quiet', '--bare', `--object-format=${format}`, dir]);
     await writeFile(join(dir, 'objects', 'info', 'alternates'), `${objects}\n`);
@@ -71,9 +70,7 @@ export async function pushBranch(o: PushOptions): Promise<void> {
         describePushFailure(r.stdout, r.stderr, o.token),
       );
     }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
   // Keep the worktree's view of the remote branch current, so later ancestry checks see what we pushed.
   if (!isUrl) await git.tryRun(['update-ref', `refs/remotes/${o.remote}/${o.branch}`, sha]);
 }
@@ -113,17 +110,14 @@ export function classifyPushFailure(stdout: string, stderr: string): PushFailure
  * push. A commit any of them reaches existed before the run: the scrub never rewrites it.
  */
 export async function listRemoteRefs(o: { url: string; token?: string }): Promise<Map<string, string>> {
-  const dir = await mkdtemp(join(tmpdir(), 'gemini-run-ls-remote-'));
-  try {
+  return withTempDir('gemini-run-ls-remote-', async (dir) => {
     const clean = Git.create(dir, pushBaseEnv(process.env));
     const out = await clean.output(['ls-remote', o.url], {
       env: { ...buildPushConfigEnv(o.url, o.token), GIT_CEILING_DIRECTORIES: dirname(dir) },
       timeoutMs: 5 * 60_000,
     });
     return parseLsRemote(out);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** `<sha>\t<ref>` lines → ref → sha, for every ref (a peeled tag as `refs/tags/x^{}`). Pure. */

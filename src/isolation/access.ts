@@ -12,6 +12,7 @@ import { lstat, open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { exec, type ExecResult } from '../util/exec.js';
+import { guardSignalTeardown } from '../util/process.js';
 import { SHARED_ACL_LOCK, type AgentUser } from './agent-user.js';
 import type { Privilege } from './privilege.js';
 
@@ -106,6 +107,55 @@ async function agentCanTraverse(user: AgentUser, privilege: Able, dir: string): 
 /** Removes the agent's ACL entries from a tree (best effort: files the action cannot change keep theirs). */
 export async function removeAgentEntries(tree: string, user: AgentUser): Promise<void> {
   await setfacl(['-R', '-P', '-x', `u:${user.uid},d:u:${user.uid}`, tree], true);
+  await dropBareAcls(tree, true, false);
+}
+
+/**
+ * The files at `path` (and under it, with `recursive`, never through a symlink) that have an ACL, each with its
+ * entries beyond the mode bits. From `getfacl --skip-base`, whose `# file:` lines escape odd characters in octal.
+ * Pure parse exported for tests.
+ */
+export function parseAcls(listing: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  let file: string | undefined;
+  for (const line of listing.split('\n')) {
+    const header = /^# file: (.*)$/.exec(line);
+    if (header) {
+      file = (header[1] ?? '').replace(/\\([0-7]{3})/g, (_, o: string) =>
+        String.fromCharCode(parseInt(o, 8)),
+      );
+      out.set(file, []);
+    } else if (file !== undefined && line && !line.startsWith('#') && !/^(user|group|other)::/.test(line)) {
+      out.get(file)?.push(line.trim());
+    }
+  }
+  return out;
+}
+
+async function aclsOf(path: string, recursive = false): Promise<Map<string, string[]>> {
+  const args = [...(recursive ? ['-R', '--physical'] : []), '--skip-base', '--absolute-names', path];
+  const r = await exec('getfacl', args, { allowAllExitCodes: true, timeoutMs: 120_000 }).catch(
+    () => undefined,
+  );
+  return r?.exitCode === 0 ? parseAcls(r.stdout) : new Map<string, string[]>();
+}
+
+/** What setfacl leaves once the named entries it was given are removed: the mask and the default base entries. */
+const LEFTOVER = /^(mask::|default:(user|group|mask|other)::)/;
+
+/**
+ * Removes the ACLs left with nothing but what setfacl added around our entries (`mask::---` on a 0700 directory,
+ * the default base entries of the worktree's directories): a file that had no ACL before gets none back. An ACL
+ * that still names anyone is someone else's and stays.
+ */
+async function dropBareAcls(path: string, recursive: boolean, shared: boolean): Promise<void> {
+  const bare = [...(await aclsOf(path, recursive))]
+    .filter(([, entries]) => entries.every((e) => LEFTOVER.test(e)))
+    .map(([file]) => file);
+  for (let i = 0; i < bare.length; i += 200) {
+    const args = ['-b', '--', ...bare.slice(i, i + 200)];
+    await (shared ? setfaclShared(args, true) : setfacl(args, true));
+  }
 }
 
 export interface AccessGrant {
@@ -126,12 +176,22 @@ export async function grantAgentAccess(o: {
   const selfUid = process.getuid?.() ?? 0;
   const selfGid = process.getgid?.() ?? 0;
   const spec = treeAclSpec(o.user.uid, selfUid);
-  const traversed: string[] = [];
+  const traversed: { dir: string; hadAcl: boolean }[] = [];
+  let revoked: Promise<void> | undefined;
+  const revoke = async (): Promise<void> => {
+    for (const tree of o.trees) await takeBack(tree, o.user, o.privilege, selfUid, selfGid);
+    for (const tree of o.trees) await removeAgentEntries(tree, o.user);
+    for (const { dir, hadAcl } of traversed.splice(0)) {
+      await setfaclShared(['-x', `u:${o.user.uid}`, dir], true);
+      if (!hadAcl) await dropBareAcls(dir, false, true);
+    }
+  };
+  // A run stopped by a signal takes its files and entries back as well (process.ts runs this before it ends).
+  const unguard = guardSignalTeardown(() => grant.revoke());
   const grant: AccessGrant = {
-    revoke: async () => {
-      for (const tree of o.trees) await takeBack(tree, o.user, o.privilege, selfUid, selfGid);
-      for (const tree of o.trees) await removeAgentEntries(tree, o.user);
-      for (const dir of traversed.splice(0)) await setfaclShared(['-x', `u:${o.user.uid}`, dir], true);
+    revoke: () => {
+      unguard();
+      return (revoked ??= revoke());
     },
   };
   try {
@@ -149,8 +209,9 @@ export async function grantAgentAccess(o: {
           );
         }
         if (d === 'grant') {
+          const hadAcl = (await aclsOf(dir)).size > 0;
           await setfaclShared(['-m', `u:${o.user.uid}:x`, dir]);
-          traversed.push(dir);
+          traversed.push({ dir, hadAcl });
         }
       }
     }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../util/errors.js';
 import { exec } from '../util/exec.js';
-import { processStartTime } from '../util/process.js';
+import { guardSignalTeardown, processStartTime } from '../util/process.js';
 import { pidsOfUid } from './procs.js';
 
 /** A privilege that can start processes as another user (see privilege.ts for what each means). */
@@ -190,9 +190,15 @@ export async function claimAgentUser(o: {
       continue;
     }
     const claimed = user;
+    // A run stopped by a signal gives its user back too: last, after its chain and ACLs are gone.
+    const release = () => rm(file, { force: true });
+    const unguard = guardSignalTeardown(release);
     return {
       user: claimed,
-      release: () => rm(file, { force: true }),
+      release: async () => {
+        unguard();
+        await release();
+      },
     };
   }
   throw new UserError(

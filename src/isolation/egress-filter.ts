@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { canonicalAddress } from '../util/ip-address.js';
 import { UserError } from '../util/errors.js';
 import { exec } from '../util/exec.js';
+import { guardSignalTeardown } from '../util/process.js';
 import type { Logger } from '../util/log.js';
 import type { SwitchingPrivilege } from './agent-user.js';
 import { EGRESS_WRAPPER, egressWrapperInstalled } from './egress-wrapper.js';
@@ -243,6 +244,38 @@ export async function removeEgressFilterFromState(raw: string, log: Logger): Pro
   log.info(`Removed the agent's packet filter (${state.chain}).`);
 }
 
+/** A gemini-run chain found on the host (its uid read from its name), for `gemini-run doctor`. */
+export interface FoundChain {
+  family: Family;
+  chain: string;
+  uid: number;
+}
+
+/** The gemini-run chains of an `iptables -S` listing (every chain of the filter table). Pure; exported for tests. */
+export function chainsIn(listing: string): { chain: string; uid: number }[] {
+  const out: { chain: string; uid: number }[] = [];
+  for (const line of listing.split('\n')) {
+    const m = /^-N (GEMINI-RUN-(\d+)-[A-Za-z0-9-]+)$/.exec(line.trim());
+    if (m) out.push({ chain: m[1] as string, uid: Number(m[2]) });
+  }
+  return out;
+}
+
+/** Every gemini-run chain on this host, both families (none where iptables cannot be read). */
+export async function listChains(privilege: SwitchingPrivilege): Promise<FoundChain[]> {
+  const out: FoundChain[] = [];
+  for (const family of hostHasIpv6() ? (['iptables', 'ip6tables'] as const) : (['iptables'] as const)) {
+    const r = await run(family, privilege, ['-S']);
+    if (r.exitCode === 0) out.push(...chainsIn(r.stdout).map((c) => ({ ...c, family })));
+  }
+  return out;
+}
+
+/** Removes one chain and its jump (doctor's clean-up of a killed run's filter). Never throws. */
+export async function removeChain(privilege: SwitchingPrivilege, c: FoundChain): Promise<void> {
+  await removeFamily(c.family, { chain: c.chain, uid: c.uid, privilege, ports: [], ipv6: false });
+}
+
 /** The IPv6 stack is off (no interface has an address family for it): nothing to filter there. */
 function hostHasIpv6(): boolean {
   return existsSync('/proc/net/if_inet6');
@@ -278,6 +311,10 @@ export async function installEgressFilter(o: {
   };
   const families: Family[] = state.ipv6 ? ['iptables', 'ip6tables'] : ['iptables'];
   const accounted = new Set<Family>();
+  let removed: Promise<void> | undefined;
+  // A run stopped by a signal removes its chain too, from the first rule on: a jump left in OUTPUT would cut the
+  // next agent of this uid off.
+  const unguard = guardSignalTeardown(() => (removed ??= removeEgressFilter(state)));
   try {
     for (const family of families) {
       const listing = await run(family, o.privilege, ['-S', 'OUTPUT']);
@@ -292,10 +329,10 @@ export async function installEgressFilter(o: {
       }
     }
   } catch (e) {
+    unguard();
     await removeEgressFilter(state);
     throw e;
   }
-  let removed: Promise<void> | undefined;
   return {
     state,
     rejected: async () => {
@@ -316,7 +353,10 @@ export async function installEgressFilter(o: {
       );
       return droppedDestinations(listings, max);
     },
-    remove: () => (removed ??= removeEgressFilter(state)),
+    remove: () => {
+      unguard();
+      return (removed ??= removeEgressFilter(state));
+    },
   };
 }
 

@@ -4,7 +4,7 @@
  * the CLI) owns its lifetime; the engine only runs the agent in it.
  */
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { processStartTime } from '../util/process.js';
+import { guardSignalTeardown, processStartTime } from '../util/process.js';
 import { join } from 'node:path';
 import { getErrorMessage, UserError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
@@ -99,13 +99,22 @@ export async function openSandbox(o: {
     plain: runAsPrefix(user, privilege),
   });
   logLocalServices(shield.services, o.log);
-  let closed = false;
   const settle = async (): Promise<number[]> => {
     const survivors = await reapAgentUser(user, privilege);
     if (survivors.length > 0) o.log.warning(`processes of ${user.name} survived: ${survivors.join(', ')}`);
     await access.revoke().catch((e: unknown) => o.log.warning(`taking files back: ${getErrorMessage(e)}`));
     return survivors;
   };
+  const closeOnce = async (): Promise<void> => {
+    await settle();
+    await rm(agentDir, { recursive: true, force: true }).catch((e: unknown) =>
+      o.log.warning(`removing ${agentDir}: ${getErrorMessage(e)}`),
+    );
+    await claimed.release();
+  };
+  let closing: Promise<void> | undefined;
+  // Stopped by a signal, the run closes its sandbox all the same (the agent's processes were killed first).
+  const unguard = guardSignalTeardown(() => (closing ??= closeOnce()));
   return {
     user,
     privilege,
@@ -115,14 +124,10 @@ export async function openSandbox(o: {
     admit: () => openTree(agentDir, treeAclSpec(user.uid, process.getuid?.() ?? 0)),
     settle,
     reapSync: () => reapAgentUserSync(user, privilege),
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      await settle();
-      await rm(agentDir, { recursive: true, force: true }).catch((e: unknown) =>
-        o.log.warning(`removing ${agentDir}: ${getErrorMessage(e)}`),
-      );
-      await claimed.release();
+    // Idempotent, and a second close waits for the first: a signal's teardown and the run's own may meet.
+    close: () => {
+      unguard();
+      return (closing ??= closeOnce());
     },
   };
 }

@@ -204,6 +204,9 @@ class InteractiveSpawn {
   /** The TUI is idle: /quit, then the end state as telemetry sees it once the CLI flushed its last records. */
   private async quitAgent(driver: TmuxDriver, d: Quit, input: WallInput): Promise<Attempt> {
     const { log } = this.opts;
+    // The turn's last tool calls first: their starts from the session file, then any completion still held.
+    await this.emitToolTail();
+    this.ctx.progress.releaseAll();
     log.info(
       `${d.status === 'finished' ? 'agent is idle' : 'turn cancelled'} (edge: ${this.titles.idle ? 'window title' : 'telemetry'}): quitting gemini`,
     );

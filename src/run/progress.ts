@@ -8,7 +8,7 @@ import { parseTranscriptLine } from '../gemini/transcript-parse.js';
 import type { AgentFilePolicy } from '../util/agent-file.js';
 import { LineFollower } from '../util/file-follower.js';
 import type { Logger } from '../util/log.js';
-import { neutralize } from '../util/untrusted-text.js';
+import { neutralize, shorten } from '../util/untrusted-text.js';
 import { formatDuration } from './report.js';
 import type { RunEvent } from '../domain/types.js';
 
@@ -106,6 +106,8 @@ export class Progress {
   private readonly open = new Map<string, number>();
   /** Completions logged before their start could be: each waits (bounded) for a start of its name. */
   private held: { name: string; line: string; timer: NodeJS.Timeout }[] = [];
+  /** The end of a turn, told after the tool completions that came before it (held above). */
+  private afterHeld: string[] = [];
 
   constructor(
     private readonly log: Logger,
@@ -117,7 +119,11 @@ export class Progress {
     if (e.type === 'turn-started') this.turns++;
     else if (e.type === 'model-response') this.tokens += e.totalTokens;
     else if (e.type === 'tool-completed') this.toolCalls++;
+    if (e.type === 'tool-started') this.tool = e.name;
+    else if (e.type === 'tool-completed' || e.type === 'idle' || e.type === 'completed')
+      this.tool = undefined;
     this.logInOrder(e);
+    if (this.statusShown) this.drawStatus();
     try {
       this.onEvent?.(e);
     } catch (err) {
@@ -139,6 +145,10 @@ export class Progress {
       }
       this.open.set(e.name, open - 1);
     }
+    if ((e.type === 'idle' || e.type === 'completed') && this.held.length > 0) {
+      this.afterHeld.push(line);
+      return;
+    }
     this.log.info(line);
     if (e.type === 'tool-started') {
       if (this.held.some((h) => h.name === e.name)) this.release(e.name);
@@ -154,23 +164,57 @@ export class Progress {
     if (!h) return;
     clearTimeout(h.timer);
     this.log.info(h.line);
+    if (this.held.length === 0) this.flushAfterHeld();
   }
 
-  /** Logs every held completion, oldest first. */
-  private releaseAll(): void {
+  private flushAfterHeld(): void {
+    for (const line of this.afterHeld.splice(0)) this.log.info(line);
+  }
+
+  /**
+   * Logs every held completion, oldest first, then what waited behind them: the engine calls this before it
+   * says the agent is idle, so the log never tells the end of a turn before the tools of that turn.
+   */
+  releaseAll(): void {
     for (const h of this.held) {
       clearTimeout(h.timer);
       this.log.info(h.line);
     }
     this.held = [];
+    this.flushAfterHeld();
+  }
+
+  /** The tool running now, as far as the events tell (for the status line). */
+  private tool: string | undefined;
+  private statusShown = false;
+
+  /** The status line: turn, the tool running (or what the agent waits on), tokens, elapsed. */
+  statusLine(now = Date.now()): string {
+    const doing = this.tool ? `tool ${this.tool}` : this.turns === 0 ? 'starting' : 'thinking';
+    return `▸ turn ${this.turns} · ${doing} · ${this.tokens.toLocaleString('en-US')} tokens · ${this.toolCalls} tool call(s) · ${formatDuration(now - this.startedAt)}`;
+  }
+
+  private drawStatus(): void {
+    this.log.status?.(this.statusLine());
   }
 
   heartbeatLine(now = Date.now()): string {
     return `… working: ${formatDuration(now - this.startedAt)} elapsed, ${this.turns} turn(s), ${this.tokens} tokens, ${this.toolCalls} tool call(s)`;
   }
 
+  /**
+   * Where the log has a status line (a terminal), it is kept current every second instead of heartbeat lines;
+   * elsewhere a heartbeat line every `everyMs`.
+   */
   startHeartbeat(everyMs: number): void {
     this.stopHeartbeat();
+    if (this.log.status) {
+      this.statusShown = true;
+      this.drawStatus();
+      this.timer = setInterval(() => this.drawStatus(), 1000);
+      this.timer.unref();
+      return;
+    }
     if (everyMs <= 0) return;
     this.timer = setInterval(() => this.log.info(this.heartbeatLine()), everyMs);
     this.timer.unref();
@@ -181,6 +225,8 @@ export class Progress {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.releaseAll();
+    if (this.statusShown) this.log.status?.(undefined);
+    this.statusShown = false;
   }
 }
 
@@ -199,7 +245,7 @@ export function toolArgsDetail(args: unknown): string | undefined {
     'query',
   ]) {
     const v = a[key];
-    if (typeof v === 'string' && v.trim() !== '') return (v.split('\n', 1)[0] ?? '').slice(0, 200);
+    if (typeof v === 'string' && v.trim() !== '') return shorten(v, 200);
   }
   return undefined;
 }

@@ -21,6 +21,11 @@ export interface Logger {
    * in which the runner reads no workflow command; control characters are shown as escapes.
    */
   untrusted(label: string, text: string): void;
+  /**
+   * A live status line (turn, current tool, tokens, elapsed), redrawn in place where the output is a terminal;
+   * undefined clears it. Absent where there is no terminal (the job log, a pipe): there, progress is plain lines.
+   */
+  status?(line: string | undefined): void;
 }
 
 /** A fresh stop-commands token: 16 random bytes, never reused, so nothing printed before can end a block. */
@@ -29,7 +34,14 @@ export function stopCommandsToken(): string {
 }
 
 export function createStreamLogger(
-  opts: { out?: NodeJS.WritableStream; err?: NodeJS.WritableStream; debug?: boolean; prefix?: string } = {},
+  opts: {
+    out?: NodeJS.WritableStream;
+    err?: NodeJS.WritableStream;
+    debug?: boolean;
+    prefix?: string;
+    /** `out` is a terminal a person watches: keep a status line at its bottom (Logger.status). */
+    statusLine?: boolean;
+  } = {},
 ): Logger {
   const out = opts.out ?? process.stdout;
   const err = opts.err ?? process.stderr;
@@ -40,25 +52,48 @@ export function createStreamLogger(
       .split('\n')
       .map((l, i) => `${prefix}${i === 0 ? tag : ''}${l}\n`)
       .join('');
-  return {
-    info: (m) => void out.write(lines(m)),
-    warning: (m) => void err.write(lines(m, 'warning: ')),
-    error: (m) => void err.write(lines(m, 'error: ')),
+  let status: string | undefined;
+  // A line printed while the status line shows: the status line is cleared, the line printed, the status redrawn.
+  const say = (stream: NodeJS.WritableStream, text: string): void => {
+    if (status === undefined) return void stream.write(text);
+    out.write(CLEAR_LINE);
+    stream.write(text);
+    out.write(status);
+  };
+  const logger: Logger = {
+    info: (m) => say(out, lines(m)),
+    warning: (m) => say(err, lines(m, 'warning: ')),
+    error: (m) => say(err, lines(m, 'error: ')),
     debug: (m) => {
-      if (opts.debug) out.write(lines(m, 'debug: '));
+      if (opts.debug) say(out, lines(m, 'debug: '));
     },
     group: async (title, fn) => {
-      out.write(`${prefix}== ${neutralize(title)}\n`);
+      say(out, `${prefix}== ${neutralize(title)}\n`);
       return fn();
     },
     untrusted: (label, text) => {
-      out.write(lines(label));
       // Inside the runner's stop-commands block `::` lines are text; outside one, `| ` keeps them so.
-      for (const l of stopCommandsBlock(text, stopCommandsToken).slice(1, -1))
-        out.write(`${prefix}  | ${l}\n`);
+      const block = stopCommandsBlock(text, stopCommandsToken)
+        .slice(1, -1)
+        .map((l) => `${prefix}  | ${l}\n`);
+      say(out, lines(label) + block.join(''));
+    },
+  };
+  if (!opts.statusLine) return logger;
+  return {
+    ...logger,
+    status: (line) => {
+      if (status !== undefined) out.write(CLEAR_LINE);
+      const width = Math.max(20, ((out as { columns?: number }).columns ?? 80) - 1);
+      // Never wider than the terminal: a wrapped status line could not be cleared in place.
+      status = line === undefined ? undefined : [...`${prefix}${neutralize(line)}`].slice(0, width).join('');
+      if (status !== undefined) out.write(status);
     },
   };
 }
+
+/** Back to the start of the line, and the line erased (ANSI: CR, then EL 2). */
+const CLEAR_LINE = '\r\x1b[2K';
 
 /** A logger that records lines; for tests. */
 export function createMemoryLogger(): Logger & { lines: string[] } {

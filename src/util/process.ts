@@ -88,6 +88,21 @@ const FATAL_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** The cleanups of every live run in this process, behind one listener per event (many runs, no listener leak). */
 const exitCleanups = new Set<() => void>();
+/** What the live runs opened on the host and must close on a signal (chains, ACLs, claims), newest last. */
+const signalTeardowns = new Set<() => Promise<void>>();
+/**
+ * How long a signal's teardowns may take before the process ends anyway: a cancelled GitHub job gets SIGINT, then
+ * SIGTERM 7.5 s later, then SIGKILL 2.5 s after that.
+ */
+const TEARDOWN_BOUND_MS = 7_000;
+let tearingDown = false;
+/** Said when a signal starts a teardown (the CLI prints a line: a Ctrl-C that goes quiet looks like a hang). */
+let notice: ((signal: NodeJS.Signals, teardowns: number) => void) | undefined;
+
+/** Sets what is said when a signal arrives while a run is live (one per process: the entry point's). */
+export function onSignalTeardown(say: (signal: NodeJS.Signals, teardowns: number) => void): void {
+  notice = say;
+}
 
 function runExitCleanups(): void {
   for (const cleanup of [...exitCleanups]) {
@@ -100,21 +115,56 @@ function runExitCleanups(): void {
   }
 }
 
-function onFatalSignal(signal: NodeJS.Signals): void {
-  runExitCleanups();
-  uninstallExitListeners();
-  // Re-raise so the process ends the way it would have without us, unless someone else handles the signal.
-  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+/** Newest first, each on its own (one that fails does not keep the others), all within the bound. */
+async function runSignalTeardowns(): Promise<void> {
+  const all = [...signalTeardowns].reverse();
+  signalTeardowns.clear();
+  const each = (async () => {
+    for (const teardown of all) await teardown().catch(() => undefined);
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, TEARDOWN_BOUND_MS)));
+  await Promise.race([each, bound]);
+  clearTimeout(timer);
 }
 
-function installExitListeners(): void {
-  process.on('exit', runExitCleanups);
-  for (const s of FATAL_SIGNALS) process.on(s, onFatalSignal);
+function onFatalSignal(signal: NodeJS.Signals): void {
+  // A second signal while the first one's teardown runs (GitHub's SIGTERM after its SIGINT): it is bounded, and
+  // ending now would leave half of what it removes.
+  if (tearingDown) return;
+  tearingDown = true;
+  try {
+    notice?.(signal, signalTeardowns.size);
+  } catch {
+    // saying it is best effort
+  }
+  runExitCleanups();
+  void runSignalTeardowns().finally(() => {
+    tearingDown = false;
+    uninstallExitListeners();
+    // Re-raise so the process ends the way it would have without us, unless someone else handles the signal.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  });
+}
+
+let listening = false;
+
+function syncListeners(): void {
+  const wanted = exitCleanups.size > 0 || signalTeardowns.size > 0;
+  if (wanted && !listening) {
+    process.on('exit', runExitCleanups);
+    for (const s of FATAL_SIGNALS) process.on(s, onFatalSignal);
+    listening = true;
+  } else if (!wanted && !tearingDown) {
+    uninstallExitListeners();
+  }
 }
 
 function uninstallExitListeners(): void {
+  if (!listening) return;
   process.removeListener('exit', runExitCleanups);
   for (const s of FATAL_SIGNALS) process.removeListener(s, onFatalSignal);
+  listening = false;
 }
 
 /**
@@ -128,11 +178,33 @@ export function guardProcessExit(cleanup: () => void): () => void {
     done = true;
     cleanup();
   };
-  if (exitCleanups.size === 0) installExitListeners();
   exitCleanups.add(once);
+  syncListeners();
   return () => {
     done = true;
     exitCleanups.delete(once);
-    if (exitCleanups.size === 0) uninstallExitListeners();
+    syncListeners();
+  };
+}
+
+/**
+ * Runs `teardown` if this process is signalled (SIGINT, SIGTERM, SIGHUP) before the returned release function is
+ * called, after the synchronous cleanups (the agent's processes are gone by then) and before the process ends:
+ * what a run changed on the host — an iptables chain, ACL entries, a claim, a user, a directory — is removed
+ * rather than left for the next run or `gemini-run doctor`. Teardowns run newest first, bounded in all.
+ */
+export function guardSignalTeardown(teardown: () => Promise<void>): () => void {
+  let done = false;
+  const once = async (): Promise<void> => {
+    if (done) return;
+    done = true;
+    await teardown();
+  };
+  signalTeardowns.add(once);
+  syncListeners();
+  return () => {
+    done = true;
+    signalTeardowns.delete(once);
+    syncListeners();
   };
 }

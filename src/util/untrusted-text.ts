@@ -92,3 +92,14 @@ export function stopCommandsBlock(text: string, newToken: () => string): string[
   while (lines.some((l) => l.includes(token))) token = newToken();
   return [`::stop-commands::${token}`, ...lines, `::${token}::`];
 }
+
+/**
+ * The first line of `text`, at most `max` characters (whole characters: an emoji is never cut in two), ending in
+ * `…` where anything was left out, so a command cut mid-quote does not read as the whole command.
+ */
+export function shorten(text: string, max: number): string {
+  const first = text.split('\n', 1)[0] ?? '';
+  const chars = [...first];
+  if (chars.length > max) return `${chars.slice(0, max - 1).join('')}…`;
+  return first.length < text.trimEnd().length ? `${first} …` : first;
+}

@@ -2,7 +2,7 @@
  * The README's first command (`gemini-run demo`) and `gemini-run run`, through dist/cli.js as a user runs them.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -52,6 +52,109 @@ const baseEnv = () => ({
   CI: 'true',
   GITHUB_ACTIONS: 'true',
 });
+
+/** What gemini-run can leave on a host, as the host's own tools list it. */
+interface HostTraces {
+  chains: Set<string>;
+  users: Set<string>;
+  group: boolean;
+  /** Claim files and the pid that holds each. */
+  claims: Map<string, number>;
+}
+
+async function hostTraces(): Promise<HostTraces> {
+  const saved = await Promise.all(
+    ['iptables-save', 'ip6tables-save'].map((c) => exec(c, [], { allowAllExitCodes: true })),
+  );
+  const chains = new Set(
+    saved.flatMap((r) => r.stdout.split('\n').flatMap((l) => /^:(GEMINI-RUN-\S+)/.exec(l)?.[1] ?? [])),
+  );
+  const passwd = await exec('getent', ['passwd'], { allowAllExitCodes: true });
+  for (const l of passwd.stdout.split('\n')) {
+    const m = /^(gemini-agent-\d+):[^:]*:(\d+):/.exec(l);
+    if (m) uidOf.set(m[1]!, Number(m[2]));
+  }
+  const users = new Set(passwd.stdout.split('\n').flatMap((l) => /^(gemini-agent-\d+):/.exec(l)?.[1] ?? []));
+  const group =
+    (await exec('getent', ['group', 'gemini-agents'], { allowAllExitCodes: true })).exitCode === 0;
+  const claims = new Map<string, number>();
+  for (const name of await readdir(CLAIMS).catch(() => [] as string[])) {
+    if (!name.endsWith('.lock') || name.startsWith('.')) continue;
+    const text = await readFile(join(CLAIMS, name), 'utf8').catch(() => '');
+    claims.set(name, Number(text.split(' ')[0]));
+  }
+  return { chains, users, group, claims };
+}
+
+const CLAIMS = '/tmp/gemini-run-agent-claims';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What appeared between two looks and is not another live run's (tests of other files run at once on this host):
+ * a chain or user whose uid a live process other than `ours` claims now is theirs.
+ */
+function leftBy(before: HostTraces, after: HostTraces, ours: number[]): string[] {
+  const othersHold = new Set(
+    [...after.claims]
+      .filter(([, pid]) => !ours.includes(pid) && alive(pid))
+      .map(([f]) => f.slice(0, -'.lock'.length)),
+  );
+  const left: string[] = [];
+  for (const c of after.chains) if (!before.chains.has(c)) left.push(`chain ${c}`);
+  for (const u of after.users) if (!before.users.has(u) && !othersHold.has(u)) left.push(`user ${u}`);
+  if (after.group && !before.group) left.push('group gemini-agents');
+  for (const [file, pid] of after.claims) if (ours.includes(pid)) left.push(`claim ${file}`);
+  // A new chain of another live run names its uid, not its user: keep only those no other run holds.
+  return left.filter((l) => !l.startsWith('chain') || !chainOfOthers(l.slice('chain '.length), othersHold));
+}
+
+function chainOfOthers(chain: string, users: Set<string>): boolean {
+  const uid = Number(/^GEMINI-RUN-(\d+)-/.exec(chain)?.[1]);
+  return [...users].some((u) => uidOf.get(u) === uid);
+}
+
+/** Pool users' uids, as the last look saw them. */
+const uidOf = new Map<string, number>();
+
+/** Runs the CLI in a process group of its own and sends the group SIGINT after `ms`, as Ctrl-C does. */
+function interrupted(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ms: number,
+): Promise<{ how: string; out: string; err: string; pid: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(ACTION_NODE, [join(ROOT, 'dist', 'cli.js'), ...args], {
+      env,
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGINT');
+      } catch {
+        // already done
+      }
+    }, ms);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ how: signal ?? `exit ${code}`, out, err, pid: child.pid! });
+    });
+  });
+}
 
 describe('gemini-run demo', () => {
   it('runs the whole job offline and prints the PR, the scrubbed commits and the summary', async () => {
@@ -105,11 +208,14 @@ describe('gemini-run demo', () => {
   });
 
   it.skipIf(process.getuid?.() !== 0)(
-    'as root the agent has its own user; as a plain user without sudo the demo says so and still runs',
+    'as root it changes nothing on the host unless --isolate asks; as a plain user without sudo it runs all the same',
     async () => {
-      const root = await cli(['demo', '--mode', 'headless'], baseEnv());
-      expect(root.code, root.out + root.err).toBe(0);
-      expect(root.out + root.err).toMatch(/The agent runs as gemini-agent-\d+/);
+      const before = await hostTraces();
+      const asRoot = await cli(['demo', '--mode', 'headless'], baseEnv());
+      expect(asRoot.code, asRoot.out + asRoot.err).toBe(0);
+      expect(asRoot.out).toContain('The agent runs as you (isolation: none, network: open)');
+      expect(asRoot.out).not.toMatch(/The agent runs as gemini-agent-\d+/);
+      expect(leftBy(before, await hostTraces(), [])).toEqual([]);
 
       const name = 'gemini-run-plain';
       if ((await exec('id', ['-u', name], { allowAllExitCodes: true })).exitCode !== 0) {
@@ -123,15 +229,67 @@ describe('gemini-run demo', () => {
         gid,
       }).finally(release);
       expect(plain.code, plain.out + plain.err).toBe(0);
-      expect(plain.out + plain.err).toContain('The agent runs as you, not as its own user');
+      expect(plain.out).toContain('The agent runs as you');
       expect(plain.out).toMatch(/status: finished {2}commits: 1/);
+      const refused = await cli(['demo', '--isolate'], { ...baseEnv(), HOME: `/home/${name}` }, '/', {
+        uid,
+        gid,
+      });
+      expect(refused.code).toBe(1);
+      expect(refused.err.trim()).toMatch(
+        /^gemini-run demo: --isolate needs what this host lacks .*: run it as root\.$/,
+      );
       // The artifacts the demos kept, as they said.
-      for (const m of (root.out + plain.out).matchAll(
+      for (const m of (asRoot.out + plain.out).matchAll(
         /Saved the artifact: (\/tmp\/gemini-run-demo-artifact-[^/\s]+)\//g,
       ))
         await rm(m[1]!, { recursive: true, force: true });
     },
   );
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'with --isolate, Ctrl-C at 1, 3 and 5 s leaves no chain, ACL, claim, user or directory it made',
+    async () => {
+      for (const seconds of [1, 3, 5]) {
+        // Its own temp dir, closed to others, so the agent needs (and gets) an ACL entry to traverse it.
+        const tmp = await mkdtemp(join(tmpdir(), 'gemini-run-ctrl-c-'));
+        await chmod(tmp, 0o700);
+        try {
+          const before = await hostTraces();
+          const r = await interrupted(['demo', '--isolate'], { ...baseEnv(), TMPDIR: tmp }, seconds * 1000);
+          const ran = `${seconds} s: ${r.how}\n${r.out}${r.err}`;
+          // Ended by the signal (130, or the signal itself), or done before it: never a crash.
+          expect(['SIGINT', 'exit 130', 'exit 0'], ran).toContain(r.how);
+          expect(r.err, ran).not.toMatch(/^\s+at |EPIPE|Unhandled/m);
+          // Once it had made something to remove, it says what it does about the signal.
+          if (r.how !== 'exit 0' && r.out.includes('The GitHub here is a local fake'))
+            expect(r.err, ran).toMatch(/gemini-run: SIGINT: stopping, and removing what this run changed/);
+          expect(leftBy(before, await hostTraces(), [r.pid]), ran).toEqual([]);
+          // Nothing of it in its temp dir (a finished demo keeps the artifact it named), and no ACL there.
+          const kept = (await readdir(tmp)).filter(
+            (n) => !(r.how === 'exit 0' && n.startsWith('gemini-run-demo-artifact-')),
+          );
+          expect(kept, ran).toEqual([]);
+          const acl = await exec('getfacl', ['-R', '--skip-base', '--absolute-names', tmp]);
+          expect(acl.stdout.trim(), ran).toBe('');
+        } finally {
+          await rm(tmp, { recursive: true, force: true });
+        }
+      }
+    },
+  );
+
+  it('piped into head, it ends quietly: exit 0, no stack, and it still finishes its run', async () => {
+    const script = `set -o pipefail; "$NODE" "$CLI" demo --mode headless 2>"$ERR" | head -3 >/dev/null; echo "code=$?"`;
+    const err = join(tmpdir(), `gemini-run-demo-head-${process.pid}.err`);
+    const r = await exec('bash', ['-c', script], {
+      env: { ...baseEnv(), NODE: ACTION_NODE, CLI: join(ROOT, 'dist', 'cli.js'), ERR: err },
+      allowAllExitCodes: true,
+    });
+    const stderr = await readFile(err, 'utf8').finally(() => rm(err, { force: true }));
+    expect(r.stdout.trim(), stderr).toBe('code=0');
+    expect(stderr).not.toMatch(/EPIPE|^\s+at |Unhandled/m);
+  });
 
   it('rejects bad usage in one line with exit 2', async () => {
     const r = await cli(['demo', '--mode', 'tui'], baseEnv());

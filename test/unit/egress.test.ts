@@ -5,6 +5,7 @@ import {
   accountingName,
   chainName,
   droppedDestinations,
+  chainsIn,
   installRules,
   isAccountingRule,
   rejectedPackets,
@@ -103,6 +104,14 @@ describe('CONNECT targets', () => {
 
 describe('packet filter rules', () => {
   const s = { chain: chainName(65001, 'abcd1234'), uid: 65001, ports: [4000, 4001] };
+
+  it('reads the gemini-run chains of an iptables listing, with their uid (for doctor)', () => {
+    expect(
+      chainsIn(
+        '-P OUTPUT ACCEPT\n-N GEMINI-RUN-999-ab12cd34\n-N DOCKER\n-A OUTPUT -j GEMINI-RUN-999-ab12cd34\n',
+      ),
+    ).toEqual([{ chain: 'GEMINI-RUN-999-ab12cd34', uid: 999 }]);
+  });
 
   it("names a chain per run within iptables' 28 characters", () => {
     expect(s.chain).toBe('GEMINI-RUN-65001-abcd1234');

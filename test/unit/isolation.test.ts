@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { homeAt } from '../../src/gemini/home.js';
 import { buildEnv, launchArgv } from '../../src/gemini/spawn.js';
-import { ancestorsOf, traverseDecision, treeAclSpec } from '../../src/isolation/access.js';
+import { ancestorsOf, parseAcls, traverseDecision, treeAclSpec } from '../../src/isolation/access.js';
 import {
   claimIsLive,
   createUserCommands,
@@ -25,6 +25,33 @@ describe('agent processes (pure)', () => {
   it('a zombie counts as gone', () => {
     expect(isZombieStatus('State:\tZ (zombie)\n')).toBe(true);
     expect(isZombieStatus('State:\tS (sleeping)\n')).toBe(false);
+  });
+});
+
+describe('ACL listings (pure)', () => {
+  it("reads getfacl --skip-base: each file's entries beyond the mode bits, odd names unescaped", () => {
+    const listing = [
+      '# file: /w/tree',
+      '# owner: root',
+      '# group: root',
+      'user::rwx',
+      'user:997:--x',
+      'group::---',
+      'mask::--x',
+      'other::---',
+      'default:user::rwx',
+      '',
+      '# file: /w/a\\012b c',
+      'user::rw-',
+      'group::r--',
+      'mask::r--',
+      'other::r--',
+      '',
+    ].join('\n');
+    expect([...parseAcls(listing)]).toEqual([
+      ['/w/tree', ['user:997:--x', 'mask::--x', 'default:user::rwx']],
+      ['/w/a\nb c', ['mask::r--']],
+    ]);
   });
 });
 

@@ -1,8 +1,20 @@
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Progress, describeEvent, telemetryToRunEvents } from '../../src/run/progress.js';
+import { Progress, describeEvent, telemetryToRunEvents, toolArgsDetail } from '../../src/run/progress.js';
 import type { RunEvent } from '../../src/domain/types.js';
 import { decideHeadlessEnd, type HeadlessEndInput } from '../../src/run/walls.js';
-import { createMemoryLogger } from '../../src/util/log.js';
+import { createMemoryLogger, createStreamLogger } from '../../src/util/log.js';
+
+function sink(): Writable & { text: string } {
+  const w = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      w.text += chunk.toString();
+      cb();
+    },
+  }) as Writable & { text: string };
+  w.text = '';
+  return w;
+}
 
 describe('telemetry → run events', () => {
   it('maps the events progress shows and drops the rest', () => {
@@ -111,6 +123,69 @@ describe('Progress', () => {
     expect(tools().at(-1)).toBe('tool glob [glob] ok');
     // The counters do not wait: the heartbeat counts every completion at once.
     expect(p.toolCalls).toBe(3);
+  });
+
+  it("tells the end of a turn after the turn's tool completions, even while one waits for its start", () => {
+    vi.useFakeTimers();
+    const log = createMemoryLogger();
+    const p = new Progress(log, undefined, 0);
+    p.emit({ type: 'tool-completed', name: 'run_shell_command', kind: 'shell', ok: true });
+    p.emit({ type: 'idle', at: 1 });
+    expect(log.lines).toEqual([]);
+    p.emit({ type: 'tool-started', name: 'run_shell_command', kind: 'shell', detail: 'git commit' });
+    expect(log.lines).toEqual([
+      'tool run_shell_command [shell]: git commit',
+      'tool run_shell_command [shell] ok',
+      'turn finished (idle)',
+    ]);
+    // The engine's own "agent is idle" line comes after releaseAll: nothing is left to come after it.
+    p.emit({ type: 'tool-completed', name: 'glob', kind: 'glob', ok: true });
+    p.emit({ type: 'completed', ok: true });
+    p.releaseAll();
+    expect(log.lines.slice(-2)).toEqual(['tool glob [glob] ok', 'completed']);
+  });
+
+  it('cuts a long tool detail at whole characters and says it was cut', () => {
+    const long = `git commit -m '${'🤖 Generated with Gemini '.repeat(20)}'`;
+    const detail = toolArgsDetail({ command: long })!;
+    expect([...detail]).toHaveLength(200);
+    expect(detail.endsWith('…')).toBe(true);
+    expect(detail).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    expect(toolArgsDetail({ command: 'ls' })).toBe('ls');
+  });
+
+  it('in a terminal: one live status line (turn, tool, tokens, elapsed), redrawn under each log line, then cleared', () => {
+    vi.useFakeTimers({ now: 0 });
+    const term = sink();
+    const p = new Progress(createStreamLogger({ out: term, err: term, statusLine: true }), undefined, 0);
+    p.startHeartbeat(30_000);
+    p.emit({ type: 'turn-started', at: 0 });
+    p.emit({ type: 'tool-started', name: 'run_shell_command', kind: 'shell', detail: 'npm test' });
+    vi.advanceTimersByTime(2_000);
+    const shown = term.text.split('\r\x1b[2K').at(-1);
+    expect(shown).toBe('▸ turn 1 · tool run_shell_command · 0 tokens · 0 tool call(s) · 2 s');
+    p.emit({ type: 'model-response', model: 'm', inputTokens: 1, outputTokens: 1, totalTokens: 1234 });
+    p.emit({ type: 'tool-completed', name: 'run_shell_command', kind: 'shell', ok: true });
+    // Each log line is printed on a cleared line, with the status drawn again below it.
+    expect(term.text).toContain('\r\x1b[2Ktool run_shell_command [shell] ok\n▸ turn 1');
+    expect(term.text.split('\r\x1b[2K').at(-1)).toBe(
+      '▸ turn 1 · thinking · 1,234 tokens · 1 tool call(s) · 2 s',
+    );
+    p.stopHeartbeat();
+    expect(term.text.endsWith('\r\x1b[2K')).toBe(true);
+    // No heartbeat lines where the status line shows the same.
+    expect(term.text).not.toContain('… working');
+
+    // Not a terminal: plain lines, not one escape.
+    const pipe = sink();
+    const q = new Progress(createStreamLogger({ out: pipe, err: pipe }), undefined, Date.now());
+    q.startHeartbeat(30_000);
+    q.emit({ type: 'tool-started', name: 'glob', kind: 'glob', detail: '*.ts' });
+    vi.advanceTimersByTime(31_000);
+    q.stopHeartbeat();
+    expect(pipe.text).toBe(
+      'tool glob [glob]: *.ts\n… working: 30 s elapsed, 0 turn(s), 0 tokens, 0 tool call(s)\n',
+    );
   });
 
   it('beats every heartbeatMs until stopped', () => {
@@ -243,7 +318,8 @@ describe('TranscriptToolTail', () => {
         `{"sessionId":"s"}\n{"id":"m1","type":"gemini","content":"","toolCalls":[${JSON.stringify(call1)}]}\n{"id":"m2"`,
       );
       expect(await tail.poll()).toEqual([
-        { type: 'tool-started', id: 't1', name: 'run_shell_command', kind: 'shell', detail: 'git status' },
+        // The command's second line is left out, and the detail says so.
+        { type: 'tool-started', id: 't1', name: 'run_shell_command', kind: 'shell', detail: 'git status …' },
       ]);
       const call2 = { id: 't2', name: 'read_file', args: { file_path: 'a.ts' } };
       await appendFile(

@@ -22,17 +22,20 @@ import {
 } from '../args.js';
 import { locateGemini, readRunnerEnv, toolkitToolCache, whichOnPath } from '../host-config.js';
 import { existingAgentUsers } from '../../isolation/agent-user.js';
+import { findLeftovers } from '../../isolation/host-traces.js';
 import { isolationAvailability } from '../../isolation/privilege.js';
 import { localServicesCheck } from '../../isolation/local-services.js';
 import { tmuxVersion } from '../../tmux/tmux.js';
 
 const USAGE = `usage: gemini-run doctor [--json] [--wide] [--home <dir>] [--gemini <path>] [--tool-cache <dir>]
-                         [--runner-dir <dir>] [--allow-unchecked-gemini-version]
+                         [--runner-dir <dir>] [--allow-unchecked-gemini-version] [--clean]
 
 Checks that this host can run gemini-run: node, tmux, the gemini CLI and whether its version is one the
 probes have checked (${CHECKED_VERSIONS.join(', ')}), the Gemini settings (auto-update off, usage statistics
-off, context file names), the login, agent isolation and free disk. Prints one block per check, with a fix
-for every failed one, in 100 columns; exit code 1 when any check fails.
+off, context file names), the login, agent isolation, what killed runs left on the host (a stale claim, a packet
+filter chain or processes of an agent user no run holds, an agent's ACL entry on a directory above the temp dir,
+the home or here) and free disk. Prints one block per check, with a fix for every failed one, in 100 columns;
+exit code 1 when any check fails. --clean removes what killed runs left, then checks.
 
 It checks what the runner's jobs will see: the runner's .env (where 'gemini-run setup' told you to put its
 lines) is read and its values win over this shell's — from --runner-dir, else the current directory when it
@@ -52,12 +55,14 @@ Options:
   --runner-dir <dir>  the runner's directory, whose .env is read
   --allow-unchecked-gemini-version
                       accept a gemini version no probe has checked (a warning, with the profile it would get)
+  --clean             remove what killed runs left (as root, or with passwordless sudo), and say what
   -h, --help          show this help
 
 Examples:
   gemini-run doctor
   gemini-run doctor --runner-dir /home/runner/actions-runner
   gemini-run doctor --json --home /home/runner --gemini /opt/gemini/bin/gemini
+  sudo gemini-run doctor --clean
 `;
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -169,6 +174,7 @@ export function checkDisk(freeBytes: number, dir: string): Check {
 }
 
 async function runChecks(o: {
+  cwd: string;
   home: string;
   gemini?: string;
   toolCache?: string;
@@ -247,6 +253,8 @@ async function runChecks(o: {
 
   checks.push(await checkIsolation());
   checks.push(await localServicesCheck((await isolationAvailability()).privilege));
+  const leftovers = await checkLeftovers(o.env, o.cwd);
+  if (leftovers) checks.push(leftovers);
 
   try {
     const target = (await fs.stat(o.home).catch(() => undefined)) ? o.home : '/';
@@ -284,6 +292,37 @@ async function checkIsolation(): Promise<Check> {
         ? 'through passwordless sudo'
         : `through the sudoers rule (${(await existingAgentUsers()).length} agent users)`;
   return { name: 'agent isolation', status: 'ok', detail: `the agent gets its own user ${how}` };
+}
+
+/** What a run killed with SIGKILL (or a host that rebooted mid-run) left; undefined where none can be seen. */
+async function checkLeftovers(env: NodeJS.ProcessEnv, cwd: string): Promise<Check | undefined> {
+  const { privilege } = await isolationAvailability();
+  if (privilege === 'none') return undefined;
+  const found = await findLeftovers({ privilege, env, cwd });
+  if (found.length === 0) return { name: 'left by killed runs', status: 'ok', detail: 'nothing' };
+  return {
+    name: 'left by killed runs',
+    status: 'warn',
+    detail: found.map((f) => f.what).join('; '),
+    fix: `${privilege === 'root' ? '' : 'sudo '}gemini-run doctor --clean removes them`,
+  };
+}
+
+/** Removes what killed runs left, one line each; returns how many could not be removed. */
+async function clean(io: CliIO, env: NodeJS.ProcessEnv): Promise<number> {
+  const { privilege, missing } = await isolationAvailability();
+  if (privilege === 'none') {
+    throw new UserError(`--clean needs root or passwordless sudo (${missing ?? 'no privilege'})`);
+  }
+  const found = await findLeftovers({ privilege, env, cwd: io.cwd });
+  for (const f of found) {
+    await f.remove();
+    write(io.stdout, `removed: ${f.what}`);
+  }
+  const left = await findLeftovers({ privilege, env, cwd: io.cwd });
+  for (const f of left) write(io.stderr, `still there: ${f.what}`);
+  if (found.length === 0) write(io.stdout, 'Nothing left by killed runs.');
+  return left.length;
 }
 
 /** The terminal width doctor's table fits (a wider detail wraps in its column; --wide keeps one row). */
@@ -344,6 +383,7 @@ export const doctorCommand: Command = {
       'tool-cache': { type: 'string' },
       'runner-dir': { type: 'string' },
       'allow-unchecked-gemini-version': { type: 'boolean' },
+      clean: { type: 'boolean' },
     });
     if (help) {
       write(io.stdout, USAGE);
@@ -351,15 +391,18 @@ export const doctorCommand: Command = {
     }
     checkFlagRules('doctor', values, [
       { flag: 'wide', excludes: ['json'], because: 'a table layout; JSON has none' },
+      { flag: 'clean', excludes: ['json'], because: 'it says what it removed, line by line' },
     ]);
     const runnerEnv = await readRunnerEnv(values['runner-dir'], io);
     // What a job sees: the runner applies its .env over the service's environment.
     const env = { ...io.env, ...runnerEnv?.values };
+    if (values.clean && (await clean(io, env)) > 0) return 1;
     const home = values.home || env.GEMINI_RUN_HOST_HOME || env.GEMINI_CLI_HOME || env.HOME;
     if (!home) throw new UserError('cannot tell which Gemini home to check: pass --home <dir>');
     const checks = [
       runnerEnvCheck(runnerEnv),
       ...(await runChecks({
+        cwd: io.cwd,
         home: resolve(io.cwd, home),
         gemini: values.gemini,
         toolCache: values['tool-cache'],

@@ -1,4 +1,6 @@
+import { rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { guardProcessExit } from '../../util/process.js';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execute } from '../../host/execute.js';
@@ -24,7 +26,15 @@ import { createStreamLogger } from '../../util/log.js';
 import { guardLines } from '../../util/untrusted-text.js';
 import { findPinnedGemini } from '../../gemini/install.js';
 import { checkedVersionsInWords, profileOfBinary } from '../../gemini/cli-profile.js';
-import { flagValue, parseCommandArgs, write, UsageError, type CliIO, type Command } from '../args.js';
+import {
+  flagValue,
+  parseCommandArgs,
+  wantsStatusLine,
+  write,
+  UsageError,
+  type CliIO,
+  type Command,
+} from '../args.js';
 import {
   maxTokensSchema,
   personSchema,
@@ -198,7 +208,7 @@ export const runCommand: Command = {
       source: { kind: 'local' },
       ...(values.instructions?.trim() ? { standingInstructions: values.instructions } : {}),
     };
-    const log = createStreamLogger({ out: io.stdout, err: io.stderr });
+    const log = createStreamLogger({ out: io.stdout, err: io.stderr, statusLine: wantsStatusLine(io) });
     // As in the action: the credential stays in a model proxy, and at the timeout or the token budget the proxy
     // refuses every further call (0.61.0 asks the model again by itself after the cancel).
     const oauth = await prepareOAuth(auth, io.env);
@@ -206,6 +216,8 @@ export const runCommand: Command = {
     return withStack(async (stack) => {
       const runDir = await mkdtemp(join(tmpdir(), 'gemini-run-local-'));
       stack.defer(() => rm(runDir, { recursive: true, force: true }));
+      // Interrupted (Ctrl-C, a SIGTERM), the run's directory goes too: gemini's home with its session and creds.
+      stack.defer(guardProcessExit(() => rmSync(runDir, { recursive: true, force: true })));
       stack.defer(() => cleanupRun({ runDir, log }).catch(() => undefined));
       log.info(
         `Running gemini (${mode}) on ${repo.top}, branch ${branch}${kept ? `, continuing session ${kept.resume.sessionId}` : ''}`,
