@@ -12,7 +12,7 @@ import {
   statusLine,
   type FailedPart,
 } from '../domain/status.js';
-import { UNREACHABLE } from '../host/failed-part.js';
+import { isUnreachable } from '../util/errors.js';
 import { quotaReset, type QuotaReset } from '../domain/quota.js';
 import type { ActionStatus } from '../run/types.js';
 import type { PublishOutcome } from './publish.js';
@@ -43,7 +43,7 @@ function isModelUnavailable(message: string | undefined): boolean {
  * model proxy's "upstream unreachable"): then nobody refused the credential, and the advice says network.
  */
 export function isNetworkFailure(message: string | undefined): boolean {
-  return UNREACHABLE.test(message ?? '');
+  return isUnreachable(message);
 }
 
 const NETWORK_ADVICE =

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TmuxDriver } from '../tmux/tmux.js';
-import { UserError } from '../util/errors.js';
+import { isUnreachable, UserError } from '../util/errors.js';
 import { readActiveAccount } from './auth-status.js';
 import { OAUTH_CREDS_FILE, homeAt } from './home.js';
 import { SCREEN_TEXTS, findOnScreen } from './screen.js';
@@ -362,6 +362,12 @@ async function drive(
     if (screen.url && screen.awaitingCode && screen.url !== submittedFor) {
       attempts++;
       const refusal = attempts > 1 ? (screen.refusals[screen.refusals.length - 1] ?? 'refused') : undefined;
+      // Google never saw the code: no new URL helps, the network has to be fixed first.
+      if (refusal !== undefined && isUnreachable(refusal)) {
+        throw new UserError(
+          `Google's token endpoint could not be reached to check the code (${refusal}): check this host's network and HTTPS_PROXY, then log in again.`,
+        );
+      }
       const code = await untilAborted(o.askCode(screen.url, attempts, refusal), o.signal);
       if (code === undefined || code.trim() === '') {
         throw new UserError(

@@ -5,16 +5,12 @@
  * permission check fails on GitHub, a fetch into a read-only checkout on the disk.
  */
 import type { FailedPart } from '../domain/status.js';
-import { getErrorMessage, oneLine } from '../util/errors.js';
+import { getErrorMessage, isUnreachable, oneLine } from '../util/errors.js';
 
 /** The errno codes, and git's and coreutils' words for them, of a write the disk refused. */
 const WRITE_REFUSED = new Set(['EROFS', 'ENOSPC', 'EDQUOT', 'EACCES', 'EPERM']);
 const WRITE_REFUSED_WORDS =
   /Read-only file system|No space left on device|Disk quota exceeded|Permission denied|Operation not permitted/i;
-
-/** A service that could not be reached (DNS, a refused or reset connection, a timeout, a refused tunnel). */
-export const UNREACHABLE =
-  /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)\b|upstream unreachable|Could not reach|fetch failed|bad port/i;
 
 /** The error and its causes, outermost first (bounded: a cause may point back at itself). */
 function chain(error: unknown): unknown[] {
@@ -40,7 +36,7 @@ export function failedPartOf(error: unknown, fallback: FailedPart): FailedPart {
   if (all.some((e) => WRITE_REFUSED.has(String(code(e))))) return 'workspace';
   const words = all.map(getErrorMessage).join(' | ');
   if (WRITE_REFUSED_WORDS.test(words)) return 'workspace';
-  if (UNREACHABLE.test(words)) return 'network';
+  if (isUnreachable(words)) return 'network';
   return fallback;
 }
 

@@ -22,3 +22,12 @@ export function oneLine(message: string): string {
   const line = message.split(/\r?\n/).find((l) => l.trim() !== '') ?? message;
   return line.trim();
 }
+
+/** A service that could not be reached (DNS, a refused or reset connection, a timeout, a refused tunnel). */
+const UNREACHABLE =
+  /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)\b|upstream unreachable|Could not reach|fetch failed|bad port|socket hang up|tunneling socket could not be established/i;
+
+/** Whether a message says a service could not be reached at all (nobody refused anything). */
+export function isUnreachable(message: string | undefined): boolean {
+  return UNREACHABLE.test(message ?? '');
+}

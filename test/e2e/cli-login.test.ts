@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exec } from '../../src/util/exec.js';
@@ -44,13 +45,14 @@ interface CliRun {
  * Runs the CLI; `answers` are typed on stdin one per authorization URL that appears on stdout (like an
  * operator who reads the URL, signs in and pastes the code).
  */
-function cli(args: string[], answers: string[] = []): Promise<CliRun> {
+function cli(args: string[], answers: string[] = [], extraEnv: Record<string, string> = {}): Promise<CliRun> {
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: home,
     GEMINI_RUN_GEMINI_PATH: GEMINI,
     TMUX_TMPDIR: home,
     ...proxy.env(),
+    ...extraEnv,
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...CLI, ...args], {
@@ -257,11 +259,28 @@ describe('gemini-run login (real gemini 0.42.0, offline Google)', () => {
     expect(await tmuxServers()).toEqual([]);
   });
 
-  it('--code: a refused code fails with the new URL shown', async () => {
+  it('--code: a refused code fails, and no URL its one try cannot use is shown', async () => {
     const r = await cli(['login', '--home', home, '--code', 'not-it']);
     expect(r.code).toBe(1);
-    expect(r.stdout.match(/https:\/\/accounts\.google\.com\/\S+/g)).toHaveLength(2);
+    expect(r.stdout.match(/https:\/\/accounts\.google\.com\/\S+/g)).toHaveLength(1);
     expect(r.stderr).toContain('the authorization code was refused (invalid_grant)');
     await expect(stat(join(home, '.gemini', 'oauth_creds.json'))).rejects.toThrow();
+  });
+
+  it('--code while Google cannot be reached: says the network, never that the code was refused', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as { port: number };
+        s.close(() => resolve(port));
+      });
+    });
+    const offline = { HTTPS_PROXY: `http://127.0.0.1:${closed}`, https_proxy: `http://127.0.0.1:${closed}` };
+    const r = await cli(['login', '--home', home, '--code', GOOD], [], offline);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr.trim().split('\n').pop()).toMatch(
+      /^gemini-run login: Google's token endpoint could not be reached to check the code \(.*\): check this host's network and HTTPS_PROXY, then log in again\.$/,
+    );
+    expect(r.stderr).not.toMatch(/refused/);
+    expect(r.stdout.match(/https:\/\/accounts\.google\.com\/\S+/g)).toHaveLength(1);
   });
 });

@@ -84,14 +84,18 @@ export const loginCommand: Command = {
         timeoutMs: timeoutS * 1000,
         signal: abort.signal,
         async askCode(url, attempt, refusal) {
+          // A given code is good for the first URL only (each URL carries its own PKCE challenge): a later URL is
+          // of no use to it, so it is not shown, and the refusal ends the login.
+          if (values.code !== undefined) {
+            if (attempt > 1) return undefined;
+            write(io.stderr, 'Trying the given code against this URL:');
+            write(io.stdout, `\n${url}\n`);
+            return values.code;
+          }
           if (refusal) write(io.stderr, `The code was refused (${refusal}). gemini made a new URL:`);
           else
             write(io.stderr, 'Open this URL in a browser, sign in with the Google account for this runner:');
           write(io.stdout, `\n${url}\n`);
-          if (values.code !== undefined) {
-            // A given code is good for the first URL only: each URL carries its own PKCE challenge.
-            return attempt === 1 ? values.code : undefined;
-          }
           io.stderr.write('Paste the authorization code: ');
           const code = await lines?.next();
           return code?.trim() || undefined;
