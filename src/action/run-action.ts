@@ -85,7 +85,7 @@ async function checkedLocally(
 ): Promise<AtAdmit | ActionResult> {
   let trigger: RunTrigger | undefined;
   try {
-    const triggered = resumed ? { trigger: resumed } : interpret(b);
+    const triggered = resumed ? { trigger: resumed } : await interpret(b);
     if (!isEnd(triggered)) trigger = triggered.trigger;
     // Inputs that do not parse fail every run, even one its event does not trigger: the workflow is wrong.
     if (problem) throw new UserError(problem);

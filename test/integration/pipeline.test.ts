@@ -29,6 +29,10 @@ describe('the pipeline ends before the agent', () => {
     expect(ended(r).outputs.status).toBe('skipped');
     expect(w.requestsOf(r)).toEqual([]);
     expect(r.seen).toHaveLength(0);
+    // The green step says why it did nothing, in its job summary too.
+    expect(r.summary).toMatch(
+      /^## gemini-run: ⏭️ skipped\n\nNothing to do: .*label 'bug'.*\. Nothing ran and nothing was changed\.\n$/,
+    );
   });
 
   it('refuses an actor without write access, and says so on the issue', async () => {

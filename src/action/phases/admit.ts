@@ -14,11 +14,16 @@ import { neutralize } from '../../util/untrusted-text.js';
 import { admitCiFix, type CiFix } from '../ci-fix.js';
 import type { RunTrigger } from '../../github/trigger.js';
 import { ended, writeJobSummary } from './report.js';
+import { statusLine } from '../../domain/status.js';
 import type { ActionResult, Admitted, Basics, Triggered } from '../run-record.js';
 
 const ISSUE_MARKER = commentMarker('issue');
 
-export function interpret(r: Basics): Triggered | ActionResult {
+/**
+ * The event as a trigger, or the skip: said in the log and in the job summary, which would otherwise be empty on
+ * a green step that did nothing (why is the first thing a person looking at it wants to know).
+ */
+export async function interpret(r: Basics): Promise<Triggered | ActionResult> {
   const trigger = interpretEvent(r.ctx.eventName, r.ctx.payload, {
     triggerLabel: r.inputs.triggerLabel,
     triggerPhrase: r.inputs.triggerPhrase,
@@ -29,7 +34,12 @@ export function interpret(r: Basics): Triggered | ActionResult {
     triggerAssignee: r.inputs.triggerAssignee,
   });
   if (trigger.kind === 'skip') {
-    r.log.info(`Nothing to do: ${neutralize(trigger.reason)}`);
+    const reason = neutralize(trigger.reason);
+    r.log.info(`Nothing to do: ${reason}`);
+    await writeJobSummary(
+      r,
+      `## gemini-run: ${statusLine('skipped')}\n\nNothing to do: ${reason}. Nothing ran and nothing was changed.\n`,
+    );
     return ended('skipped');
   }
   return { trigger };
