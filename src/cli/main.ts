@@ -18,6 +18,7 @@ import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { setupCommand } from './commands/setup.js';
 import { dropWritesOnceClosed } from './closed-pipe.js';
+import { VERSION } from './version.js';
 import { onSignalTeardown } from '../util/process.js';
 
 export const COMMANDS: readonly Command[] = [
@@ -67,7 +68,7 @@ export async function main(argv: string[], io: CliIO = defaultIO()): Promise<num
     return 0;
   }
   if (name === '--version' || name === '-V') {
-    write(io.stdout, 'gemini-run 0.1.0');
+    write(io.stdout, `gemini-run ${VERSION}`);
     return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);
