@@ -26,6 +26,7 @@ import { openSandbox, type AgentSandbox } from '../../src/isolation/sandbox.js';
 import { isolationAvailability } from '../../src/isolation/privilege.js';
 import { launchModelProxy, type LaunchedProxy } from '../../src/proxy/launch.js';
 import { createMemoryLogger } from '../../src/util/log.js';
+import { AGENT_FILE_LIMITS, ownerUids } from '../../src/util/agent-file.js';
 import { ROOT } from '../harness/action-job.js';
 import { bench } from './lib.js';
 
@@ -153,7 +154,11 @@ async function session(turns: number, scheduleDelay: number | undefined): Promis
         }
         wake?.();
       },
-      { signal: stopFollowing.signal },
+      // The agent's user writes the file: read as the engine reads it (its directory, its uid or ours).
+      {
+        signal: stopFollowing.signal,
+        policy: { root: agentRoot, uids: ownerUids(sandbox?.user.uid), maxBytes: AGENT_FILE_LIMITS.telemetry },
+      },
     );
     const waitForIdle = async (n: number, timeoutMs: number): Promise<void> => {
       const end = Date.now() + timeoutMs;

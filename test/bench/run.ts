@@ -7,11 +7,16 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exec } from '../../src/util/exec.js';
+import setup from '../global-setup.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const filters = process.argv.slice(2);
 // A bound for a hung benchmark, not a bar: loaded-runs.bench.ts (23 action runs) takes about 6 min.
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 900_000);
+
+// What the test suite needs first, the benchmarks need too: a dist/ built from these sources (several run it as
+// a runner does) and the Node 24 that runs it (test/harness/node24.ts, fetched once from the npm registry).
+await setup();
 
 const files = (await readdir(here))
   .filter((f) => f.endsWith('.bench.ts'))
