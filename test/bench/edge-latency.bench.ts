@@ -157,7 +157,11 @@ async function session(turns: number, scheduleDelay: number | undefined): Promis
       // The agent's user writes the file: read as the engine reads it (its directory, its uid or ours).
       {
         signal: stopFollowing.signal,
-        policy: { root: agentRoot, uids: ownerUids(sandbox?.user.uid), maxBytes: AGENT_FILE_LIMITS.telemetry },
+        policy: {
+          root: agentRoot,
+          uids: ownerUids(sandbox?.user.uid),
+          maxBytes: AGENT_FILE_LIMITS.telemetry,
+        },
       },
     );
     const waitForIdle = async (n: number, timeoutMs: number): Promise<void> => {
