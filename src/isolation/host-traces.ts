@@ -36,6 +36,12 @@ async function groupExists(name: string): Promise<boolean> {
   return r?.exitCode === 0;
 }
 
+async function groupMembers(name: string): Promise<string[]> {
+  const r = await exec('getent', ['group', name], { allowAllExitCodes: true }).catch(() => undefined);
+  const members = r?.exitCode === 0 ? (r.stdout.trim().split(':')[3] ?? '') : '';
+  return members.split(',').filter(Boolean);
+}
+
 export async function agentHostState(): Promise<AgentHostState> {
   return {
     users: (await existingAgentUsers()).map((u) => u.name),
@@ -78,7 +84,8 @@ export async function removeCreatedSince(
     const r = await exec(file, args, { allowAllExitCodes: true, timeoutMs: 30_000 });
     if (r.exitCode === 0) removed.push(`user ${user.name}`);
   }
-  if (!before.group && (await groupExists(AGENT_GROUP))) {
+  // The group goes only when no user is left in it (another run may have made a pool user meanwhile).
+  if (!before.group && (await groupExists(AGENT_GROUP)) && (await groupMembers(AGENT_GROUP)).length === 0) {
     const [file, args] = asRoot(privilege, ['groupdel', AGENT_GROUP]);
     if ((await exec(file, args, { allowAllExitCodes: true, timeoutMs: 30_000 })).exitCode === 0)
       removed.push(`group ${AGENT_GROUP}`);

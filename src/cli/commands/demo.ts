@@ -14,12 +14,12 @@ edits code and commits with attribution lines, and a local fake GitHub. It ends 
 it opened (title, body, scrubbed commits) and the transcript summary.
 
 The agent runs as you and nothing on the host changes, unless --isolate asks to see the action's isolation:
-then (as root) the demo creates ${ISOLATE_CREATES}.
+then (as root, or with passwordless sudo) the demo creates ${ISOLATE_CREATES}.
 
 Options:
   --mode <m>   interactive (the TUI in tmux, the default) or headless (stream-json)
   --keep       keep the demo's temp directory and print where it is
-  --isolate    run the agent as its own user behind a packet filter, as the action does (root only)
+  --isolate    run the agent as its own user behind a packet filter, as the action does (root or sudo)
   -h, --help   show this help
 
 Examples:

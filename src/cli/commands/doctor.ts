@@ -372,7 +372,7 @@ function runnerEnvCheck(found: { file: string; values: Record<string, string> } 
 
 export const doctorCommand: Command = {
   name: 'doctor',
-  summary: 'Check this host: node, tmux, gemini version, settings, login, disk',
+  summary: 'Check this host: node, tmux, gemini version, settings, login, isolation, leftovers, disk',
   usage: USAGE,
   async run(argv: string[], io: CliIO): Promise<number> {
     const { values, help } = parseCommandArgs('doctor', argv, {
