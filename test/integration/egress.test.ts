@@ -149,7 +149,8 @@ describe.skipIf(!asRoot)('egress (as root: iptables on the agent uid)', () => {
     expect(modelViaProxy.stdout).toBe('MODEL-REACHED');
 
     expect(egress.blockedCount()).toBe(2);
-    const chain = (await iptablesListing()).match(/GEMINI-RUN-\d+-[0-9a-f]+/)?.[0];
+    // This run's chain: the listing is the host's, where other runs (other test files) may have theirs.
+    const chain = (await iptablesListing()).match(new RegExp(`GEMINI-RUN-${agent.user.uid}-[0-9a-f]+`))?.[0];
     expect(chain).toBeDefined();
     const report = await egress.close();
     expect(report?.blocked).toEqual([
