@@ -21723,7 +21723,7 @@ function getState(name) {
 }
 
 // src/git/credentials.ts
-import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir2, mkdtemp, readFile, rename as rename2, rm as rm2, unlink as unlink2, writeFile as writeFile2 } from "node:fs/promises";
+import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir2, mkdtemp as mkdtemp2, readFile, rename as rename2, rm as rm3, unlink as unlink2, writeFile as writeFile2 } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 // node_modules/zod/v4/classic/external.js
@@ -41702,7 +41702,7 @@ function parseStatusPorcelain(out) {
 }
 
 // src/util/fs.ts
-import { access as access2 } from "node:fs/promises";
+import { access as access2, mkdtemp, rm as rm2 } from "node:fs/promises";
 function pathExists(path) {
   return access2(path).then(
     () => true,
@@ -41747,7 +41747,7 @@ async function restoreCheckoutCredentials(worktree, saved) {
     if (present.exitCode === 0) continue;
     await git.run(["config", "--local", "--add", e.key, value]);
   }
-  await rm2(saved.stashDir, { recursive: true, force: true });
+  await rm3(saved.stashDir, { recursive: true, force: true });
 }
 async function move(from, to) {
   try {
@@ -41770,7 +41770,7 @@ import {
   readdir as readdir4,
   readFile as readFile2,
   rename as rename3,
-  rm as rm4,
+  rm as rm5,
   writeFile as writeFile3
 } from "node:fs/promises";
 import { join as join4 } from "node:path";
@@ -41825,7 +41825,7 @@ async function copyObjectStore(from, to) {
 // src/git/nested-repos.ts
 import { createHash } from "node:crypto";
 import { constants as fsConstants2 } from "node:fs";
-import { chmod as chmod3, lstat as lstat3, open as open3, readdir as readdir3, readlink as readlink2, rm as rm3 } from "node:fs/promises";
+import { chmod as chmod3, lstat as lstat3, open as open3, readdir as readdir3, readlink as readlink2, rm as rm4 } from "node:fs/promises";
 import { dirname as dirname2, join as join3 } from "node:path";
 var MAX_ENTRIES = 2e6;
 var nestedRecordSchema = external_exports.object({
@@ -41945,7 +41945,7 @@ async function readdirOpening(dir) {
 }
 async function removeAgentPath(path, problem, shown2) {
   try {
-    await rm3(path, { recursive: true, force: true });
+    await rm4(path, { recursive: true, force: true });
     return true;
   } catch (e) {
     const code2 = e.code;
@@ -41957,7 +41957,7 @@ async function removeAgentPath(path, problem, shown2) {
   try {
     await openDirsForOwner(dirname2(path), false);
     await openDirsForOwner(path);
-    await rm3(path, { recursive: true, force: true });
+    await rm4(path, { recursive: true, force: true });
     return true;
   } catch (e) {
     problem(`${shown2}: ${e.code ?? String(e)}`);
@@ -41996,7 +41996,7 @@ async function rebuildWorkspaceGit(o) {
   await rename3(gitDir, old).catch((e) => {
     if (e.code !== "ENOENT") throw e;
   });
-  await rm4(old, { recursive: true, force: true });
+  await rm5(old, { recursive: true, force: true });
   const env = ownRepoEnv();
   const emptyTemplate = join4(snapshot.dir, "empty-template");
   await mkdir4(emptyTemplate, { recursive: true, mode: 448 });
@@ -42103,6 +42103,12 @@ function stopCommandsBlock(text2, newToken) {
   while (lines.some((l) => l.includes(token))) token = newToken();
   return [`::stop-commands::${token}`, ...lines, `::${token}::`];
 }
+function shorten(text2, max) {
+  const first = text2.split("\n", 1)[0] ?? "";
+  const chars = [...first];
+  if (chars.length > max) return `${chars.slice(0, max - 1).join("")}…`;
+  return first.length < text2.trimEnd().length ? `${first} …` : first;
+}
 
 // src/action/workspace-restore.ts
 async function restoreWorkspace(o) {
@@ -42157,8 +42163,12 @@ function parseWorkspaceState(raw) {
 }
 
 // src/isolation/sandbox.ts
-import { mkdir as mkdir5, mkdtemp as mkdtemp2, readFile as readFile4, rm as rm5 } from "node:fs/promises";
+import { mkdir as mkdir5, mkdtemp as mkdtemp3, readFile as readFile4, rm as rm6 } from "node:fs/promises";
 import { join as join5 } from "node:path";
+
+// src/isolation/access.ts
+import { constants as fsConstants3 } from "node:fs";
+import { lstat as lstat5, open as open5 } from "node:fs/promises";
 
 // src/isolation/agent-user.ts
 import { setTimeout as sleep } from "node:timers/promises";
@@ -42210,6 +42220,23 @@ async function reapAgentUser(user, privilege) {
 }
 
 // src/isolation/access.ts
+async function sharedAclLock() {
+  try {
+    const fh = await open5(
+      SHARED_ACL_LOCK,
+      fsConstants3.O_RDONLY | fsConstants3.O_CREAT | fsConstants3.O_NOFOLLOW,
+      384
+    );
+    await fh.close();
+    return SHARED_ACL_LOCK;
+  } catch {
+    return void 0;
+  }
+}
+async function setfaclShared(args, allowFailure = false) {
+  const lock = await sharedAclLock();
+  return lock ? setfacl(args, allowFailure, ["flock", "-w", "60", lock]) : setfacl(args, allowFailure);
+}
 async function setfacl(args, allowFailure = false, prefix = []) {
   const [file2, ...rest] = [...prefix, "setfacl", ...args];
   const r = await exec(file2, rest, { allowAllExitCodes: true, timeoutMs: 12e4 }).catch((e) => {
@@ -42229,6 +42256,39 @@ async function setfacl(args, allowFailure = false, prefix = []) {
 }
 async function removeAgentEntries(tree, user) {
   await setfacl(["-R", "-P", "-x", `u:${user.uid},d:u:${user.uid}`, tree], true);
+  await dropBareAcls(tree, true, false);
+}
+function parseAcls(listing) {
+  const out = /* @__PURE__ */ new Map();
+  let file2;
+  for (const line of listing.split("\n")) {
+    const header = /^# file: (.*)$/.exec(line);
+    if (header) {
+      file2 = (header[1] ?? "").replace(
+        /\\([0-7]{3})/g,
+        (_, o) => String.fromCharCode(parseInt(o, 8))
+      );
+      out.set(file2, []);
+    } else if (file2 !== void 0 && line && !line.startsWith("#") && !/^(user|group|other)::/.test(line)) {
+      out.get(file2)?.push(line.trim());
+    }
+  }
+  return out;
+}
+async function aclsOf(path, recursive2 = false) {
+  const args = [...recursive2 ? ["-R", "--physical"] : [], "--skip-base", "--absolute-names", path];
+  const r = await exec("getfacl", args, { allowAllExitCodes: true, timeoutMs: 12e4 }).catch(
+    () => void 0
+  );
+  return r?.exitCode === 0 ? parseAcls(r.stdout) : /* @__PURE__ */ new Map();
+}
+var LEFTOVER = /^(mask::|default:(user|group|mask|other)::)/;
+async function dropBareAcls(path, recursive2, shared) {
+  const bare = [...await aclsOf(path, recursive2)].filter(([, entries]) => entries.every((e) => LEFTOVER.test(e))).map(([file2]) => file2);
+  for (let i = 0; i < bare.length; i += 200) {
+    const args = ["-b", "--", ...bare.slice(i, i + 200)];
+    await (shared ? setfaclShared(args, true) : setfacl(args, true));
+  }
 }
 async function takeBack(tree, user, privilege, selfUid = process.getuid?.() ?? 0, selfGid = process.getgid?.() ?? 0) {
   const chown = ["chown", "-R", "-h", `--from=${user.uid}`, `${selfUid}:${selfGid}`, tree];
@@ -42237,7 +42297,7 @@ async function takeBack(tree, user, privilege, selfUid = process.getuid?.() ?? 0
   } else if (privilege === "sudo") {
     await exec("sudo", ["-n", ...chown], { allowAllExitCodes: true, timeoutMs: 12e4 });
   } else {
-    const open5 = `u:${selfUid}:rwX,d:u:${selfUid}:rwX`;
+    const open6 = `u:${selfUid}:rwX,d:u:${selfUid}:rwX`;
     await exec(
       "sudo",
       [
@@ -42252,7 +42312,7 @@ async function takeBack(tree, user, privilege, selfUid = process.getuid?.() ?? 0
         "-exec",
         "setfacl",
         "-m",
-        open5,
+        open6,
         "{}",
         "+"
       ],
@@ -42306,18 +42366,18 @@ async function closeSandboxFromState(raw, log) {
     await takeBack(tree, user, privilege).catch(() => void 0);
   }
   await removeAgentEntries(state.worktree, user).catch(() => void 0);
-  await rm5(state.dir, { recursive: true, force: true }).catch(() => void 0);
-  await rm5(claim2, { force: true });
+  await rm6(state.dir, { recursive: true, force: true }).catch(() => void 0);
+  await rm6(claim2, { force: true });
 }
 
 // src/isolation/egress-wrapper.ts
-import { lstat as lstat5, mkdir as mkdir6, rename as rename4, writeFile as writeFile4 } from "node:fs/promises";
+import { lstat as lstat6, mkdir as mkdir6, rename as rename4, writeFile as writeFile4 } from "node:fs/promises";
 import { dirname as dirname3 } from "node:path";
 var EGRESS_WRAPPER = "/usr/local/libexec/gemini-run/iptables";
 async function egressWrapperInstalled(path = EGRESS_WRAPPER) {
   try {
     for (const p of [path, dirname3(path)]) {
-      const s = await lstat5(p);
+      const s = await lstat6(p);
       if (s.uid !== 0 || (s.mode & 18) !== 0 || s.isSymbolicLink()) return false;
     }
     return true;
@@ -42382,7 +42442,7 @@ async function removeEgressFilterFromState(raw, log) {
 }
 
 // src/run/cleanup.ts
-import { rm as rm6 } from "node:fs/promises";
+import { rm as rm7 } from "node:fs/promises";
 
 // src/util/agent-file.ts
 import { constants as constants3 } from "node:fs";
@@ -42404,6 +42464,28 @@ import { dirname as dirname4, isAbsolute as isAbsolute2, join as join6, resolve 
 
 // src/domain/status.ts
 var noAdvice = () => "";
+var FAILED_PARTS = {
+  github: {
+    names: "GitHub's API",
+    advice: "GitHub's API could not be reached or failed the request (the message names the address): check `GITHUB_API_URL` on a GitHub Enterprise Server, the runner's network and proxy to it, or githubstatus.com; then re-run."
+  },
+  workspace: {
+    names: "the runner's workspace",
+    advice: "The runner's disk refused a write (read-only, full, or not the runner user's): check the free space of the workspace and `RUNNER_TEMP` and that the checkout belongs to the user the job runs as; then re-run."
+  },
+  network: {
+    names: "the network",
+    advice: "A service could not be reached from the runner (a network failure, not a refused credential; the message names the address): check the runner's network, proxy or firewall, then re-run."
+  },
+  gemini: {
+    names: "the Gemini CLI",
+    advice: "The Gemini CLI stopped unexpectedly; the last screen lines are in the job log. Re-run, and report it if it repeats."
+  },
+  "gemini-run": {
+    names: "gemini-run itself",
+    advice: "gemini-run stopped on an error of its own (the job log has the details with ACTIONS_STEP_DEBUG set): re-run, and report it with the log if it repeats."
+  }
+};
 var STATUS = {
   finished: { origin: "engine", fails: false, icon: "✅", words: "finished", advice: noAdvice },
   "no-changes": {
@@ -42429,7 +42511,7 @@ var STATUS = {
     words: "crashed",
     interrupted: "ended when the Gemini CLI crashed",
     modelCanCause: true,
-    advice: () => "The Gemini CLI stopped unexpectedly; the last screen lines are in the job log. Re-run, and report it if it repeats."
+    advice: () => FAILED_PARTS.gemini.advice
   },
   "quota-exhausted": {
     origin: "engine",
@@ -42553,7 +42635,7 @@ async function stopRecordedServers(runDir, log, tmuxPath = "tmux") {
 async function cleanupRun(o) {
   if (o.runDir) {
     await stopRecordedServers(o.runDir, o.log, o.tmuxPath);
-    await rm6(o.runDir, { recursive: true, force: true });
+    await rm7(o.runDir, { recursive: true, force: true });
   }
   if (o.worktree) await removeContextFile(o.worktree).catch(() => void 0);
 }
@@ -48111,7 +48193,7 @@ function check2(tokens, before, after) {
     const next = classifyCharacter(
       (end < tokens.length ? tokens[end].value : after).charCodeAt(0)
     );
-    const open5 = !next || next === 2 && Boolean(previous);
+    const open6 = !next || next === 2 && Boolean(previous);
     const close = !previous || previous === 2 && Boolean(next);
     const run2 = {
       tokens: tokens.slice(index, end),
@@ -48119,8 +48201,8 @@ function check2(tokens, before, after) {
       start: 0,
       end: 0,
       // Underscores are strict, they cannot open or close inside words.
-      open: strict ? open5 && (Boolean(previous) || !close) : open5,
-      close: strict ? close && (Boolean(next) || !open5) : close,
+      open: strict ? open6 && (Boolean(previous) || !close) : open6,
+      close: strict ? close && (Boolean(next) || !open6) : close,
       // All builtins can split runs.
       split: strict !== void 0
     };
@@ -48185,9 +48267,9 @@ function pair(runs, wrong) {
       openers = [];
       openersByMarker.set(marker, openers);
     }
-    let open5 = closer.close ? openers.length : 0;
-    while (open5-- && closer.start < closer.end) {
-      const opener = openers[open5];
+    let open6 = closer.close ? openers.length : 0;
+    while (open6-- && closer.start < closer.end) {
+      const opener = openers[open6];
       const openerSize = opener.end - opener.start;
       const closerSize = closer.end - closer.start;
       if (closer.split ? (
@@ -48223,8 +48305,8 @@ function pair(runs, wrong) {
       }
       opener.end -= size;
       closer.start += size;
-      if (opener.start === opener.end) openers.splice(open5, 1);
-      open5 = openers.length;
+      if (opener.start === opener.end) openers.splice(open6, 1);
+      open6 = openers.length;
     }
     if (closer.open && closer.start < closer.end) openers.push(closer);
   }
@@ -48400,12 +48482,12 @@ function render(items, chosen, before, after) {
     );
     const inside = render(item.children, chosen, sequence, sequence);
     const head = inside[0].value;
-    const open5 = encodeInfo(
+    const open6 = encodeInfo(
       outsideBefore.charCodeAt(outsideBefore.length - 1),
       head.charCodeAt(0),
       marker
     );
-    if (open5.inside) encode3(inside, true);
+    if (open6.inside) encode3(inside, true);
     const tail = lastCharacter(inside[inside.length - 1].value);
     const close = encodeInfo(
       outsideAfter.charCodeAt(0),
@@ -48413,7 +48495,7 @@ function render(items, chosen, before, after) {
       marker
     );
     if (close.inside) encode3(inside, false);
-    if (open5.outside && outsideBefore !== "\n" && outsideBefore !== "\r") {
+    if (open6.outside && outsideBefore !== "\n" && outsideBefore !== "\r") {
       encode3(tokens, false);
     }
     if (close.outside) encodeAfter = outsideAfter;
@@ -49418,7 +49500,7 @@ function renderTracking(v, now) {
     if (hidden > 0) out.push(`- … ${hidden} earlier`);
     for (const t of v.tools) {
       const mark = t.ok === void 0 ? "" : t.ok ? " ✓" : " ✗";
-      const target = t.target ? ` ${codeSpan(inlineCode2(t.target).slice(0, 120))}` : "";
+      const target = t.target ? ` ${codeSpan(shorten(inlineCode2(t.target), 120))}` : "";
       out.push(`- ${t.kind} ${codeSpan(inlineCode2(t.name))}${target}${mark}`);
     }
     out.push("", "</details>");
