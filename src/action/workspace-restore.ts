@@ -16,8 +16,10 @@ export async function restoreWorkspace(o: {
   saved: SavedCredentials | undefined;
   log: Logger;
 }): Promise<void> {
+  let nested: NestedRepoReport;
   try {
-    logNested(await rebuildWorkspaceGit({ snapshot: o.snapshot, vault: o.vault }), o.log);
+    nested = await rebuildWorkspaceGit({ snapshot: o.snapshot, vault: o.vault });
+    logNested(nested, o.log);
   } catch (e) {
     o.log.warning(
       `Could not rebuild the workspace's .git: ${getErrorMessage(e)}; the checkout's credential stays removed.`,
@@ -25,7 +27,8 @@ export async function restoreWorkspace(o: {
     return;
   }
   if (o.saved) {
-    await restoreCheckoutCredentials(o.snapshot.worktree, o.saved).catch((e: unknown) =>
+    // A nested checkout gets its credentials back only where the rebuild found it as the action left it.
+    await restoreCheckoutCredentials(o.snapshot.worktree, o.saved, new Set(nested.kept)).catch((e: unknown) =>
       o.log.warning(`Could not restore the checkout's credentials: ${getErrorMessage(e)}`),
     );
   }

@@ -10,7 +10,8 @@
  * Kept: a nested repository that was there before the run (a second checkout an earlier step made), whose git
  * directory then passed the same checks as the workspace's own (workspace.ts: nothing but what actions/checkout
  * writes, no hook, nothing pointing elsewhere), and whose control files (config, hooks, alternates, ...) the run
- * left byte for byte as they were. A `gitdir:` file or a link is never kept: what it points at is not ours to check.
+ * left byte for byte as they were — or as the action left them when it moved the checkout's credentials out of the
+ * agent's reach (credentials.ts). A `gitdir:` file or a link is never kept: what it points at is not ours to check.
  *
  * The walk reads directory entries only (no link is followed, no git runs in what it finds); the removal runs after
  * every process of the agent has ended.
@@ -37,9 +38,12 @@ export interface NestedRepoReport {
   problems: string[];
 }
 
-/** What the action recorded before the run: fingerprints of the nested git directories it may keep, and all seen. */
+/**
+ * What the action recorded before the run: for each nested git directory it may keep, the fingerprints it may be
+ * kept with (as found; as the action left it after moving its credentials out), and every one seen.
+ */
 export const nestedRecordSchema = z.object({
-  keep: z.record(z.string(), z.string()),
+  keep: z.record(z.string(), z.array(z.string())),
   seen: z.array(z.string()),
 });
 export type NestedRecord = z.infer<typeof nestedRecordSchema>;
@@ -143,15 +147,33 @@ export async function recordNestedRepositories(
   safe: (gitDir: string, shaped: boolean) => Promise<boolean>,
 ): Promise<NestedRecord> {
   const record: NestedRecord = { keep: {}, seen: [] };
-  const keep = new Map<string, string>();
+  const keep = new Map<string, string[]>();
   for (const n of await findNested(worktree, () => undefined)) {
     record.seen.push(n.rel);
     const gitDir = join(worktree, n.rel);
-    if (n.dir && (await safe(gitDir, n.shaped))) keep.set(n.rel, await gitDirFingerprint(gitDir));
+    if (n.dir && (await safe(gitDir, n.shaped))) keep.set(n.rel, [await gitDirFingerprint(gitDir)]);
   }
   // Paths are the worktree's names: an entry, never a key on a prototype.
   record.keep = Object.fromEntries(keep);
   return record;
+}
+
+/**
+ * The record after the action itself changed the git directories `changed` before the run (their credentials moved
+ * out): each it may keep may also be kept as it is now. As it was stays allowed too, for a post step after a main
+ * step that put the credentials back and died before it said so.
+ */
+export async function keepAsNow(
+  worktree: string,
+  record: NestedRecord,
+  changed: readonly string[],
+): Promise<NestedRecord> {
+  const keep = new Map(Object.entries(record.keep));
+  for (const rel of changed) {
+    const prints = keep.get(rel);
+    if (prints) keep.set(rel, [...prints, await gitDirFingerprint(join(worktree, rel))]);
+  }
+  return { ...record, keep: Object.fromEntries(keep) };
 }
 
 /**
@@ -181,8 +203,8 @@ export async function removeNestedRepositories(
       report.trackedShapes.push(n.rel);
       continue;
     }
-    const print = Object.hasOwn(before.keep, n.rel) ? before.keep[n.rel] : undefined;
-    if (n.dir && print !== undefined && print === (await gitDirFingerprint(join(worktree, n.rel)))) {
+    const prints = Object.hasOwn(before.keep, n.rel) ? before.keep[n.rel] : undefined;
+    if (n.dir && prints?.includes(await gitDirFingerprint(join(worktree, n.rel)))) {
       report.kept.push(n.rel);
       continue;
     }

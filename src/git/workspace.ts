@@ -33,12 +33,19 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../util/errors.js';
 import { Git, ownRepoEnv } from './git.js';
-import { parseConfigList, type ConfigEntry } from './credentials.js';
+import {
+  isolateCheckoutCredentials,
+  parseConfigList,
+  type ConfigEntry,
+  type SavedCredentials,
+} from './credentials.js';
 import { copyObjectStore } from './vault.js';
 import {
+  keepAsNow,
   nestedRecordSchema,
   recordNestedRepositories,
   removeNestedRepositories,
+  type NestedRecord,
   type NestedRepoReport,
 } from './nested-repos.js';
 
@@ -279,6 +286,33 @@ export async function inspectWorkspace(worktree: string, snapshotDir: string): P
   }
 }
 
+/** The nested repositories inspectWorkspace recorded (the action's own 0700 file); none in an older snapshot. */
+async function nestedRecord(snapshot: WorkspaceSnapshot): Promise<NestedRecord | undefined> {
+  return readFile(join(snapshot.dir, NESTED_FILE), 'utf8')
+    .then((t) => nestedRecordSchema.parse(JSON.parse(t)))
+    .catch(() => undefined);
+}
+
+/**
+ * Moves every credential a checkout persisted in the workspace out of the agent's reach until
+ * restoreCheckoutCredentials: the workspace's own, and those of the repositories nested in it that inspectWorkspace
+ * recorded (a second actions/checkout into `path: tools`). A nested repository it changed may be kept after the run
+ * as it left it. Before the agent starts.
+ */
+export async function isolateWorkspaceCredentials(
+  snapshot: WorkspaceSnapshot,
+  stashDir: string,
+): Promise<SavedCredentials> {
+  const record = await nestedRecord(snapshot);
+  const saved = await isolateCheckoutCredentials(snapshot.worktree, { stashDir, nested: record?.seen ?? [] });
+  if (record && saved.nested.length > 0) {
+    const changed = saved.nested.map((n) => n.gitDir);
+    const updated = await keepAsNow(snapshot.worktree, record, changed);
+    await writeFile(join(snapshot.dir, NESTED_FILE), JSON.stringify(updated), { mode: 0o600 });
+  }
+  return saved;
+}
+
 /**
  * Throws the agent's `.git` away and makes a new one from the snapshot and the vault (the action's own repository,
  * whose refs are the pre-run refs with the run branch at the run's head). HEAD is the vault's; the index is rebuilt
@@ -361,9 +395,6 @@ export async function rebuildWorkspaceGit(o: {
   // What the run's tree tracks, from the index just made: git reads only our own .git for this.
   const listed = await repo.run([...bound, 'ls-files', '-z'], { allowAllExitCodes: true });
   const tracked = new Set(listed.stdout.split('\0').filter((p) => p !== ''));
-  // The record is the action's own file (its 0700 snapshot dir); none (an older snapshot): nothing is kept.
-  const before = await readFile(join(snapshot.dir, NESTED_FILE), 'utf8')
-    .then((t) => nestedRecordSchema.parse(JSON.parse(t)))
-    .catch(() => undefined);
-  return removeNestedRepositories(snapshot.worktree, tracked, before);
+  // None (an older snapshot): nothing is kept.
+  return removeNestedRepositories(snapshot.worktree, tracked, await nestedRecord(snapshot));
 }

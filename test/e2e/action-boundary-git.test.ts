@@ -5,14 +5,16 @@
  * repository: each such command appends `id -u` to a marker. The marker shows the attack ran (as the agent: its
  * export runs as its own user), and never holds the action's uid; the pushed objects hold no secret; a later
  * step's `git status`, `git commit` and `git push` in the workspace, as the runner user, run none of it, nor does
- * its `git status` in a repository the agent nested in the worktree (`sub/.git`, a `gitdir:` file). A
- * workspace an earlier agent shaped is refused before anything runs. And the scrub keeps a person's commit that
- * only a tag reaches.
+ * its `git status` in a repository the agent nested in the worktree (`sub/.git`, a `gitdir:` file). The tokens
+ * two second checkouts of earlier steps persisted inside the workspace (`path: tools` as actions/checkout v4 does,
+ * the header in its config; `path: vendor` as v5 does, an includeIf to a file in RUNNER_TEMP) are nowhere the agent
+ * can read, and both checkouts have them back after the run. A workspace an earlier agent shaped is refused before
+ * anything runs. And the scrub keeps a person's commit that only a tag reaches.
  */
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../src/fake/gemini-api.js';
 import { exec } from '../../src/util/exec.js';
@@ -24,11 +26,16 @@ import { scrubbedGitEnv } from '../harness/repo.js';
 const GITHUB_TOKEN = `ghs_${randomBytes(18).toString('hex')}`;
 const GEMINI_API_KEY = `AIzaSy${randomBytes(16).toString('hex')}`;
 const RUNTIME_TOKEN = `ghs_${randomBytes(18).toString('hex')}`;
+/** The tokens second checkouts into the workspace persisted (another repository's: a token of their own). */
+const TOOLS_TOKEN = `ghs_${randomBytes(18).toString('hex')}`;
+const VENDOR_TOKEN = `ghs_${randomBytes(18).toString('hex')}`;
+const basic = (token: string) => Buffer.from(`x-access-token:${token}`).toString('base64');
 const SECRETS = [
   GITHUB_TOKEN,
-  Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString('base64'),
+  basic(GITHUB_TOKEN),
   GEMINI_API_KEY,
   RUNTIME_TOKEN,
+  ...[TOOLS_TOKEN, VENDOR_TOKEN].flatMap((t) => [t, basic(t)]),
 ];
 
 const root = process.getuid?.() === 0;
@@ -45,6 +52,7 @@ async function trapDir(): Promise<{
   leak: string;
   nestedPayload: string;
   nestedMarker: string;
+  found: string;
 }> {
   const dir = await mkdtemp(join(tmpdir(), 'gemini-run-trap-'));
   await chmod(dir, 0o777);
@@ -67,11 +75,60 @@ async function trapDir(): Promise<{
   const nestedMarker = join(dir, 'nested-ran-as');
   const nestedPayload = join(dir, 'nested.sh');
   await writeFile(nestedPayload, `#!/bin/sh\nid -u >> '${nestedMarker}'\n`, { mode: 0o755 });
-  for (const f of [marker, leak, nestedMarker]) {
+  const found = join(dir, 'credential-files');
+  for (const f of [marker, leak, nestedMarker, found]) {
     await writeFile(f, '');
     await chmod(f, 0o666);
   }
-  return { dir, payload, marker, leak, nestedPayload, nestedMarker };
+  return { dir, payload, marker, leak, nestedPayload, nestedMarker, found };
+}
+
+/** The `AUTHORIZATION: basic` value actions/checkout persists: base64 of `x-access-token:<token>`. */
+const header = (token: string) => `AUTHORIZATION: basic ${basic(token)}`;
+/** `x-access-token:` in base64: how every such value begins, whatever the token. */
+const BASIC_PREFIX = Buffer.from('x-access-token:').toString('base64').slice(0, 20);
+
+/**
+ * Two second checkouts an earlier step made inside the workspace, in directories the repository ignores: `tools`
+ * as actions/checkout v4 leaves it (the header in its config) and `vendor` as v5 does (an includeIf, for the host's
+ * and the container's path of its git directory and their worktrees, to a credentials file of its own in
+ * RUNNER_TEMP, which fs.writeFile leaves readable by all). Returns the credentials file.
+ */
+async function secondCheckouts(world: ActionWorld, runnerTemp: string): Promise<string> {
+  const env = scrubbedGitEnv();
+  await writeFile(join(world.repo.dir, '.gitignore'), 'tools/\nvendor/\n');
+  await world.repo.git(['add', '.gitignore']);
+  await world.repo.git(['commit', '-q', '-m', 'Ignore the second checkouts']);
+  await world.repo.git(['push', '-q', 'origin', 'main']);
+  await world.checkout();
+  const git = (cwd: string, args: string[]) => exec('git', args, { cwd, env });
+  for (const name of ['tools', 'vendor'])
+    await git(world.workspace, ['clone', '-q', world.repo.originDir, join(world.workspace, name)]);
+  await git(join(world.workspace, 'tools'), [
+    'config',
+    'http.https://github.com/.extraheader',
+    header(TOOLS_TOKEN),
+  ]);
+  await mkdir(runnerTemp, { recursive: true, mode: 0o755 });
+  const credentials = join(runnerTemp, `git-credentials-${randomUUID()}.config`);
+  await git(runnerTemp, [
+    'config',
+    '--file',
+    credentials,
+    'http.https://github.com/.extraheader',
+    header(VENDOR_TOKEN),
+  ]);
+  await chmod(credentials, 0o644);
+  const vendor = join(world.workspace, 'vendor');
+  const container = `/github/runner_temp/${basename(credentials)}`;
+  for (const [gitDir, file] of [
+    [join(vendor, '.git'), credentials],
+    [join(vendor, '.git', 'worktrees', '*'), credentials],
+    ['/github/workspace/vendor/.git', container],
+    ['/github/workspace/vendor/.git/worktrees/*', container],
+  ] as const)
+    await git(vendor, ['config', '--add', `includeIf.gitdir:${gitDir}.path`, file]);
+  return credentials;
 }
 
 /** Where the planting agent nests repositories: `sub/.git`, `pkg/.git`, and `lib/.git` pointing elsewhere. */
@@ -95,7 +152,7 @@ function shell(command: string, description: string): Script['steps'][number] {
  * `gitdir:` file into `elsewhere`, a path in the workspace: the take-back makes it the runner's, so git's ownership
  * check would not stop it), and leaves an uncommitted file so the leftover commit runs `git add`.
  */
-function plantingAttacker(payload: string, nestedPayload: string, elsewhere: string): Script {
+function plantingAttacker(payload: string, nestedPayload: string, elsewhere: string, found: string): Script {
   const hooks = [
     'pre-commit',
     'post-commit',
@@ -107,6 +164,12 @@ function plantingAttacker(payload: string, nestedPayload: string, elsewhere: str
   return {
     description: 'an agent planting commands in its .git for whoever runs git next',
     steps: [
+      // First it looks for a persisted token in every file it can read below the workspace and the runner temp
+      // (where its own directory is): the names of the files that hold one, never the token itself.
+      shell(
+        `grep -rlIi -e 'authorization: basic' -e '${BASIC_PREFIX}' . "$TMPDIR/../.." > '${found}' 2>/dev/null; true`,
+        'Look around',
+      ),
       shell(
         [
           'git config extensions.worktreeConfig true',
@@ -218,11 +281,20 @@ describe.skipIf(!root)("the action never runs git in the agent's repository (att
         let world: ActionWorld;
         let asUser: User | undefined;
         let trap: Awaited<ReturnType<typeof trapDir>>;
+        /** The job's RUNNER_TEMP, where the second checkout persisted its credentials file. */
+        let runnerTemp: string;
+        let credentials: string;
         useActionWorld({
           shared: true,
           create: async () => {
             world = await ActionWorld.create({ token: GITHUB_TOKEN });
-            await world.checkout();
+            runnerTemp = join(world.tmp, '_temp');
+            credentials = await secondCheckouts(world, runnerTemp);
+            // What the agent's search must find (so it can fail): a file in each place it reads.
+            await writeFile(join(world.workspace, 'tools', 'DECOY.txt'), 'AUTHORIZATION: basic decoy\n');
+            await writeFile(join(runnerTemp, 'decoy.config'), 'AUTHORIZATION: basic decoy\n', {
+              mode: 0o644,
+            });
             return world;
           },
         });
@@ -244,10 +316,10 @@ describe.skipIf(!root)("the action never runs git in the agent's repository (att
           if (asUser) await exec('chown', [`${asUser.uid}:${asUser.gid}`, envFile]);
           const r = await world.run({
             mode,
-            script: plantingAttacker(trap.payload, trap.nestedPayload, '.hidden/elsewhere'),
+            script: plantingAttacker(trap.payload, trap.nestedPayload, '.hidden/elsewhere', trap.found),
             // The planted `.gitattributes` is a protected path: allowed here, so the push and a later step happen.
             inputs: { 'gemini-api-key': GEMINI_API_KEY, 'protected-paths-policy': 'allow' },
-            env: { ACTIONS_RUNTIME_TOKEN: RUNTIME_TOKEN, GITHUB_ENV: envFile },
+            env: { ACTIONS_RUNTIME_TOKEN: RUNTIME_TOKEN, GITHUB_ENV: envFile, RUNNER_TEMP: runnerTemp },
             ...(asUser ? { asUser } : {}),
           });
           expect(r.main.outputs.status, r.main.stdout + r.main.stderr).toBe('finished');
@@ -290,6 +362,38 @@ describe.skipIf(!root)("the action never runs git in the agent's repository (att
           expect((await uidsIn(trap.nestedMarker)).filter((uid) => uid !== agentUid)).toEqual([]);
           expect(r.main.stdout).toMatch(
             /Removed 4 nested repositories left in the workspace[^\n]*: \.hidden\/elsewhere\/\.git, lib\/\.git, pkg\/\.git, sub\/\.git$/m,
+          );
+
+          // The second checkouts' tokens were nowhere the agent could read: it found only the decoys...
+          const found = (await readFile(trap.found, 'utf8')).split('\n').filter(Boolean).sort();
+          expect(found).toEqual(['./tools/DECOY.txt', expect.stringMatching(/\/\.\.\/\.\.\/decoy\.config$/)]);
+          // ...and both checkouts are back as they were, credentials included, for a later step.
+          expect(r.main.stdout).toMatch(
+            /Kept 2 nested repositories that were there before the run[^\n]*: tools\/\.git, vendor\/\.git$/m,
+          );
+          // (Compared as booleans: a failing diff would print the token.)
+          const toolsConfig = await readFile(join(world.workspace, 'tools', '.git', 'config'), 'utf8');
+          expect(toolsConfig.includes(header(TOOLS_TOKEN)), 'tools has its header back').toBe(true);
+          const vendorFile = await readFile(credentials, 'utf8');
+          expect(vendorFile.includes(header(VENDOR_TOKEN)), 'vendor has its credentials file back').toBe(
+            true,
+          );
+          const includes = await laterStep(world, asUser, [
+            '-C',
+            'vendor',
+            'config',
+            '--get-regexp',
+            '^includeif\\.',
+          ]);
+          expect(includes.stdout.trim().split('\n')).toHaveLength(4);
+          const vendorHeader = await laterStep(world, asUser, [
+            '-C',
+            'vendor',
+            'config',
+            'http.https://github.com/.extraheader',
+          ]);
+          expect(vendorHeader.stdout.trim() === header(VENDOR_TOKEN), 'vendor sees its credential').toBe(
+            true,
           );
 
           expect(await readFile(envFile, 'utf8')).toBe('');

@@ -1,6 +1,7 @@
 /**
  * The post step after a main step that died half-way: it must stop the run's tmux server and everything in its
- * pane, remove the run dir (the isolated home) and the context file, and restore the checkout's credential.
+ * pane, remove the run dir (the isolated home) and the context file, and restore the checkout's credential — and
+ * that of a second checkout an earlier step made inside the workspace.
  */
 import { spawn } from 'node:child_process';
 import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -8,9 +9,8 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isolateCheckoutCredentials } from '../../src/git/credentials.js';
 import { createVault } from '../../src/git/vault.js';
-import { inspectWorkspace } from '../../src/git/workspace.js';
+import { inspectWorkspace, isolateWorkspaceCredentials } from '../../src/git/workspace.js';
 import { SOCKETS_FILE } from '../../src/tmux/tmux.js';
 import { exec } from '../../src/util/exec.js';
 import { ACTION_NODE, ROOT } from '../harness/action-job.js';
@@ -57,6 +57,15 @@ describe('post step', () => {
       cwd: repo.dir,
       env: repo.env,
     });
+    // A second checkout into the workspace (`path: tools`), with a token of its own.
+    const tools = join(repo.dir, 'tools');
+    const toolsHeader = 'AUTHORIZATION: basic dG9vbHMtc2VjcmV0';
+    await exec('git', ['clone', '-q', repo.originDir, tools], { env: repo.env });
+    await writeFile(join(repo.dir, '.git', 'info', 'exclude'), 'tools/\n', { flag: 'a' });
+    await exec('git', ['config', 'http.https://github.com/.extraheader', toolsHeader], {
+      cwd: tools,
+      env: repo.env,
+    });
     // As the main step leaves it: the .git inspected and saved, the vault made, the credential moved aside...
     const snapshot = await inspectWorkspace(repo.dir, join(runDir, 'workspace-git'));
     const vault = await createVault({
@@ -64,7 +73,8 @@ describe('post step', () => {
       dir: join(runDir, 'vault.git'),
       objectFormat: 'sha1',
     });
-    const saved = await isolateCheckoutCredentials(repo.dir, { stashDir: join(tmp, 'stash') });
+    const saved = await isolateWorkspaceCredentials(snapshot, join(tmp, 'stash'));
+    expect(await readFile(join(tools, '.git', 'config'), 'utf8')).not.toContain(toolsHeader);
     await writeFile(join(repo.dir, 'GEMINI.local.md'), 'task');
     // ...and the agent's doing before the main step died: config and a hook for whoever runs git next.
     await exec('git', ['config', 'core.fsmonitor', 'touch /tmp/never'], { cwd: repo.dir, env: repo.env });
@@ -121,6 +131,11 @@ describe('post step', () => {
     expect(config).toContain(header);
     expect(config).not.toContain('fsmonitor');
     expect(await exists(join(repo.dir, '.git', 'hooks', 'post-checkout'))).toBe(false);
+    // The second checkout, which the run left alone, is kept with its credential back.
+    expect(out.stdout).toContain(
+      'Kept 1 nested repository that were there before the run, as they were: tools/.git',
+    );
+    expect(await readFile(join(tools, '.git', 'config'), 'utf8')).toContain(toolsHeader);
     const status = await exec('git', ['status', '--porcelain'], { cwd: repo.dir, env: repo.env });
     expect(status.stdout.trim()).toBe('');
   });

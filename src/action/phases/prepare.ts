@@ -6,8 +6,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Task } from '../../domain/types.js';
+import { isolateWorkspaceCredentials } from '../../git/workspace.js';
 import { buildTask } from '../../github/task.js';
-import { isolateCheckoutCredentials } from '../../git/credentials.js';
 import { describeTally } from '../../markdown/visible.js';
 import { UserError, getErrorMessage, oneLine } from '../../util/errors.js';
 import { neutralize } from '../../util/untrusted-text.js';
@@ -85,10 +85,9 @@ export async function prepare(r: AtPrepare): Promise<Prepared | ActionResult> {
   const workspace = await prepareWorktree({ worktree: ctx.workspace, plan, token: r.token, log, runDir });
   // From here on the post step rebuilds the workspace's .git if this step cannot.
   io.saveState('workspace', JSON.stringify({ snapshot: workspace.snapshot, vault: workspace.vault.dir }));
-  // The agent never sees the checkout's credential; the workspace gets it back after publishing.
-  const savedCredentials = await isolateCheckoutCredentials(ctx.workspace, {
-    stashDir: join(runDir, 'credentials'),
-  });
+  // The agent never sees the checkouts' credentials (a second checkout's in the workspace too); the workspace gets
+  // them back after publishing.
+  const savedCredentials = await isolateWorkspaceCredentials(workspace.snapshot, join(runDir, 'credentials'));
   io.saveState('savedCredentials', JSON.stringify(savedCredentials));
 
   const store = io.transcriptStore({ token: r.token, repo: r.repo });
