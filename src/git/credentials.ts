@@ -40,6 +40,8 @@ import { pathExists } from '../util/fs.js';
 /** Keys whose values carry or lead to a credential. Matched against git's canonical (lower-cased) key names. */
 const CREDENTIAL_KEY = /^(http\.(.+\.)?extraheader|credential\..+|core\.sshcommand)$/i;
 const INCLUDE_KEY = /^(include\.path|includeif\..+\.path)$/i;
+/** A config file in which none of these words stands has none of those keys (a name cannot be split). */
+const MAY_HOLD_CREDENTIALS = /extraheader|credential|sshcommand|include/i;
 
 const configEntrySchema = z.object({ key: z.string(), value: z.string().nullable() });
 export type ConfigEntry = z.infer<typeof configEntrySchema>;
@@ -202,6 +204,8 @@ export async function isolateCheckoutCredentials(
     const config = await nestedConfig(worktree, gitDir, stashDir);
     if (!config) continue;
     const bytes = await readFile(config.file);
+    // Most nested repositories (vendored dependencies) hold none: no git started for them.
+    if (!MAY_HOLD_CREDENTIALS.test(bytes.toString('latin1'))) continue;
     const removed = await removeCredentials(config, config.dir);
     if (removed.removedKeys.length === 0) continue;
     const original = join(stashDir, `nested-config-${saved.nested.length}`);
