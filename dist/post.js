@@ -21723,7 +21723,19 @@ function getState(name) {
 }
 
 // src/git/credentials.ts
-import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir2, mkdtemp as mkdtemp2, readFile, rename as rename2, rm as rm3, unlink as unlink2, writeFile as writeFile2 } from "node:fs/promises";
+import {
+  chmod as chmod2,
+  copyFile as copyFile2,
+  lstat as lstat2,
+  mkdir as mkdir2,
+  mkdtemp as mkdtemp2,
+  readFile,
+  rename as rename2,
+  rm as rm3,
+  unlink as unlink2,
+  writeFile as writeFile2
+} from "node:fs/promises";
+import { randomBytes } from "node:crypto";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 // node_modules/zod/v4/classic/external.js
@@ -41722,30 +41734,56 @@ var savedCredentialsSchema = external_exports.object({
   removedKeys: external_exports.array(external_exports.string()),
   /** Removed include entries; their values are paths, not secrets. */
   includes: external_exports.array(configEntrySchema),
-  /** Included credential files moved into the stash. */
-  files: external_exports.array(external_exports.object({ original: external_exports.string(), stashed: external_exports.string() }))
+  /** Included credential files moved into the stash, the nested repositories' too. */
+  files: external_exports.array(external_exports.object({ original: external_exports.string(), stashed: external_exports.string() })),
+  /**
+   * Each nested repository whose config held a credential (its git directory, relative to the worktree): the keys
+   * removed, and a 0600 copy in the stash of its config as it was, put back byte for byte.
+   */
+  nested: external_exports.array(external_exports.object({ gitDir: external_exports.string(), removedKeys: external_exports.array(external_exports.string()), original: external_exports.string() })).default([])
 });
 function parseSavedCredentials(raw) {
   return savedCredentialsSchema.parse(typeof raw === "string" ? JSON.parse(raw) : raw);
 }
-async function restoreCheckoutCredentials(worktree, saved) {
-  const git = Git.forUntrusted(worktree);
+async function nestedConfig(worktree, gitDir, stashDir) {
+  const dir = join(worktree, gitDir);
+  const file2 = join(dir, "config");
+  const [d, f] = await Promise.all([lstat2(dir), lstat2(file2)].map((p) => p.catch(() => void 0)));
+  if (!d?.isDirectory() || !f?.isFile()) return void 0;
+  return { git: Git.create(stashDir, ownRepoEnv()), scope: ["--file", file2], dir, file: file2 };
+}
+async function putBackConfig(file2, original) {
+  const bytes = await readFile(original);
+  const mode = (await lstat2(file2)).mode & 4095;
+  const next = `${file2}.gemini-run-${randomBytes(4).toString("hex")}`;
+  await writeFile2(next, bytes, { mode, flag: "wx" });
+  await rename2(next, file2);
+}
+async function addBack(c, includes, entriesFile) {
+  let entries = [];
+  if (entriesFile && await pathExists(entriesFile)) {
+    entries = external_exports.array(configEntrySchema).parse(JSON.parse(await readFile(entriesFile, "utf8")));
+  }
+  for (const e of [...includes, ...entries]) {
+    const value = e.value ?? "";
+    const present = await c.git.run(["config", ...c.scope, "--fixed-value", "--get-all", e.key, value], {
+      allowAllExitCodes: true
+    });
+    if (present.exitCode === 0) continue;
+    await c.git.run(["config", ...c.scope, "--add", e.key, value]);
+  }
+}
+async function restoreCheckoutCredentials(worktree, saved, keptNested = /* @__PURE__ */ new Set()) {
   for (const f of saved.files) {
     if (!await pathExists(f.stashed)) continue;
     await mkdir2(dirname(f.original), { recursive: true });
     await move(f.stashed, f.original);
   }
-  let entries = [];
-  if (saved.entriesFile && await pathExists(saved.entriesFile)) {
-    entries = external_exports.array(configEntrySchema).parse(JSON.parse(await readFile(saved.entriesFile, "utf8")));
-  }
-  for (const e of [...saved.includes, ...entries]) {
-    const value = e.value ?? "";
-    const present = await git.run(["config", "--local", "--fixed-value", "--get-all", e.key, value], {
-      allowAllExitCodes: true
-    });
-    if (present.exitCode === 0) continue;
-    await git.run(["config", "--local", "--add", e.key, value]);
+  await addBack({ git: Git.forUntrusted(worktree), scope: ["--local"] }, saved.includes, saved.entriesFile);
+  for (const n of saved.nested) {
+    if (!keptNested.has(n.gitDir) || !await pathExists(n.original)) continue;
+    const config2 = await nestedConfig(worktree, n.gitDir, saved.stashDir);
+    if (config2) await putBackConfig(config2.file, n.original);
   }
   await rm3(saved.stashDir, { recursive: true, force: true });
 }
@@ -41760,11 +41798,11 @@ async function move(from, to) {
 }
 
 // src/git/workspace.ts
-import { randomBytes } from "node:crypto";
+import { randomBytes as randomBytes2 } from "node:crypto";
 import {
   chmod as chmod4,
   copyFile as copyFile4,
-  lstat as lstat4,
+  lstat as lstat5,
   mkdir as mkdir4,
   open as open4,
   readdir as readdir4,
@@ -41791,7 +41829,7 @@ function getErrorMessage(error63) {
 
 // src/git/vault.ts
 import { constants as fsConstants } from "node:fs";
-import { copyFile as copyFile3, lstat as lstat2, mkdir as mkdir3, readdir as readdir2 } from "node:fs/promises";
+import { copyFile as copyFile3, lstat as lstat3, mkdir as mkdir3, readdir as readdir2 } from "node:fs/promises";
 import { join as join2 } from "node:path";
 var PACK_FILE = /^pack-[0-9a-f]{40,64}\.(pack|idx|rev|mtimes|promisor|keep)$/;
 var LOOSE_DIR = /^[0-9a-f]{2}$/;
@@ -41799,12 +41837,12 @@ var LOOSE_FILE = /^[0-9a-f]{38}([0-9a-f]{24})?$/;
 async function copyObjectStore(from, to) {
   let copied = 0;
   const copy = async (src, dst) => {
-    const st = await lstat2(src).catch(() => void 0);
+    const st = await lstat3(src).catch(() => void 0);
     if (!st?.isFile()) return;
     await copyFile3(src, dst, fsConstants.COPYFILE_FICLONE);
     copied++;
   };
-  const top = await lstat2(from).catch(() => void 0);
+  const top = await lstat3(from).catch(() => void 0);
   if (!top?.isDirectory()) return 0;
   await mkdir3(join2(to, "pack"), { recursive: true });
   for (const name of await readdir2(join2(from, "pack")).catch(() => [])) {
@@ -41812,7 +41850,7 @@ async function copyObjectStore(from, to) {
   }
   for (const dir of await readdir2(from)) {
     if (!LOOSE_DIR.test(dir)) continue;
-    const st = await lstat2(join2(from, dir));
+    const st = await lstat3(join2(from, dir));
     if (!st.isDirectory()) continue;
     const names = (await readdir2(join2(from, dir))).filter((n) => LOOSE_FILE.test(n));
     if (names.length === 0) continue;
@@ -41825,11 +41863,11 @@ async function copyObjectStore(from, to) {
 // src/git/nested-repos.ts
 import { createHash } from "node:crypto";
 import { constants as fsConstants2 } from "node:fs";
-import { chmod as chmod3, lstat as lstat3, open as open3, readdir as readdir3, readlink as readlink2, rm as rm4 } from "node:fs/promises";
+import { chmod as chmod3, lstat as lstat4, open as open3, readdir as readdir3, readlink as readlink2, rm as rm4 } from "node:fs/promises";
 import { dirname as dirname2, join as join3 } from "node:path";
 var MAX_ENTRIES = 2e6;
 var nestedRecordSchema = external_exports.object({
-  keep: external_exports.record(external_exports.string(), external_exports.string()),
+  keep: external_exports.record(external_exports.string(), external_exports.array(external_exports.string())),
   seen: external_exports.array(external_exports.string())
 });
 function looksLikeGitDir(entries) {
@@ -41877,7 +41915,7 @@ var CONTROL_FILES = [
   "objects/info/http-alternates"
 ];
 async function describeEntry(path) {
-  const st = await lstat3(path).catch(() => void 0);
+  const st = await lstat4(path).catch(() => void 0);
   if (!st) return "absent";
   if (st.isSymbolicLink()) return `link ${await readlink2(path).catch(() => "?")}`;
   if (st.isDirectory()) return "dir";
@@ -41920,8 +41958,8 @@ async function removeNestedRepositories(worktree, tracked, before = { keep: {}, 
       report.trackedShapes.push(n.rel);
       continue;
     }
-    const print = Object.hasOwn(before.keep, n.rel) ? before.keep[n.rel] : void 0;
-    if (n.dir && print !== void 0 && print === await gitDirFingerprint(join3(worktree, n.rel))) {
+    const prints = Object.hasOwn(before.keep, n.rel) ? before.keep[n.rel] : void 0;
+    if (n.dir && prints?.includes(await gitDirFingerprint(join3(worktree, n.rel)))) {
       report.kept.push(n.rel);
       continue;
     }
@@ -41969,7 +42007,7 @@ async function openDirsForOwner(path, below = true) {
   const stack = [path];
   while (stack.length > 0) {
     const p = stack.pop();
-    const st = await lstat3(p).catch(() => void 0);
+    const st = await lstat4(p).catch(() => void 0);
     if (!st?.isDirectory()) continue;
     if (st.uid === self2 && (st.mode & 448) !== 448) await chmod3(p, st.mode & 4095 | 448);
     if (!below) return;
@@ -41989,10 +42027,13 @@ var workspaceSnapshotSchema = external_exports.object({
 var MAX_CONFIG_BYTES = 1 << 20;
 var MAX_HOOK_BYTES = 64 << 10;
 var NESTED_FILE = "nested.json";
+async function nestedRecord(snapshot) {
+  return readFile2(join4(snapshot.dir, NESTED_FILE), "utf8").then((t) => nestedRecordSchema.parse(JSON.parse(t))).catch(() => void 0);
+}
 async function rebuildWorkspaceGit(o) {
   const { snapshot } = o;
   const gitDir = join4(snapshot.worktree, ".git");
-  const old = join4(snapshot.worktree, `.git.gemini-run-old-${randomBytes(4).toString("hex")}`);
+  const old = join4(snapshot.worktree, `.git.gemini-run-old-${randomBytes2(4).toString("hex")}`);
   await rename3(gitDir, old).catch((e) => {
     if (e.code !== "ENOENT") throw e;
   });
@@ -42054,8 +42095,7 @@ async function rebuildWorkspaceGit(o) {
   await repo.run([...bound, "reset", "--quiet", "--mixed"], { allowAllExitCodes: true });
   const listed = await repo.run([...bound, "ls-files", "-z"], { allowAllExitCodes: true });
   const tracked = new Set(listed.stdout.split("\0").filter((p) => p !== ""));
-  const before = await readFile2(join4(snapshot.dir, NESTED_FILE), "utf8").then((t) => nestedRecordSchema.parse(JSON.parse(t))).catch(() => void 0);
-  return removeNestedRepositories(snapshot.worktree, tracked, before);
+  return removeNestedRepositories(snapshot.worktree, tracked, await nestedRecord(snapshot));
 }
 
 // src/util/untrusted-text.ts
@@ -42112,8 +42152,10 @@ function shorten(text2, max) {
 
 // src/action/workspace-restore.ts
 async function restoreWorkspace(o) {
+  let nested;
   try {
-    logNested(await rebuildWorkspaceGit({ snapshot: o.snapshot, vault: o.vault }), o.log);
+    nested = await rebuildWorkspaceGit({ snapshot: o.snapshot, vault: o.vault });
+    logNested(nested, o.log);
   } catch (e) {
     o.log.warning(
       `Could not rebuild the workspace's .git: ${getErrorMessage(e)}; the checkout's credential stays removed.`
@@ -42121,7 +42163,7 @@ async function restoreWorkspace(o) {
     return;
   }
   if (o.saved) {
-    await restoreCheckoutCredentials(o.snapshot.worktree, o.saved).catch(
+    await restoreCheckoutCredentials(o.snapshot.worktree, o.saved, new Set(nested.kept)).catch(
       (e) => o.log.warning(`Could not restore the checkout's credentials: ${getErrorMessage(e)}`)
     );
   }
@@ -42168,7 +42210,7 @@ import { join as join5 } from "node:path";
 
 // src/isolation/access.ts
 import { constants as fsConstants3 } from "node:fs";
-import { lstat as lstat5, open as open5 } from "node:fs/promises";
+import { lstat as lstat6, open as open5 } from "node:fs/promises";
 
 // src/isolation/agent-user.ts
 import { setTimeout as sleep } from "node:timers/promises";
@@ -42371,13 +42413,13 @@ async function closeSandboxFromState(raw, log) {
 }
 
 // src/isolation/egress-wrapper.ts
-import { lstat as lstat6, mkdir as mkdir6, rename as rename4, writeFile as writeFile4 } from "node:fs/promises";
+import { lstat as lstat7, mkdir as mkdir6, rename as rename4, writeFile as writeFile4 } from "node:fs/promises";
 import { dirname as dirname3 } from "node:path";
 var EGRESS_WRAPPER = "/usr/local/libexec/gemini-run/iptables";
 async function egressWrapperInstalled(path = EGRESS_WRAPPER) {
   try {
     for (const p of [path, dirname3(path)]) {
-      const s = await lstat6(p);
+      const s = await lstat7(p);
       if (s.uid !== 0 || (s.mode & 18) !== 0 || s.isSymbolicLink()) return false;
     }
     return true;
@@ -42641,9 +42683,9 @@ async function cleanupRun(o) {
 }
 
 // src/util/log.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
+import { randomBytes as randomBytes3 } from "node:crypto";
 function stopCommandsToken() {
-  return randomBytes2(16).toString("hex");
+  return randomBytes3(16).toString("hex");
 }
 
 // src/action/core-logger.ts
