@@ -9,6 +9,7 @@ import { agentHostState, removeCreatedSince } from '../isolation/host-traces.js'
 import type { Privilege } from '../isolation/privilege.js';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import type { ActionContext } from '../action/context.js';
 import { INPUT_DEFAULTS, parseInputs } from '../action/inputs.js';
@@ -130,6 +131,9 @@ async function traceRemover(privilege: Privilege | undefined, log: Logger): Prom
   };
 }
 
+/** How long a signal's last teardown waits for the interrupted run to unwind before it removes the demo's files. */
+const UNWIND_BOUND_MS = 3_000;
+
 export async function runDemo(o: {
   mode: RunMode;
   log: Logger;
@@ -147,6 +151,19 @@ export async function runDemo(o: {
   const releaseGuard = guardProcessExit(() => {
     if (!o.keep) rmSync(root, { recursive: true, force: true });
     if (!finished) rmSync(artifacts, { recursive: true, force: true });
+  });
+  // The removal above runs the moment the signal arrives, while the run's own code still unwinds (a git it started
+  // dies of the same signal, the step records how it ended, making directories again), and the process ends as
+  // soon as the teardowns are done, maybe before this function's `finally` removes them: so the last teardown
+  // (registered first, run last) waits for the run to unwind, a bounded moment, and removes them again.
+  let unwound: () => void = () => undefined;
+  const unwinding = new Promise<void>((resolve) => (unwound = resolve));
+  const releaseLateRemoval = guardSignalTeardown(async () => {
+    await Promise.race([unwinding, delay(UNWIND_BOUND_MS)]);
+    const again = { recursive: true, force: true, maxRetries: 3 } as const;
+    if (!o.keep) await rm(root, again);
+    // Even one the unwinding run saved: the demo was interrupted, and never named it.
+    await rm(artifacts, again);
   });
   const gitEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -295,6 +312,7 @@ export async function runDemo(o: {
       elapsedMs: Date.now() - started,
     };
   } finally {
+    unwound();
     await cleanupRun({ runDir, worktree: workspace, log: o.log }).catch(() => undefined);
     await gemini?.close();
     await github?.stop();
@@ -303,5 +321,6 @@ export async function runDemo(o: {
     if (!finished) await rm(artifacts, { recursive: true, force: true });
     if (!o.keep) await rm(root, { recursive: true, force: true });
     else o.log.info(`Kept the demo's files in ${root}`);
+    releaseLateRemoval();
   }
 }
