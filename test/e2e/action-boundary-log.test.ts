@@ -117,8 +117,9 @@ describe.skipIf(process.getuid?.() !== 0)(
           expect(r.main.stdout).toMatch(
             /^Task: Add notes\\[rn]::error title=pwned-title::X\\n::add-mask::visible-word /m,
           );
+          // The tool line shows the command's first line (the TUI's adds ' …' for the lines it leaves out).
           expect(r.main.stdout).toMatch(
-            /^tool run_shell_command \[[a-z]+\]: .*pwned-tool-marker\\r::error::pwned-tool-cr …$/m,
+            /^tool run_shell_command \[[a-z]+\]: .*pwned-tool-marker\\r::error::pwned-tool-cr( …)?$/m,
           );
           // The forged telemetry record was read (this line comes from telemetry alone), its model name escaped.
           expect(r.main.stdout).toMatch(
