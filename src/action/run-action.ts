@@ -7,6 +7,7 @@ import { protectedChangesLine } from '../domain/protected-paths.js';
 import { runAgent } from '../run/engine.js';
 import { UserError, getErrorMessage } from '../util/errors.js';
 import { failedPartOf, failureLine } from '../host/failed-part.js';
+import { extend } from '../util/record.js';
 import type { RunTrigger } from '../github/trigger.js';
 import { checkGemini, installGemini } from './gemini-binary.js';
 import type { ActionContext } from './context.js';
@@ -69,7 +70,8 @@ export async function runAction(
   if (isEnd(checked)) return checked;
   const admitted = await admit(checked);
   if (isEnd(admitted)) return admitted;
-  const r = { ...checked, ...admitted, ...(await acknowledge({ ...checked, ...admitted })) };
+  const atAck = extend(checked, admitted);
+  const r = extend(atAck, await acknowledge(atAck));
   try {
     return await afterAcknowledged(r);
   } catch (error) {
@@ -85,12 +87,12 @@ async function checkedLocally(
 ): Promise<AtAdmit | ActionResult> {
   let trigger: RunTrigger | undefined;
   try {
-    const triggered = resumed ? { trigger: resumed } : await interpret(b);
-    if (!isEnd(triggered)) trigger = triggered.trigger;
+    const triggered = resumed ? { requested: resumed } : await interpret(b);
+    if (!isEnd(triggered)) trigger = triggered.requested;
     // Inputs that do not parse fail every run, even one its event does not trigger: the workflow is wrong.
     if (problem) throw new UserError(problem);
     if (isEnd(triggered)) return triggered;
-    return { ...b, ...triggered, ...(await preflight(b)) };
+    return extend(extend(b, triggered), await preflight(b));
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     return misconfigured(b, trigger, getErrorMessage(error));
@@ -118,11 +120,11 @@ async function afterAcknowledged(r: AtPrepare): Promise<ActionResult> {
     await finishTracking(r, prepared);
     return prepared;
   }
-  const p = { ...r, ...prepared };
+  const p = extend(r, prepared);
   try {
-    const executed = { ...p, ...(await execute(p)) };
-    const published = { ...executed, ...(await publish(executed)) };
-    const reported = { ...published, ...(await defer(published)) };
+    const executed = extend(p, await execute(p));
+    const published = extend(executed, await publish(executed));
+    const reported = extend(published, await defer(published));
     const result = await reportRun(reported);
     const allowed = published.published?.protectedAllowed;
     const notes = [

@@ -85,9 +85,9 @@ export interface Basics {
   mask(secret: string): void;
 }
 
-/** admit: the event asks for a run, and of whom. */
+/** interpret: the run the event asks for, and of whom, as its payload says (admit settles it as `trigger`). */
 export interface Triggered {
-  trigger: RunTrigger;
+  requested: RunTrigger;
 }
 
 /** preflight: every local check passed. */
@@ -132,7 +132,6 @@ export interface Acknowledged {
 
 /** prepare: what the agent is asked, where it works, what it continues. */
 export interface Prepared {
-  auth: AuthConfig;
   oauth: OAuthTokenSource | undefined;
   vertex: Awaited<ReturnType<typeof prepareVertex>>;
   binary: GeminiBinary;
@@ -151,20 +150,27 @@ export interface Prepared {
 
 /** execute: how the agent's run ended; everything it opened is closed again. */
 export interface Executed {
-  result: RunResult;
+  /** As the engine returned it (publish settles the commits: `result`). */
+  engineResult: RunResult;
   /** Who the commits the action makes are by (the pushing token's identity, or the inputs'). */
   identity: CommitIdentity;
 }
 
 /** publish: the commits settled (scrubbed) and where they went. */
 export interface Published {
+  /** The engine's result with the commits as published (scrubbed, or re-created signed). */
   result: RunResult;
-  status: ActionStatus;
+  /** How the run ended once published: the engine's status, or `no-changes`, `publish-failed`. */
+  runStatus: ActionStatus;
   summaryBody: string;
   published: PublishOutcome | undefined;
   outDir: string;
   artifactName: string;
-  /** `on-quota: defer`: the run was deferred (its status is then `deferred`). */
+}
+
+/** defer: the status the step reports (`deferred` when `on-quota: defer` deferred the run, else `runStatus`). */
+export interface Settled {
+  status: ActionStatus;
   deferral?: Deferred;
 }
 
@@ -173,4 +179,5 @@ export type AtAdmit = Basics & Triggered & Checked;
 export type AtPrepare = AtAdmit & Admitted & Acknowledged;
 export type AtExecute = AtPrepare & Prepared;
 export type AtPublish = AtExecute & Executed;
-export type AtReport = AtPublish & Published;
+export type AtDefer = AtPublish & Published;
+export type AtReport = AtDefer & Settled;

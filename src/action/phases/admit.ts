@@ -42,7 +42,7 @@ export async function interpret(r: Basics): Promise<Triggered | ActionResult> {
     );
     return ended('skipped');
   }
-  return { trigger };
+  return { requested: trigger };
 }
 
 /** How long a whole run may take, from its admission: the agent's time and its setup and publishing. */
@@ -55,7 +55,7 @@ function runTimeMs(timeoutMinutes: number): number {
 function speaker(
   r: Basics & Triggered,
 ): Omit<Admitted, 'self' | 'tellIssue' | 'trigger' | 'ciFix' | 'approval'> {
-  const { inputs, ctx, redactor, trigger } = r;
+  const { inputs, ctx, redactor, requested } = r;
   // The preflight refused a run without one.
   const token = inputs.githubToken || r.io.env.GITHUB_TOKEN || '';
   r.mask(token);
@@ -65,7 +65,7 @@ function speaker(
     serverUrl: ctx.serverUrl,
     owner: repo.owner,
     repo: repo.repo,
-    ...(trigger.number !== undefined ? { ownIssue: trigger.number } : {}),
+    ...(requested.number !== undefined ? { ownIssue: requested.number } : {}),
   };
   return {
     token,
@@ -89,7 +89,7 @@ function speaker(
 
 export async function admit(r: Basics & Triggered): Promise<Admitted | ActionResult> {
   const { log } = r;
-  let { trigger } = r;
+  let trigger = r.requested;
   const s = speaker(r);
   const { client, repo } = s;
   let identity: Promise<string | undefined> | undefined;

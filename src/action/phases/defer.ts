@@ -8,14 +8,20 @@ import { upsertMarkedComment } from '../../github/comments.js';
 import { getErrorMessage, oneLine } from '../../util/errors.js';
 import { decideDeferral, deferralComment, DEFERRAL_MARKER, type Deferred } from '../deferral.js';
 import { quotaResetOf } from '../issue-report.js';
-import type { AtReport } from '../run-record.js';
+import type { AtDefer, Settled } from '../run-record.js';
 
-export async function defer(r: AtReport): Promise<{ status?: 'deferred'; deferral?: Deferred }> {
-  if (r.status !== 'quota-exhausted' || r.inputs.onQuota !== 'defer') return {};
+export async function defer(r: AtDefer): Promise<Settled> {
+  const deferral = await deferred(r);
+  return deferral ? { status: 'deferred', deferral } : { status: r.runStatus };
+}
+
+/** The deferral made, or undefined when the run is not deferred (the reason is logged). */
+async function deferred(r: AtDefer): Promise<Deferred | undefined> {
+  if (r.runStatus !== 'quota-exhausted' || r.inputs.onQuota !== 'defer') return undefined;
   const { client, repo, log, result } = r;
   const now = new Date(Date.parse(result.startedAt) + result.durationMs);
-  const reset = quotaResetOf(r.status, result.message, now);
-  if (!reset) return {};
+  const reset = quotaResetOf(r.runStatus, result.message, now);
+  if (!reset) return undefined;
   const pull = r.published?.pull;
   const decision = decideDeferral({
     trigger: r.trigger,
@@ -42,7 +48,7 @@ export async function defer(r: AtReport): Promise<{ status?: 'deferred'; deferra
         `gemini-run stopped waiting for the model quota: ${decision.why}. The run ended \`quota-exhausted\`; re-trigger it once the quota allows.`,
         await r.self(),
       ).catch((e: unknown) => log.warning(`Could not comment on #${n}: ${getErrorMessage(e)}`));
-    return {};
+    return undefined;
   }
   const { record } = decision;
   const label = r.inputs.deferredLabel;
@@ -57,11 +63,11 @@ export async function defer(r: AtReport): Promise<{ status?: 'deferred'; deferra
     await client.rest.issues
       .removeLabel({ ...repo, issue_number: record.number, name: label })
       .catch(() => undefined);
-    return {};
+    return undefined;
   }
   const resets = reset.resetAt;
   log.info(
     `Deferred #${record.number} until the quota resets at ${resets} (deferral ${record.attempt} of ${r.inputs.maxDeferrals}); a scheduled run resumes it.`,
   );
-  return { status: 'deferred', deferral: { record, resets } };
+  return { record, resets };
 }

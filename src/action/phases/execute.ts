@@ -120,10 +120,10 @@ export async function execute(r: AtExecute): Promise<Executed> {
       },
       { runAgent: crashSafe(r, startedAt) },
     );
-    return { result, identity };
+    return { engineResult: result, identity };
   } catch (error) {
     // The sandbox or the model proxy could not be opened: the run ends `crashed` before the agent started.
-    return { result: await crashed(r, error, startedAt), identity };
+    return { engineResult: await crashed(r, error, startedAt), identity };
   } finally {
     // Nothing of the agent runs after this; what it left is read only from the action's own copies (runDir).
     if (sandbox) {

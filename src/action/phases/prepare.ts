@@ -22,10 +22,10 @@ import type { ActionResult, AtPrepare, Prepared } from '../run-record.js';
  * The auth the preflight accepted, with its token source fetched once now. A refusal by Google ends the run
  * `auth-failed` with Google's own reason; a network failure says network (`crashed`), never "refused".
  */
-async function readyAuth(r: AtPrepare): Promise<Pick<Prepared, 'auth' | 'oauth' | 'vertex'> | ActionResult> {
+async function readyAuth(r: AtPrepare): Promise<Pick<Prepared, 'oauth' | 'vertex'> | ActionResult> {
   const { auth } = r;
   try {
-    return { auth, oauth: await prepareOAuth(auth, r.io.env), vertex: await prepareVertex(auth, r.io.env) };
+    return { oauth: await prepareOAuth(auth, r.io.env), vertex: await prepareVertex(auth, r.io.env) };
   } catch (error) {
     const message = oneLine(getErrorMessage(error));
     const status = isNetworkFailure(message) ? 'crashed' : 'auth-failed';

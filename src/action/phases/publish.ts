@@ -39,7 +39,7 @@ function knownCommits(r: AtPublish, remoteTips: Map<string, string>): string[] {
  */
 function identityOf(r: AtPublish): (sha: string) => IdentityChange {
   const { author, committer } = r.identity;
-  const leftover = r.result.leftoverCommitted ? r.result.headSha : undefined;
+  const leftover = r.engineResult.leftoverCommitted ? r.engineResult.headSha : undefined;
   return (sha) => (r.inputs.rewriteAuthor || sha === leftover ? { author, committer } : { committer });
 }
 
@@ -86,7 +86,8 @@ async function settled(
   r: AtPublish,
   known: string[],
 ): Promise<{ result: RunResult; unsettled: string | undefined }> {
-  if (r.result.commits.length === 0) return { result: r.result, unsettled: undefined };
+  const ran = r.engineResult;
+  if (ran.commits.length === 0) return { result: ran, unsettled: undefined };
   const { head, commits, filesChanged, unsettled } = await settleCommits({
     repo: r.workspace.vault.dir,
     baseSha: r.workspace.baseSha,
@@ -95,7 +96,7 @@ async function settled(
     identity: identityOf(r),
     log: r.log,
   });
-  return { result: { ...r.result, headSha: head, commits, filesChanged }, unsettled };
+  return { result: { ...ran, headSha: head, commits, filesChanged }, unsettled };
 }
 
 /** The result with each commit named by its signed re-creation (`sign-commits`), when there is one. */
@@ -132,7 +133,7 @@ export async function publish(r: AtPublish): Promise<Published> {
   if (result.commits.length === 0) {
     return {
       ...base,
-      status: result.status === 'finished' ? 'no-changes' : result.status,
+      runStatus: result.status === 'finished' ? 'no-changes' : result.status,
       published: undefined,
     };
   }
@@ -182,7 +183,7 @@ export async function publish(r: AtPublish): Promise<Published> {
     ...base,
     result: shown,
     summaryBody: shown === result ? summaryBody : summaryOf(shown),
-    status: statusOf(result, published),
+    runStatus: statusOf(result, published),
     published: { ...published, ...(allowed.length ? { protectedAllowed: allowed } : {}) },
   };
 }
