@@ -31,8 +31,8 @@ export interface Started {
   tmpDir: string;
 }
 
-/** prepare: the agent's home, its task and how what it writes is read; nothing of the agent runs yet. */
-export interface Prepared {
+/** prepareHome: the agent's home, its task and how what it writes is read; nothing of the agent runs yet. */
+export interface HomeReady {
   /** The worktree's HEAD before the agent: the run's commits are the ones after it. */
   baseSha: string;
   home: GeminiHome;
@@ -49,8 +49,8 @@ export interface Prepared {
   bundleFile: string;
 }
 
-/** work: how gemini ended, and the agent's work committed and bundled by its own user. */
-export interface Worked {
+/** runGemini: how gemini ended, and the agent's work committed and bundled by its own user. */
+export interface GeminiRan {
   outcome: SpawnOutcome;
   exported: ExportResult;
 }
@@ -63,7 +63,7 @@ export interface Collected {
   usage: Usage;
 }
 
-/** take: the agent's commits on the action's side (the vault), or in the worktree without one. */
+/** takeCommits: the agent's commits on the action's side (the vault), or in the worktree without one. */
 export interface Taken {
   headSha: string;
   commits: CommitInfo[];
@@ -73,8 +73,8 @@ export interface Taken {
 }
 
 /** The record as each phase finds it. */
-export type AtPrepare = Started;
-export type AtWork = Started & Prepared;
-export type AtCollect = AtWork & Worked;
+export type AtPrepareHome = Started;
+export type AtRunGemini = Started & HomeReady;
+export type AtCollect = AtRunGemini & GeminiRan;
 export type AtTake = AtCollect & Collected;
 export type AtEnd = AtTake & Taken;

@@ -1,7 +1,7 @@
 /**
  * One unattended Gemini run on a worktree, as a short list of phases over one record (engine-record.ts):
- * start → prepare (the agent's home) → work (gemini runs; the worktree cleaned, the work exported, the agent's
- * processes ended) → collect (the transcript) → take (the commits) → the result. The walls (timeout, crash, quota,
+ * start → prepareHome (the agent's home and task) → runGemini (gemini runs; the worktree cleaned, the work
+ * exported, the agent's processes ended) → collect (the transcript) → takeCommits → the result. The walls (timeout, crash, quota,
  * auth, session-id collision) are watched by the mode runners from the start. The engine knows nothing about
  * GitHub. Its promises: it never hangs (every wait is bounded), it never lies about how the run ended, it never
  * loses the agent's work (leftovers are committed), and nothing it starts outlives it.
@@ -16,9 +16,9 @@ import { runInteractive } from './interactive.js';
 import { failsStep } from '../domain/status.js';
 import type { RunOptions } from './options.js';
 import { collect } from './phases/collect.js';
-import { prepare } from './phases/prepare.js';
-import { take } from './phases/take.js';
-import { work } from './phases/work.js';
+import { prepareHome } from './phases/prepare-home.js';
+import { takeCommits } from './phases/take-commits.js';
+import { runGemini } from './phases/run-gemini.js';
 import type { RunResult } from './types.js';
 
 /**
@@ -27,10 +27,10 @@ import type { RunResult } from './types.js';
  */
 export async function runAgent(opts: RunOptions, deps: Partial<EngineDeps> = {}): Promise<RunResult> {
   const started = await start(opts, deps);
-  const prepared = extend(started, await prepare(started));
-  const worked = extend(prepared, await work(prepared));
-  const collected = extend(worked, await collect(worked));
-  return resultOf(extend(collected, await take(collected)));
+  const ready = extend(started, await prepareHome(started));
+  const ran = extend(ready, await runGemini(ready));
+  const collected = extend(ran, await collect(ran));
+  return resultOf(extend(collected, await takeCommits(collected)));
 }
 
 async function start(opts: RunOptions, deps: Partial<EngineDeps>): Promise<Started> {

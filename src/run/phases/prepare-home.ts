@@ -1,5 +1,5 @@
 /**
- * The engine's prepare phase: the gemini named is there, the agent's isolated home is made (settings, extensions,
+ * The engine's prepareHome phase: the gemini named is there, the agent's isolated home is made (settings, extensions,
  * a resumed session restored), the task rendered, and the ways its files are read fixed. Nothing of the agent runs
  * yet, and nothing is written into the worktree.
  */
@@ -18,7 +18,7 @@ import { pathExists } from '../../util/fs.js';
 import type { Logger } from '../../util/log.js';
 import { neutralize } from '../../util/untrusted-text.js';
 import { TokenBudget } from '../budget.js';
-import type { AtPrepare, Prepared } from '../engine-record.js';
+import type { AtPrepareHome, HomeReady } from '../engine-record.js';
 import { Progress } from '../progress.js';
 
 export async function headSha(worktree: string): Promise<string> {
@@ -47,7 +47,7 @@ async function agentReadableEnv(
 }
 
 /** The workflow's own settings and extensions in the run's home. */
-async function furnishHome(r: AtPrepare, home: GeminiHome): Promise<void> {
+async function furnishHome(r: AtPrepareHome, home: GeminiHome): Promise<void> {
   const { opts } = r;
   if (opts.userSettings) await writeUserSettings(home.settingsPath, opts.userSettings);
   if (opts.extensions?.length) {
@@ -68,10 +68,10 @@ async function furnishHome(r: AtPrepare, home: GeminiHome): Promise<void> {
  * is the one we placed.
  */
 async function sessionFiles(
-  r: AtPrepare,
+  r: AtPrepareHome,
   home: GeminiHome,
-  agentFile: Prepared['agentFile'],
-): Promise<Prepared['transcriptOf']> {
+  agentFile: HomeReady['agentFile'],
+): Promise<HomeReady['transcriptOf']> {
   const { opts } = r;
   let restored: string | undefined;
   if (opts.resume) {
@@ -87,7 +87,7 @@ async function sessionFiles(
   };
 }
 
-export async function prepare(r: AtPrepare): Promise<Prepared> {
+export async function prepareHome(r: AtPrepareHome): Promise<HomeReady> {
   const { opts } = r;
   if (opts.geminiPath.includes('/')) {
     await access(opts.geminiPath, fsConstants.X_OK).catch(() => {

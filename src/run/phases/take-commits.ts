@@ -1,5 +1,5 @@
 /**
- * The engine's take phase: the agent's commits cross to the action's side as data (the bundle its user wrote,
+ * The engine's takeCommits phase: the agent's commits cross to the action's side as data (the bundle its user wrote,
  * read without following links and fetched into the vault with every object checked) and are listed there.
  * Without a vault (the toolkit on the operator's own repository) the agent ran as us, in our repository.
  */
@@ -10,7 +10,7 @@ import { AGENT_FILE_LIMITS, copyAgentFile } from '../../util/agent-file.js';
 import { getErrorMessage } from '../../util/errors.js';
 import { neutralize } from '../../util/untrusted-text.js';
 import type { AtTake, Taken } from '../engine-record.js';
-import { headSha } from './prepare.js';
+import { headSha } from './prepare-home.js';
 
 /** The head the agent's work reached on our side, and the repository to list it in. */
 async function headOnOurSide(r: AtTake): Promise<{ head: string; repo: string }> {
@@ -31,7 +31,7 @@ async function headOnOurSide(r: AtTake): Promise<{ head: string; repo: string }>
   return { head: baseSha, repo };
 }
 
-export async function take(r: AtTake): Promise<Taken> {
+export async function takeCommits(r: AtTake): Promise<Taken> {
   const { exported, baseSha, log } = r;
   if (exported.problem) log.warning(`committing and exporting the agent's work: ${exported.problem}`);
   if (exported.leftoverCommitted) log.info('committed the changes the agent left uncommitted');
