@@ -5,6 +5,7 @@ import { Git } from '../git/git.js';
 import type { GitHubClient } from '../github/client.js';
 import type { RunTrigger } from '../github/trigger.js';
 import { getPull, type PullInfo } from '../github/pulls.js';
+import { defaultBranch } from '../github/issues.js';
 import { join } from 'node:path';
 import { UserError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
@@ -39,7 +40,7 @@ export async function planBranch(
     };
   }
   let base = inputs.baseBranch;
-  if (!base) base = (await client.rest.repos.get({ ...repo })).data.default_branch;
+  if (!base) base = await defaultBranch(client, repo);
   const branch =
     trigger.number !== undefined
       ? `${inputs.branchPrefix}issue-${trigger.number}`

@@ -2,10 +2,10 @@
  * `on-quota: defer`: a run that hit the model's quota wall is a pause, not an end. Its issue or pull request gets
  * the deferred label and a comment of the action's own whose hidden record says when the quota resets, which
  * session and branch to continue, and how many deferrals in a row it has had; a scheduled run resumes it after the
- * reset (resume-deferred.ts). Only the action's own comment counts, read as its first two lines, and a resumed or
+ * reset (phases/sweep.ts). Only the action's own comment counts, read as its first two lines, and a resumed or
  * cancelled deferral's record is cleared, so a label added by anyone else, or added again, resumes nothing.
  *
- * Pure: the record, its text and the decisions. The I/O is in phases/defer.ts and resume-deferred.ts.
+ * Pure: the record, its text and the decisions. The I/O is in phases/defer.ts and phases/sweep.ts.
  */
 import { z } from 'zod';
 import { approvalRecordSchema, recordOf, type Approval } from '../github/approval.js';

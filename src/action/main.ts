@@ -9,8 +9,7 @@ import { getInputs, maskSecret } from './inputs.js';
 import { failedPartOf, failureLine } from '../host/failed-part.js';
 import { FAILED_PARTS, type FailedPart } from '../domain/status.js';
 import { setOutputs } from './outputs.js';
-import type { ActionIo } from './run-action.js';
-import { runForEvent } from './resume-deferred.js';
+import { runAction, type ActionIo } from './run-action.js';
 import { saveState } from './state.js';
 import { onSignalTeardown } from '../util/process.js';
 import { artifactTranscriptStore, localTranscriptStore } from './transcript-store.js';
@@ -65,7 +64,7 @@ export async function run(): Promise<void> {
   try {
     const { inputs, problem } = getInputs();
     const ctx = await readActionContext();
-    const { outputs, failure } = await runForEvent(inputs, ctx, io, undefined, problem);
+    const { outputs, failure } = await runAction({ inputs, ctx, io, ...(problem ? { problem } : {}) });
     setOutputs(outputs);
     core.info(`status: ${outputs.status}${outputs['pr-url'] ? ` — ${outputs['pr-url']}` : ''}`);
     // The pipeline decided the step's failure with the status (a failing status always comes with one).

@@ -9,7 +9,7 @@ import { cleanupRun } from '../run/cleanup.js';
 import { getErrorMessage } from '../util/errors.js';
 import { coreLogger } from './core-logger.js';
 import { getState } from './state.js';
-import { createGitHubClient } from '../github/client.js';
+import { githubTokenOf, openGitHubSession } from '../github/session.js';
 import { finishAbandoned } from './tracking-comment.js';
 
 /**
@@ -59,13 +59,14 @@ async function post(): Promise<void> {
 async function finishTracking(): Promise<void> {
   const state = getState('tracking');
   if (!state) return;
-  const token = core.getInput('github-token') || process.env.GITHUB_TOKEN || '';
-  if (!token) return;
+  const github = openGitHubSession({
+    token: githubTokenOf(core.getInput('github-token'), process.env),
+    apiUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
+    logger: coreLogger,
+  });
+  if (!github) return;
   try {
-    const client = createGitHubClient(token, process.env.GITHUB_API_URL || 'https://api.github.com', {
-      logger: coreLogger,
-    });
-    if (await finishAbandoned(client, state, Date.now()))
+    if (await finishAbandoned(github.client, state, Date.now()))
       core.info('Finished the tracking comment: the run stopped.');
   } catch (error) {
     coreLogger.warning(`Could not finish the tracking comment: ${getErrorMessage(error)}`);

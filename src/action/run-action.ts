@@ -1,24 +1,28 @@
 /**
  * One action run, from the event to the pull request, as a short list of phases over one record
  * (run-record.ts). Pure of @actions/core: the host passes its I/O in, so the demo runs the very same pipeline
- * against its local fakes, and a test passes a stub engine (PipelineDeps) and runs every path in seconds.
+ * against its local fakes, and a test passes a stub engine and a clock (PipelineDeps) and runs every path in
+ * seconds. One way in: the event's trigger (github/trigger.ts) is a run, a sweep of the deferred runs (each due
+ * one then runs this same pipeline from the preflight on), or a skip.
  */
 import { protectedChangesLine } from '../domain/protected-paths.js';
 import { runAgent } from '../run/engine.js';
 import { UserError, getErrorMessage } from '../util/errors.js';
 import { failedPartOf, failureLine } from '../host/failed-part.js';
 import { extend } from '../util/record.js';
+import { githubTokenOf, openGitHubSession } from '../github/session.js';
 import type { RunTrigger } from '../github/trigger.js';
 import { checkGemini, installGemini } from './gemini-binary.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { acknowledge } from './phases/acknowledge.js';
-import { admit, interpret } from './phases/admit.js';
-import { execute } from './phases/execute.js';
+import { admit, interpret, type Interpreted } from './phases/admit.js';
+import { work } from './phases/work.js';
 import { prepare } from './phases/prepare.js';
 import { preflight } from './phases/preflight.js';
 import { publish } from './phases/publish.js';
 import { defer } from './phases/defer.js';
+import { sweep } from './phases/sweep.js';
 import { Redactor } from './redact.js';
 import { reportEarlyEnd, reportRun } from './phases/report.js';
 import { misconfigured } from './phases/misconfigured.js';
@@ -35,13 +39,28 @@ import { restoreWorkspace } from './workspace-restore.js';
 
 export type { ActionIo } from './run-record.js';
 
-const REAL_DEPS: PipelineDeps = { runAgent, checkGemini, installGemini };
+const REAL_DEPS: PipelineDeps = { runAgent, checkGemini, installGemini, now: () => Date.now() };
 
 function isEnd<T extends object>(x: T | ActionResult): x is ActionResult {
   return 'outputs' in x;
 }
 
-function basics(inputs: ActionInputs, ctx: ActionContext, io: ActionIo, deps: PipelineDeps): Basics {
+/** What a host hands the pipeline. */
+export interface ActionRun {
+  inputs: ActionInputs;
+  ctx: ActionContext;
+  io: ActionIo;
+  /** The engine, gemini's install and the clock; the real ones unless a test or the demo passes its own. */
+  deps?: PipelineDeps;
+  /**
+   * What was wrong with the inputs (main.ts parses them leniently, so the event is still read and the person on
+   * the issue can be told); the run then ends `misconfigured` like any other preflight mistake.
+   */
+  problem?: string;
+}
+
+function basics(o: ActionRun): Basics {
+  const { inputs, ctx, io } = o;
   const redactor = new Redactor();
   if (inputs.githubToken) redactor.add(inputs.githubToken);
   if (inputs.geminiApiKey) redactor.add(inputs.geminiApiKey);
@@ -49,24 +68,36 @@ function basics(inputs: ActionInputs, ctx: ActionContext, io: ActionIo, deps: Pi
     io.mask(s);
     redactor.add(s);
   };
-  return { inputs, ctx, io, deps, log: io.log, redactor, mask };
+  const github = openGitHubSession({
+    token: githubTokenOf(inputs.githubToken, io.env),
+    apiUrl: ctx.apiUrl,
+    logger: io.log,
+  });
+  if (github) mask(github.token);
+  const deps = o.deps ?? REAL_DEPS;
+  return { inputs, ctx, io, deps, log: io.log, redactor, mask, github, now: () => new Date(deps.now()) };
 }
 
-/**
- * `problem`: what was wrong with the inputs (main.ts parses them leniently, so the event is still read and the
- * person on the issue can be told); the run then ends `misconfigured` like any other preflight mistake.
- */
-export async function runAction(
-  inputs: ActionInputs,
-  ctx: ActionContext,
-  io: ActionIo,
-  deps: PipelineDeps = REAL_DEPS,
-  problem?: string,
-  /** A run the action itself decided (a deferred run resumed), in place of the event's. */
-  resumed?: RunTrigger,
-): Promise<ActionResult> {
-  const b = basics(inputs, ctx, io, deps);
-  const checked = await checkedLocally(b, problem, resumed);
+export async function runAction(o: ActionRun): Promise<ActionResult> {
+  const b = basics(o);
+  let interpreted: Interpreted | undefined;
+  try {
+    interpreted = await interpret(b);
+    // Inputs that do not parse fail every run, even one its event does not trigger: the workflow is wrong.
+    if (o.problem) throw new UserError(o.problem);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    const requested = interpreted && 'requested' in interpreted ? interpreted.requested : undefined;
+    return misconfigured(b, requested, getErrorMessage(error));
+  }
+  if ('sweep' in interpreted) return sweep(b, (requested) => runRequested(b, requested));
+  if (isEnd(interpreted)) return interpreted;
+  return runRequested(b, interpreted.requested);
+}
+
+/** The run a trigger asks for: the event's, or a deferred one the sweep resumes. */
+async function runRequested(b: Basics, requested: RunTrigger): Promise<ActionResult> {
+  const checked = await checkedLocally(b, requested);
   if (isEnd(checked)) return checked;
   const admitted = await admit(checked);
   if (isEnd(admitted)) return admitted;
@@ -80,22 +111,12 @@ export async function runAction(
 }
 
 /** Everything local first: a mistake ends `misconfigured` here, before the first network call or GitHub write. */
-async function checkedLocally(
-  b: Basics,
-  problem: string | undefined,
-  resumed: RunTrigger | undefined,
-): Promise<AtAdmit | ActionResult> {
-  let trigger: RunTrigger | undefined;
+async function checkedLocally(b: Basics, requested: RunTrigger): Promise<AtAdmit | ActionResult> {
   try {
-    const triggered = resumed ? { requested: resumed } : await interpret(b);
-    if (!isEnd(triggered)) trigger = triggered.requested;
-    // Inputs that do not parse fail every run, even one its event does not trigger: the workflow is wrong.
-    if (problem) throw new UserError(problem);
-    if (isEnd(triggered)) return triggered;
-    return extend(extend(b, triggered), await preflight(b));
+    return extend(extend(b, { requested }), await preflight(b));
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    return misconfigured(b, trigger, getErrorMessage(error));
+    return misconfigured(b, requested, getErrorMessage(error));
   }
 }
 
@@ -122,8 +143,8 @@ async function afterAcknowledged(r: AtPrepare): Promise<ActionResult> {
   }
   const p = extend(r, prepared);
   try {
-    const executed = extend(p, await execute(p));
-    const published = extend(executed, await publish(executed));
+    const worked = extend(p, await work(p));
+    const published = extend(worked, await publish(worked));
     const reported = extend(published, await defer(published));
     const result = await reportRun(reported);
     const allowed = published.published?.protectedAllowed;

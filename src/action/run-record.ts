@@ -7,6 +7,7 @@ import type { AuthConfig, Task } from '../domain/types.js';
 import type { CliProfile } from '../gemini/cli-profile.js';
 import type { SavedCredentials } from '../git/credentials.js';
 import type { GitHubClient, RepoRef } from '../github/client.js';
+import type { GitHubSession } from '../github/session.js';
 import type { CommitIdentity } from '../github/identity.js';
 import type { RunTrigger } from '../github/trigger.js';
 import type { Approval } from '../github/approval.js';
@@ -17,7 +18,7 @@ import type { OAuthTokenSource } from '../proxy/oauth-token.js';
 import type { runAgent } from '../run/engine.js';
 import type { ActionStatus, RunResult } from '../run/types.js';
 import type { Logger } from '../util/log.js';
-import type { PublishContext } from '../markdown/publish.js';
+import type { Publisher } from './publishing.js';
 import type { BranchPlan, prepareWorktree } from './branch.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
@@ -61,6 +62,8 @@ export interface PipelineDeps {
   checkGemini(inputs: ActionInputs, env: NodeJS.ProcessEnv, log: Logger): Promise<GeminiCheck>;
   /** Installs (or finds in the tool cache) the gemini `checkGemini` accepted. */
   installGemini(check: GeminiCheck, toolCache: string, log: Logger): Promise<GeminiBinary>;
+  /** The pipeline's clock (epoch ms): when a deferral is due, when an approval was made. */
+  now(): number;
 }
 
 /** The gemini the inputs name, checked: a path that ran, or a version to install. */
@@ -83,6 +86,9 @@ export interface Basics {
   redactor: Redactor;
   /** Masks a secret in the log and redacts it from everything published. */
   mask(secret: string): void;
+  /** The step's one session with GitHub; undefined without a token (the preflight refuses such a run). */
+  github: GitHubSession | undefined;
+  now(): Date;
 }
 
 /** interpret: the run the event asks for, and of whom, as its payload says (admit settles it as `trigger`). */
@@ -99,22 +105,16 @@ export interface Checked {
   userSettings: Record<string, unknown>;
 }
 
-/** admit: the actor may run it, and how the run speaks on GitHub. */
-export interface Admitted {
+/** admit: the actor may run it, and how the run speaks on GitHub (publisher.ts: the rules of its texts). */
+export interface Admitted extends Publisher {
+  /** The session's token (github/session.ts), for git's push and the artifact store. */
   token: string;
+  /** The session's client for this run: a rate limit is waited out within the run's own time. */
   client: GitHubClient;
   repo: RepoRef;
   runUrl: string;
   /** The token's own login, asked once: only comments it wrote are ours to update or resume from. */
   self(): Promise<string | undefined>;
-  /** A body the action assembled, made publishable (secrets, attribution, the last check of markdown/publish.ts). */
-  publish(text: string): string;
-  /** Markdown the action did not write (the agent's answer, an issue's text) as a block of its own, nothing live. */
-  publishBlock(text: string): string;
-  /** Where the run publishes: its repository and issue, what a published text may link. */
-  publishOn: PublishContext;
-  /** Attribution scrubbed (when asked) and secrets redacted, no markup rules: for plain-text fields. */
-  scrubbed(text: string): string;
   /** Writes the marked comment on the issue (or PR) of the trigger; best effort. */
   tellIssue(text: string): Promise<void>;
   /** The trigger as admission settled it (a CI fix learns its pull request and task only here). */
@@ -148,8 +148,8 @@ export interface Prepared {
   savedCredentials: SavedCredentials;
 }
 
-/** execute: how the agent's run ended; everything it opened is closed again. */
-export interface Executed {
+/** work: how the agent's run ended; everything it opened is closed again. */
+export interface Worked {
   /** As the engine returned it (publish settles the commits: `result`). */
   engineResult: RunResult;
   /** Who the commits the action makes are by (the pushing token's identity, or the inputs'). */
@@ -177,7 +177,7 @@ export interface Settled {
 /** The record as each phase finds it: everything the phases before it added. */
 export type AtAdmit = Basics & Triggered & Checked;
 export type AtPrepare = AtAdmit & Admitted & Acknowledged;
-export type AtExecute = AtPrepare & Prepared;
-export type AtPublish = AtExecute & Executed;
+export type AtWork = AtPrepare & Prepared;
+export type AtPublish = AtWork & Worked;
 export type AtDefer = AtPublish & Published;
 export type AtReport = AtDefer & Settled;

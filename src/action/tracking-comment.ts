@@ -15,8 +15,7 @@ import { shorten } from '../util/untrusted-text.js';
 import type { Logger } from '../util/log.js';
 import type { GitHubClient, RepoRef } from '../github/client.js';
 import { describeReset, quotaReset } from '../domain/quota.js';
-import { commentMarker, upsertMarkedComment } from '../github/comments.js';
-import { capBody } from '../github/limits.js';
+import { commentMarker, updateComment, upsertMarkedComment } from '../github/comments.js';
 import { codeSpan } from '../markdown/publish.js';
 
 export const TRACKING_MARKER = commentMarker('progress');
@@ -332,9 +331,9 @@ export class TrackingComment {
 
   private async edit(): Promise<void> {
     if (this.commentId === undefined) return;
-    const body = capBody(`${TRACKING_MARKER}\n${renderTracking(this.view, this.o.now())}`);
+    const body = `${TRACKING_MARKER}\n${renderTracking(this.view, this.o.now())}`;
     try {
-      await this.o.client.rest.issues.updateComment({ ...this.o.repo, comment_id: this.commentId, body });
+      await updateComment(this.o.client, this.o.repo, this.commentId, body);
       this.save();
     } catch (e) {
       this.o.log.warning(`Could not update the tracking comment: ${getErrorMessage(e)}`);
@@ -378,11 +377,11 @@ export async function finishAbandoned(
       note: adviceFor('stopped'),
     },
   };
-  await client.rest.issues.updateComment({
-    owner: state.owner,
-    repo: state.repo,
-    comment_id: state.commentId,
-    body: capBody(`${TRACKING_MARKER}\n${renderTracking(view, now)}`),
-  });
+  await updateComment(
+    client,
+    { owner: state.owner, repo: state.repo },
+    state.commentId,
+    `${TRACKING_MARKER}\n${renderTracking(view, now)}`,
+  );
   return true;
 }

@@ -278,7 +278,7 @@ export async function runDemo(o: {
     };
     const fakeGitHub = github;
     const watch = watchTrackingComment(() => fakeGitHub.comments(1), o.log);
-    const { outputs, failure } = await runAction(inputs, ctx, io).finally(() => watch.stop());
+    const { outputs, failure } = await runAction({ inputs, ctx, io }).finally(() => watch.stop());
     runDir = state.get('runDir');
     const pull = github.pulls()[0];
     const commits = (

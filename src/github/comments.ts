@@ -40,6 +40,21 @@ export async function createComment(
   return { id: data.id, htmlUrl: data.html_url };
 }
 
+/** Replaces a comment's body (capped, as every body written). */
+export async function updateComment(
+  client: GitHubClient,
+  repo: RepoRef,
+  commentId: number,
+  body: string,
+): Promise<CommentRef> {
+  const { data } = await client.rest.issues.updateComment({
+    ...repo,
+    comment_id: commentId,
+    body: capBody(body),
+  });
+  return { id: data.id, htmlUrl: data.html_url };
+}
+
 /**
  * Updates the comment that starts with `marker`, or creates one. The marker is put first in the body, and only a
  * comment that STARTS with it counts, so a person quoting or pasting our marker mid-text is never overwritten.
@@ -60,12 +75,7 @@ export async function upsertMarkedComment(
   const existing =
     author === undefined ? undefined : await findMarkedComment(client, repo, issueNumber, marker, author);
   if (existing) {
-    const { data } = await client.rest.issues.updateComment({
-      ...repo,
-      comment_id: existing.id,
-      body: text,
-    });
-    return { id: data.id, htmlUrl: data.html_url, created: false };
+    return { ...(await updateComment(client, repo, existing.id, text)), created: false };
   }
   const created = await createComment(client, repo, issueNumber, text);
   return { ...created, created: true };

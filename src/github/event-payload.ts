@@ -83,6 +83,9 @@ export const workflowDispatchEventSchema = z.object({
   sender: userSchema.optional(),
 });
 
+/** `schedule`: nothing in it is read (a scheduled run sweeps the deferred runs). */
+export const scheduleEventSchema = z.object({ schedule: z.string().optional() });
+
 /** `workflow_run` (a CI run completed): what the CI-fix loop reads; the rest is checked against the API. */
 export const workflowRunEventSchema = z.object({
   action: z.string(),

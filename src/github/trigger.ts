@@ -1,7 +1,8 @@
 /**
- * From a GitHub event to a decision: run (and on what, for whom) or skip (and why). Pure: one table, keyed by
- * event name, gives each supported event its payload schema and its decision per action; comment-like events
- * (an issue or PR comment, a review comment, a review's body) share one set of checks.
+ * From a GitHub event to a decision: run (and on what, for whom), sweep (resume the deferred runs that are due) or
+ * skip (and why). Pure: one table, keyed by event name, gives each supported event its payload schema and its
+ * decision per action; comment-like events (an issue or PR comment, a review comment, a review's body) share one
+ * set of checks.
  */
 import type { z } from 'zod';
 import { UserError } from '../util/errors.js';
@@ -18,6 +19,7 @@ import {
   reviewEventSchema,
   workflowDispatchEventSchema,
   workflowRunEventSchema,
+  scheduleEventSchema,
   type userSchema,
 } from './event-payload.js';
 import { findTriggerPhrase, matchTriggerPhrase } from '../markdown/phrase.js';
@@ -35,7 +37,7 @@ export type TriggerVia =
   | 'review'
   | 'opened'
   | 'ci-fix'
-  /** A deferred run resumed by a scheduled run (never from an event's payload: src/action/resume-deferred.ts). */
+  /** A deferred run resumed by a sweep (never from an event's payload: src/action/phases/sweep.ts). */
   | 'resume';
 
 /**
@@ -99,7 +101,15 @@ export interface RunTrigger {
 
 type Skip = { kind: 'skip'; reason: string };
 
-export type Trigger = Skip | RunTrigger;
+/**
+ * `on-quota: defer`'s other half: the run resumes the deferred runs that are due, each as a run of its own (a
+ * `schedule`, or a `workflow_dispatch` without a task under `on-quota: defer`).
+ */
+export interface SweepTrigger {
+  kind: 'sweep';
+}
+
+export type Trigger = Skip | RunTrigger | SweepTrigger;
 
 export interface TriggerSettings {
   triggerLabel: string;
@@ -114,6 +124,8 @@ export interface TriggerSettings {
   fixCi?: boolean;
   /** `branch-prefix`: the action's own branches. */
   branchPrefix?: string;
+  /** `on-quota`: under `defer`, a dispatch without a task sweeps the deferred runs. */
+  onQuota?: 'fail' | 'defer';
 }
 
 /** One event's decision, given its parsed payload, the settings and the sanitised `prompt` input. */
@@ -159,6 +171,7 @@ export const TRIGGERS = {
   workflow_dispatch: always(workflowDispatchEventSchema, onDispatch),
   workflow_run: byAction(workflowRunEventSchema, { completed: onWorkflowRun }),
   check_suite: byAction(checkSuiteEventSchema, { completed: onCheckSuite }),
+  schedule: always(scheduleEventSchema, () => ({ kind: 'sweep' })),
 } satisfies Record<string, EventTrigger>;
 
 export function interpretEvent(name: string, payload: unknown, settings: TriggerSettings): Trigger {
@@ -439,12 +452,18 @@ function ciFailure(
 
 const FIXABLE = new Set(['failure', 'timed_out']);
 
+/** The dispatch inputs that give a run its task. */
+const DISPATCH_TASK_INPUTS = ['prompt', 'issue', 'issue-number', 'issue_number'];
+
 function onDispatch(
   e: z.infer<typeof workflowDispatchEventSchema>,
-  _settings: TriggerSettings,
+  settings: TriggerSettings,
   prompt: string,
 ): Trigger {
   const inputs = e.inputs ?? {};
+  // Neither the action's `prompt` nor any dispatch input gives a task: under `on-quota: defer` that is a sweep.
+  if (settings.onQuota === 'defer' && !settings.prompt && !DISPATCH_TASK_INPUTS.some((k) => inputs[k]))
+    return { kind: 'sweep' };
   const instruction = prompt || sanitizeUserText(typeof inputs.prompt === 'string' ? inputs.prompt : '');
   const number = parseIssueInput(inputs.issue ?? inputs['issue-number'] ?? inputs.issue_number);
   if (!instruction && number === undefined) {

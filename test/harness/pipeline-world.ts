@@ -11,7 +11,7 @@ import { runSummarySchema, type RunSummary } from '../../src/domain/run-summary.
 import { failsStep } from '../../src/domain/status.js';
 import { checkGemini, installGemini } from '../../src/action/gemini-binary.js';
 import { INPUT_DEFAULTS, parseInputs, type InputName } from '../../src/action/inputs.js';
-import { runForEvent } from '../../src/action/resume-deferred.js';
+import { runAction } from '../../src/action/run-action.js';
 import type { ActionResult, PipelineDeps } from '../../src/action/run-record.js';
 import { localTranscriptStore } from '../../src/action/transcript-store.js';
 import { profileFor } from '../../src/gemini/cli-profile.js';
@@ -62,6 +62,8 @@ const offlineGemini: Pick<PipelineDeps, 'checkGemini' | 'installGemini'> = {
 
 export class PipelineWorld implements AsyncDisposable {
   private runs = 0;
+  /** How far the pipeline's clock is ahead of the real one (`advance`). */
+  private clockOffsetMs = 0;
   /** Everything the runs showed or left for people: log lines, job summaries, outputs and failures. */
   readonly published: string[] = [];
   private constructor(readonly world: ActionWorld) {}
@@ -74,6 +76,14 @@ export class PipelineWorld implements AsyncDisposable {
 
   get github() {
     return this.world.github;
+  }
+
+  /**
+   * Moves the pipeline's clock (PipelineDeps.now) forward: a quota reset, a deferral's due time pass without
+   * waiting for them. The fake GitHub keeps its own clock (one second per event).
+   */
+  advance(ms: number): void {
+    this.clockOffsetMs += ms;
   }
 
   async run(o: {
@@ -144,10 +154,15 @@ export class PipelineWorld implements AsyncDisposable {
       transcriptStore: () => localTranscriptStore(join(this.world.tmp, 'transcripts'), ctx.repo),
       env,
     };
-    const deps: PipelineDeps = { runAgent: stubEngine(o.play ?? {}, seen), ...offlineGemini, ...o.deps };
+    const deps: PipelineDeps = {
+      runAgent: stubEngine(o.play ?? {}, seen),
+      ...offlineGemini,
+      now: () => Date.now() + this.clockOffsetMs,
+      ...o.deps,
+    };
     const out: PipelineRun = { log: logger.lines, state, summary: '', seen, before, runId: ctx.runId };
     try {
-      out.result = await runForEvent(inputs, ctx, io, deps);
+      out.result = await runAction({ inputs, ctx, io, deps });
     } catch (error) {
       out.error = error as Error;
     }

@@ -9,8 +9,6 @@ import {
   resumeTrigger,
   type DeferralRecord,
 } from '../../src/action/deferral.js';
-import { parseInputs } from '../../src/action/inputs.js';
-import { isResumeSweep } from '../../src/action/resume-deferred.js';
 import type { RunTrigger } from '../../src/github/trigger.js';
 import { testApproval } from '../harness/approvals.js';
 
@@ -145,23 +143,5 @@ describe('the deferral record', () => {
     expect(t.instruction).toMatch(/^Continue the task: .*deferral 2/);
     expect(t.instruction).toMatch(/git log.*git status/);
     expect(t.instruction).toMatch(/The task as it was given:\n\nadd a title$/);
-  });
-});
-
-describe('isResumeSweep', () => {
-  const defer = parseInputs({ 'on-quota': 'defer' });
-  it('a schedule always; a dispatch without a task only with on-quota: defer', () => {
-    expect(isResumeSweep({ eventName: 'schedule', payload: {} }, parseInputs({}))).toBe(true);
-    expect(isResumeSweep({ eventName: 'workflow_dispatch', payload: { inputs: {} } }, defer)).toBe(true);
-    expect(isResumeSweep({ eventName: 'workflow_dispatch', payload: { inputs: {} } }, parseInputs({}))).toBe(
-      false,
-    );
-    expect(
-      isResumeSweep({ eventName: 'workflow_dispatch', payload: { inputs: { issue: '3' } } }, defer),
-    ).toBe(false);
-    expect(isResumeSweep({ eventName: 'workflow_dispatch', payload: {} }, { ...defer, prompt: 'x' })).toBe(
-      false,
-    );
-    expect(isResumeSweep({ eventName: 'issues', payload: {} }, defer)).toBe(false);
   });
 });

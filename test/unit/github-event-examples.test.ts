@@ -28,7 +28,9 @@ const login = (u: unknown): string => (u as { login: string }).login;
 const field = (p: Payload, key: string): Record<string, unknown> => p[key] as Record<string, unknown>;
 
 describe('real webhook payloads (@octokit/webhooks-examples)', () => {
-  it.each(Object.keys(TRIGGERS))('every %s example passes the payload schema', (event) => {
+  // A schedule is no webhook (GitHub has no example of it): its payload names the cron line and nothing is read.
+  const webhooks = Object.keys(TRIGGERS).filter((event) => event !== 'schedule');
+  it.each(webhooks)('every %s example passes the payload schema', (event) => {
     const examples = examplesOf(event);
     expect(examples.length).toBeGreaterThan(0);
     for (const payload of examples) {

@@ -147,10 +147,37 @@ describe('interpretEvent', () => {
     ).toThrow(/issue\.number is invalid/);
   });
 
+  it('a schedule sweeps the deferred runs; a dispatch without a task too, under on-quota: defer only', () => {
+    const defer: TriggerSettings = { ...settings, onQuota: 'defer' };
+    const sweep = { kind: 'sweep' };
+    const dispatch = (inputs?: Record<string, unknown>) => (inputs === undefined ? {} : { inputs });
+    expect(interpretEvent('schedule', { schedule: '*/15 * * * *' }, settings)).toEqual(sweep);
+    expect(interpretEvent('schedule', {}, defer)).toEqual(sweep);
+    expect(interpretEvent('workflow_dispatch', dispatch({}), defer)).toEqual(sweep);
+    expect(interpretEvent('workflow_dispatch', dispatch(), defer)).toEqual(sweep);
+    // A task anywhere (an input of the dispatch, the action's prompt) is a run, never a sweep.
+    expect(interpretEvent('workflow_dispatch', dispatch({ issue: '3' }), defer)).toMatchObject({ number: 3 });
+    expect(interpretEvent('workflow_dispatch', dispatch({ prompt: 'x' }), defer)).toMatchObject({
+      kind: 'run',
+    });
+    expect(interpretEvent('workflow_dispatch', dispatch({}), { ...defer, prompt: 'x' })).toMatchObject({
+      kind: 'run',
+      instruction: 'x',
+    });
+    // An input that is there but gives no task is no sweep either: the dispatch is refused as without a task.
+    expect(() =>
+      interpretEvent('workflow_dispatch', dispatch({ issue_number: '', prompt: '<!-- -->' }), defer),
+    ).toThrow(/workflow_dispatch needs a task/);
+    // Without on-quota: defer, a dispatch without a task is a mistake.
+    expect(() => interpretEvent('workflow_dispatch', dispatch({}), settings)).toThrow(
+      /workflow_dispatch needs a task/,
+    );
+  });
+
   it('skips an event the trigger table lacks, naming every event it has', () => {
     const expected =
       "event 'pull_request' is not supported (use issues: labeled, assigned or opened, issue_comment," +
-      ' pull_request_review_comment, pull_request_review, workflow_dispatch, workflow_run or check_suite)';
+      ' pull_request_review_comment, pull_request_review, workflow_dispatch, workflow_run, check_suite or schedule)';
     for (const name of ['pull_request', 'push', 'constructor', '__proto__', '']) {
       // Unknown events are not parsed: any payload, even none, gives the same skip.
       const t = interpretEvent(name, undefined, settings);

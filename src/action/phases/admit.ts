@@ -2,28 +2,30 @@
  * The admit phase: does the event ask for a run, and may its actor have one. Interpreting the event is pure;
  * the permission check is the run's first network call, made only after the local checks (preflight) passed.
  */
-import { scrubAttribution } from '../../gemini/attribution.js';
-import { createGitHubClient } from '../../github/client.js';
-import { commentMarker, createComment, tokenIdentity, upsertMarkedComment } from '../../github/comments.js';
-import { interpretEvent } from '../../github/trigger.js';
+import { commentMarker, createComment, upsertMarkedComment } from '../../github/comments.js';
+import { interpretEvent, type SweepTrigger } from '../../github/trigger.js';
+import { getIssue } from '../../github/issues.js';
 import { APPROVAL_VIAS, approve, type Approval, type ApprovalVia } from '../../github/approval.js';
-import { publishedBlock, publishedDocument, type PublishContext } from '../../markdown/publish.js';
 import { getErrorMessage } from '../../util/errors.js';
 import { runUrlOf } from '../context.js';
 import { neutralize } from '../../util/untrusted-text.js';
 import { admitCiFix, type CiFix } from '../ci-fix.js';
 import type { RunTrigger } from '../../github/trigger.js';
+import { publisherFor } from '../publishing.js';
 import { ended, writeJobSummary } from './report.js';
 import { statusLine } from '../../domain/status.js';
 import type { ActionResult, Admitted, Basics, Triggered } from '../run-record.js';
 
 const ISSUE_MARKER = commentMarker('issue');
 
+/** What the event asks for: a run, the deferred runs' sweep, or nothing (the step ends `skipped`). */
+export type Interpreted = Triggered | { sweep: SweepTrigger } | ActionResult;
+
 /**
  * The event as a trigger, or the skip: said in the log and in the job summary, which would otherwise be empty on
  * a green step that did nothing (why is the first thing a person looking at it wants to know).
  */
-export async function interpret(r: Basics): Promise<Triggered | ActionResult> {
+export async function interpret(r: Basics): Promise<Interpreted> {
   const trigger = interpretEvent(r.ctx.eventName, r.ctx.payload, {
     triggerLabel: r.inputs.triggerLabel,
     triggerPhrase: r.inputs.triggerPhrase,
@@ -32,7 +34,9 @@ export async function interpret(r: Basics): Promise<Triggered | ActionResult> {
     branchPrefix: r.inputs.branchPrefix,
     prompt: r.inputs.prompt || undefined,
     triggerAssignee: r.inputs.triggerAssignee,
+    onQuota: r.inputs.onQuota,
   });
+  if (trigger.kind === 'sweep') return { sweep: trigger };
   if (trigger.kind === 'skip') {
     const reason = neutralize(trigger.reason);
     r.log.info(`Nothing to do: ${reason}`);
@@ -51,39 +55,22 @@ function runTimeMs(timeoutMinutes: number): number {
   return agent + Math.min(agent, 10 * 60_000);
 }
 
-/** The token, the client, and how the run speaks on GitHub (one place that makes text publishable). */
-function speaker(
-  r: Basics & Triggered,
-): Omit<Admitted, 'self' | 'tellIssue' | 'trigger' | 'ciFix' | 'approval'> {
-  const { inputs, ctx, redactor, requested } = r;
-  // The preflight refused a run without one.
-  const token = inputs.githubToken || r.io.env.GITHUB_TOKEN || '';
-  r.mask(token);
-  const { repo } = ctx;
-  const scrubbed = (text: string) => redactor.redact(inputs.scrubAttribution ? scrubAttribution(text) : text);
-  const on: PublishContext = {
-    serverUrl: ctx.serverUrl,
-    owner: repo.owner,
-    repo: repo.repo,
-    ...(requested.number !== undefined ? { ownIssue: requested.number } : {}),
-  };
+type Speaker = Omit<Admitted, 'self' | 'tellIssue' | 'trigger' | 'ciFix' | 'approval'>;
+
+/** The session's token and a client for this run, and how the run speaks on GitHub (publishing.ts). */
+function speaker(r: Basics & Triggered): Speaker {
+  const { inputs, ctx } = r;
+  // The preflight refused a run without a token, so without a session.
+  const github = r.github!;
   return {
-    token,
+    token: github.token,
     // A rate limit is waited out within the run's own time: the agent's timeout, and as long again (at most ten
     // minutes) for everything around it; a limit that lifts later fails the call at once, naming when it lifts.
-    client: createGitHubClient(token, ctx.apiUrl, {
-      logger: r.log,
-      deadline: Date.now() + runTimeMs(inputs.timeoutMinutes),
-    }),
-    repo,
+    // The real clock: the client compares it with GitHub's reset times.
+    client: github.until(Date.now() + runTimeMs(inputs.timeoutMinutes)),
+    repo: ctx.repo,
     runUrl: runUrlOf(ctx),
-    scrubbed,
-    publishOn: on,
-    // The boundary where a body becomes text on GitHub: the last check over what the action assembled (no
-    // mention, foreign reference or closing keyword, no outside link or image, only the action's own HTML).
-    publish: (text) => publishedDocument(scrubbed(text), on),
-    // Markdown the action did not write (the agent's answer, an issue's text): a block of its own, nothing live.
-    publishBlock: (text) => publishedBlock(scrubbed(text), on),
+    ...publisherFor(r, r.requested.number),
   };
 }
 
@@ -94,7 +81,7 @@ export async function admit(r: Basics & Triggered): Promise<Admitted | ActionRes
   const { client, repo } = s;
   let identity: Promise<string | undefined> | undefined;
   const self = () =>
-    (identity ??= tokenIdentity(client).catch((e: unknown) => {
+    (identity ??= r.github!.identity().catch((e: unknown) => {
       log.warning(
         `Could not tell which account the token is (${getErrorMessage(e)}): earlier comments are not reused.`,
       );
@@ -129,7 +116,7 @@ export async function admit(r: Basics & Triggered): Promise<Admitted | ActionRes
     ciFix = trigger.ciFixCarried;
   }
   const approval =
-    trigger.carried ?? (await approveEvent(r, s, (trigger = await withApprovedItem(s, trigger))));
+    trigger.carried ?? (await approveEvent(r, s, (trigger = await withApprovedItem(r, s, trigger))));
   if (!approval) return ended('refused');
   /** Tells the issue (or PR) how the run went when there is no pull request to say it; best effort. */
   const tellIssue = async (text: string) => {
@@ -150,32 +137,28 @@ export async function admit(r: Basics & Triggered): Promise<Admitted | ActionRes
  * A dispatch that names an issue approves the issue as it is at the dispatch: read once, here, so the approval's
  * hash and the task are of the same text.
  */
-async function withApprovedItem(s: ReturnType<typeof speaker>, trigger: RunTrigger): Promise<RunTrigger> {
+async function withApprovedItem(r: Basics, s: Speaker, trigger: RunTrigger): Promise<RunTrigger> {
   if (trigger.approved || trigger.number === undefined) return trigger;
-  const { data: issue } = await s.client.rest.issues.get({ ...s.repo, issue_number: trigger.number });
+  const issue = await getIssue(s.client, s.repo, trigger.number);
   return {
     ...trigger,
-    isPullRequest: trigger.isPullRequest || Boolean(issue.pull_request),
-    url: issue.html_url,
-    approved: { title: issue.title, body: issue.body ?? '', at: new Date().toISOString() },
+    isPullRequest: trigger.isPullRequest || issue.isPullRequest,
+    url: issue.htmlUrl,
+    approved: { title: issue.title, body: issue.body, at: r.now().toISOString() },
   };
 }
 
 const EVENT_VIAS = new Set<string>(APPROVAL_VIAS);
 
 /** The event's approval: its actor must have write access now, or the run is refused with a comment saying so. */
-async function approveEvent(
-  r: Basics,
-  s: ReturnType<typeof speaker>,
-  trigger: RunTrigger,
-): Promise<Approval | undefined> {
+async function approveEvent(r: Basics, s: Speaker, trigger: RunTrigger): Promise<Approval | undefined> {
   const { log } = r;
   const { client, repo } = s;
   if (!EVENT_VIAS.has(trigger.via)) throw new Error(`a ${trigger.via} run carries no approval`);
   const approved = await log.group('Checking permissions', async () => {
     const result = await approve(client, repo, {
       approver: trigger.actor,
-      at: trigger.approved?.at ?? new Date().toISOString(),
+      at: trigger.approved?.at ?? r.now().toISOString(),
       via: trigger.via as ApprovalVia,
       ...(trigger.number !== undefined ? { number: trigger.number } : {}),
       text: {

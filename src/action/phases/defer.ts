@@ -5,6 +5,7 @@
  * can see or resume is no deferral.
  */
 import { upsertMarkedComment } from '../../github/comments.js';
+import { addLabel, removeLabel } from '../../github/issues.js';
 import { getErrorMessage, oneLine } from '../../util/errors.js';
 import { decideDeferral, deferralComment, DEFERRAL_MARKER, type Deferred } from '../deferral.js';
 import { quotaResetOf } from '../issue-report.js';
@@ -53,16 +54,14 @@ async function deferred(r: AtDefer): Promise<Deferred | undefined> {
   const { record } = decision;
   const label = r.inputs.deferredLabel;
   try {
-    await client.rest.issues.addLabels({ ...repo, issue_number: record.number, labels: [label] });
+    await addLabel(client, repo, record.number, label);
     const body = deferralComment({ record, reset, maxDeferrals: r.inputs.maxDeferrals, label, now });
     await upsertMarkedComment(client, repo, record.number, DEFERRAL_MARKER, body, await r.self());
   } catch (e) {
     log.warning(
       `Could not defer #${record.number} (${oneLine(getErrorMessage(e))}): the run ends quota-exhausted.`,
     );
-    await client.rest.issues
-      .removeLabel({ ...repo, issue_number: record.number, name: label })
-      .catch(() => undefined);
+    await removeLabel(client, repo, record.number, label).catch(() => undefined);
     return undefined;
   }
   const resets = reset.resetAt;

@@ -41,7 +41,7 @@ async function authOf(r: Basics): Promise<Checked['auth']> {
 async function checkRunner(r: Basics): Promise<void> {
   const os = runnerOsProblem(r.io.env, process.platform);
   if (os) throw new UserError(os);
-  if (!(r.inputs.githubToken || r.io.env.GITHUB_TOKEN))
+  if (!r.github)
     throw new UserError("No GitHub token: set 'github-token' (the default is ${{ github.token }}).");
   const workspace = await workspaceProblem(r.ctx.workspace);
   if (workspace) throw new UserError(workspace);

@@ -1,6 +1,7 @@
 /**
- * The execute phase: the agent's run. It opens what the run needs — the agent's sandbox, and (through the host
- * layer's execute) the model proxy — and closes all of it again, in reverse order, however the run ends. A
+ * The work phase: the agent's run. It opens what the run needs — the agent's sandbox, and (through the host
+ * layer's execute) the model proxy and the network policy — and closes all of it again, in reverse order, however
+ * the run ends. A
  * setup problem (a UserError) ends the step; anything else ends `crashed` with what the agent committed, so
  * publish and report still run.
  */
@@ -14,10 +15,10 @@ import type { CommitIdentity } from '../../github/identity.js';
 import { resolveCommitIdentity } from '../commit-identity.js';
 import { crashedResult } from '../crashed-result.js';
 import { failedPartOf, failureLine } from '../../host/failed-part.js';
-import { execute as runAgentInside, type ExecuteDeps, type ExecuteOptions } from '../../host/execute.js';
-import type { AtExecute, Executed } from '../run-record.js';
+import { execute, type ExecuteDeps, type ExecuteOptions } from '../../host/execute.js';
+import type { AtWork, Worked } from '../run-record.js';
 
-async function openAgentSandbox(r: AtExecute): Promise<AgentSandbox | undefined> {
+async function openAgentSandbox(r: AtWork): Promise<AgentSandbox | undefined> {
   if (!r.privilege) return undefined;
   const { privilege } = r;
   const worktree = r.ctx.workspace;
@@ -41,7 +42,7 @@ async function openAgentSandbox(r: AtExecute): Promise<AgentSandbox | undefined>
  * A setup problem (a UserError) stops the step with its one line; anything else ends the run `crashed` with what
  * the agent committed, and the publish and report phases still run: the work is pushed and the issue is told.
  */
-function crashed(r: AtExecute, error: unknown, startedAt: Date): Promise<RunResult> {
+function crashed(r: AtWork, error: unknown, startedAt: Date): Promise<RunResult> {
   if (error instanceof UserError) throw error;
   const message = r.redactor.redact(failureLine(error));
   r.log.error(`The run failed: ${neutralize(message)}`);
@@ -57,7 +58,7 @@ function crashed(r: AtExecute, error: unknown, startedAt: Date): Promise<RunResu
 }
 
 /** The engine as the action runs it: in its log group, an unexpected throw ending the run `crashed`. */
-function crashSafe(r: AtExecute, startedAt: Date): ExecuteDeps['runAgent'] {
+function crashSafe(r: AtWork, startedAt: Date): ExecuteDeps['runAgent'] {
   return async (o) => {
     try {
       return await r.log.group(`Running gemini (${r.inputs.mode})`, () => r.deps.runAgent(o));
@@ -67,7 +68,7 @@ function crashSafe(r: AtExecute, startedAt: Date): ExecuteDeps['runAgent'] {
   };
 }
 
-function engineOptions(r: AtExecute, identity: CommitIdentity): ExecuteOptions['engine'] {
+function engineOptions(r: AtWork, identity: CommitIdentity): ExecuteOptions['engine'] {
   const { inputs, tracking, redactor } = r;
   return {
     worktree: r.ctx.workspace,
@@ -98,13 +99,13 @@ function engineOptions(r: AtExecute, identity: CommitIdentity): ExecuteOptions['
   };
 }
 
-export async function execute(r: AtExecute): Promise<Executed> {
+export async function work(r: AtWork): Promise<Worked> {
   const startedAt = new Date();
   const identity = await resolveCommitIdentity(r);
   let sandbox: AgentSandbox | undefined;
   try {
     sandbox = await openAgentSandbox(r);
-    const result = await runAgentInside(
+    const result = await execute(
       {
         auth: r.auth,
         ...(r.oauth ? { oauth: r.oauth } : {}),
