@@ -1,7 +1,8 @@
 /**
- * The publish phase: the run's commits onto the remote and into a pull request, without destroying anyone's work
- * and without losing the agent's. Never throws for a refused push or PR call: each becomes a `problem` in plain
- * words (what happened, what to do) and the work stays reachable (another branch, or a git bundle).
+ * How the run's commits reach the remote and a pull request (settled, pushed, diverted, bundled, signed), for the
+ * publish phase (phases/publish.ts): without destroying anyone's work and without losing the agent's. Never
+ * throws for a refused push or PR call: each becomes a `problem` in plain words (what happened, what to do) and the
+ * work stays reachable (another branch, or a git bundle).
  */
 import { join } from 'node:path';
 import { codePath, protectedChangesLine, type ProtectedChange } from '../domain/protected-paths.js';
