@@ -49,8 +49,8 @@ export interface HomeReady {
   bundleFile: string;
 }
 
-/** runGemini: how gemini ended, and the agent's work committed and bundled by its own user. */
-export interface GeminiRan {
+/** spawnAgent: how gemini ended, and the agent's work committed and bundled by its own user. */
+export interface Spawned {
   outcome: SpawnOutcome;
   exported: ExportResult;
 }
@@ -74,7 +74,7 @@ export interface Taken {
 
 /** The record as each phase finds it. */
 export type AtPrepareHome = Started;
-export type AtRunGemini = Started & HomeReady;
-export type AtCollect = AtRunGemini & GeminiRan;
+export type AtSpawn = Started & HomeReady;
+export type AtCollect = AtSpawn & Spawned;
 export type AtTake = AtCollect & Collected;
 export type AtEnd = AtTake & Taken;

@@ -1,6 +1,6 @@
 /**
  * One unattended Gemini run on a worktree, as a short list of phases over one record (engine-record.ts):
- * start → prepareHome (the agent's home and task) → runGemini (gemini runs; the worktree cleaned, the work
+ * start → prepareHome (the agent's home and task) → spawnAgent (gemini runs; the worktree cleaned, the work
  * exported, the agent's processes ended) → collect (the transcript) → takeCommits → the result. The walls (timeout, crash, quota,
  * auth, session-id collision) are watched by the mode runners from the start. The engine knows nothing about
  * GitHub. Its promises: it never hangs (every wait is bounded), it never lies about how the run ended, it never
@@ -18,7 +18,7 @@ import type { RunOptions } from './options.js';
 import { collect } from './phases/collect.js';
 import { prepareHome } from './phases/prepare-home.js';
 import { takeCommits } from './phases/take-commits.js';
-import { runGemini } from './phases/run-gemini.js';
+import { spawnAgent } from './phases/spawn-agent.js';
 import type { RunResult } from './types.js';
 
 /**
@@ -28,7 +28,7 @@ import type { RunResult } from './types.js';
 export async function runAgent(opts: RunOptions, deps: Partial<EngineDeps> = {}): Promise<RunResult> {
   const started = await start(opts, deps);
   const ready = extend(started, await prepareHome(started));
-  const ran = extend(ready, await runGemini(ready));
+  const ran = extend(ready, await spawnAgent(ready));
   const collected = extend(ran, await collect(ran));
   return resultOf(extend(collected, await takeCommits(collected)));
 }

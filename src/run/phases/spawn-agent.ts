@@ -1,5 +1,5 @@
 /**
- * The engine's runGemini phase: the task goes into the worktree, gemini runs (the mode runner, or a stand-in), and
+ * The engine's spawnAgent phase: the task goes into the worktree, gemini runs (the mode runner, or a stand-in), and
  * whatever happens the worktree is cleaned of what we put there, the agent's work is committed and bundled by its
  * own user, every process of that user ends and its telemetry is copied out, before anything it wrote is read.
  */
@@ -19,7 +19,7 @@ import type { Logger } from '../../util/log.js';
 import { guardProcessExit } from '../../util/process.js';
 import { neutralize } from '../../util/untrusted-text.js';
 import type { SpawnContext, SpawnOutcome } from '../attempt.js';
-import type { AtRunGemini, GeminiRan } from '../engine-record.js';
+import type { AtSpawn, Spawned } from '../engine-record.js';
 import { watchModel } from '../model-watch.js';
 import { withQuotaDetail } from '../walls.js';
 
@@ -41,7 +41,7 @@ function modelDownAtStart(message: string, log: Logger): SpawnOutcome {
 }
 
 /** What the mode runner is given: the run's options, its home, and how each spawn's environment is built. */
-function spawnContext(r: AtRunGemini): SpawnContext {
+function spawnContext(r: AtSpawn): SpawnContext {
   const { opts, home, progress, budget } = r;
   const sandbox = opts.sandbox;
   return {
@@ -73,7 +73,7 @@ function spawnContext(r: AtRunGemini): SpawnContext {
 }
 
 /** The task in the worktree, gemini started unless the model is already known down, and how it ended. */
-async function spawnAgent(r: AtRunGemini, installed: string[]): Promise<SpawnOutcome> {
+async function taskThenSpawn(r: AtSpawn, installed: string[]): Promise<SpawnOutcome> {
   const { opts } = r;
   await writeContextFile(opts.worktree, opts.task);
   if (opts.skillsDir) installed.push(...(await installSkills(opts.skillsDir, opts.worktree)));
@@ -88,7 +88,7 @@ async function spawnAgent(r: AtRunGemini, installed: string[]): Promise<SpawnOut
  * What the agent left uncommitted is committed, and its commits bundled, by the agent's own user: nothing of ours
  * runs git in a repository the agent could write (src/git/export.ts).
  */
-function exportAgentWork(r: AtRunGemini): Promise<ExportResult> {
+function exportAgentWork(r: AtSpawn): Promise<ExportResult> {
   const { opts, home } = r;
   const sandbox = opts.sandbox;
   return exportWork({
@@ -107,7 +107,7 @@ function exportAgentWork(r: AtRunGemini): Promise<ExportResult> {
  * Every process of the agent user ends, and its files become ours, before we read anything it wrote. The telemetry
  * stays with the run dir (post-mortems, the artifact); the sandbox's directory goes.
  */
-async function settleSandbox(r: AtRunGemini): Promise<void> {
+async function settleSandbox(r: AtSpawn): Promise<void> {
   const sandbox = r.opts.sandbox;
   if (!sandbox) return;
   await sandbox.settle();
@@ -124,7 +124,7 @@ async function settleSandbox(r: AtRunGemini): Promise<void> {
   }
 }
 
-export async function runGemini(r: AtRunGemini): Promise<GeminiRan> {
+export async function spawnAgent(r: AtSpawn): Promise<Spawned> {
   const { opts, log } = r;
   const sandbox = opts.sandbox;
   const skills: string[] = [];
@@ -133,7 +133,7 @@ export async function runGemini(r: AtRunGemini): Promise<GeminiRan> {
   // A cancelled job must not leave the agent's processes behind, whatever they did to leave our process tree.
   const releaseGuard = sandbox ? guardProcessExit(() => sandbox.reapSync()) : undefined;
   try {
-    outcome = await spawnAgent(r, skills);
+    outcome = await taskThenSpawn(r, skills);
   } finally {
     // The context file and copied skills leave the worktree before anything is committed.
     await removeContextFile(opts.worktree).catch((e: unknown) =>
