@@ -314,16 +314,14 @@ export async function isolateWorkspaceCredentials(
 }
 
 /**
- * Throws the agent's `.git` away and makes a new one from the snapshot and the vault (the action's own repository,
- * whose refs are the pre-run refs with the run branch at the run's head). HEAD is the vault's; the index is rebuilt
- * from HEAD, the working tree is left as the agent left it. Run only after every process of the agent has ended.
- * Idempotent: it can run again from the post step.
+ * A new .git for the workspace, in place of whatever the agent left there: made from the snapshot taken before the
+ * run (config, hooks, info) and the vault's objects. Returns its path.
  */
-export async function rebuildWorkspaceGit(o: {
-  snapshot: WorkspaceSnapshot;
-  vault: string;
-}): Promise<NestedRepoReport> {
-  const { snapshot } = o;
+async function freshGitDir(
+  snapshot: WorkspaceSnapshot,
+  vault: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
   const gitDir = join(snapshot.worktree, '.git');
   // rename never follows a link: whatever the agent left at .git (a directory, a file, a symlink) goes whole.
   const old = join(snapshot.worktree, `.git.gemini-run-old-${randomBytes(4).toString('hex')}`);
@@ -332,7 +330,6 @@ export async function rebuildWorkspaceGit(o: {
   });
   await rm(old, { recursive: true, force: true });
 
-  const env = ownRepoEnv();
   const emptyTemplate = join(snapshot.dir, 'empty-template');
   await mkdir(emptyTemplate, { recursive: true, mode: 0o700 });
   await Git.create(snapshot.dir, env).run([
@@ -351,11 +348,26 @@ export async function rebuildWorkspaceGit(o: {
       if (sub === 'hooks') await chmod(join(gitDir, sub, name), 0o755);
     }
   }
-  await copyObjectStore(join(o.vault, 'objects'), join(gitDir, 'objects'));
-  await copyFile(join(o.vault, 'shallow'), join(gitDir, 'shallow')).catch((e: NodeJS.ErrnoException) => {
+  await copyObjectStore(join(vault, 'objects'), join(gitDir, 'objects'));
+  await copyFile(join(vault, 'shallow'), join(gitDir, 'shallow')).catch((e: NodeJS.ErrnoException) => {
     if (e.code !== 'ENOENT') throw e;
   });
+  return gitDir;
+}
 
+/**
+ * Throws the agent's `.git` away and makes a new one from the snapshot and the vault (the action's own repository,
+ * whose refs are the pre-run refs with the run branch at the run's head). HEAD is the vault's; the index is rebuilt
+ * from HEAD, the working tree is left as the agent left it. Run only after every process of the agent has ended.
+ * Idempotent: it can run again from the post step.
+ */
+export async function rebuildWorkspaceGit(o: {
+  snapshot: WorkspaceSnapshot;
+  vault: string;
+}): Promise<NestedRepoReport> {
+  const { snapshot } = o;
+  const env = ownRepoEnv();
+  const gitDir = await freshGitDir(snapshot, o.vault, env);
   // The vault is ours: its refs and HEAD are read with git there, and written here with git on a .git we just made.
   const vault = Git.create(o.vault, env);
   const refs = await vault.output([

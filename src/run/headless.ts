@@ -50,17 +50,43 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     checkBudget();
   });
   const stream = new StreamTally(ctx, checkBudget);
-  // The proxy's verdict on the model API arrives between events: looked at on a timer, as interactive's tick does.
-  let modelDown: string | undefined;
-  let stalled: string | undefined;
+  const watch = watchHeadless(ctx, life, group, stream);
+  let ran: Awaited<ReturnType<typeof runGemini>>;
+  try {
+    ran = await runGemini(spec, { ctx, life, group, stream, heard: watch.heard });
+  } finally {
+    watch.stop();
+  }
+  stream.end();
+  return endOf({ ctx, attempt, sessionId, life, stream, ran, seen: watch.seen });
+}
+
+/** What the watch saw that stopped gemini: the model given up for unavailable, or gemini stalled. */
+interface Seen {
+  modelDown?: string;
+  stalled?: string;
+}
+
+/**
+ * The proxy's verdict on the model API arrives between events: looked at on a timer, as interactive's tick does,
+ * with gemini's silence (stalled once it said nothing past the silence bound with no tool running).
+ */
+function watchHeadless(
+  ctx: SpawnContext,
+  life: SpawnLifecycle,
+  group: GroupStop,
+  stream: StreamTally,
+): { seen: Seen; heard: () => void; stop: () => void } {
+  const { opts } = ctx;
+  const seen: Seen = {};
   const stallMs = silenceFor(opts.timeoutMs) + STALL_AFTER_SILENCE_MS;
   let heardAt = Date.now();
   let events = 0;
-  const watch = setInterval(() => {
+  const timer = setInterval(() => {
     if (group.pid === undefined || life.stopping) return;
     const down = ctx.modelDown();
     if (down !== undefined) {
-      modelDown = down;
+      seen.modelDown = down;
       opts.log.warning(`model-unavailable: ${down}`);
       group.stop('the model API is unavailable');
       return;
@@ -70,18 +96,25 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     if (life.events.length !== events) [events, heardAt] = [life.events.length, Date.now()];
     const quietMs = Date.now() - heardAt;
     if (quietMs < stallMs || stream.toolRunning()) return;
-    stalled = `gemini stalled: it printed nothing and recorded no telemetry for ${Math.round(quietMs / 1000)} s with no tool running`;
+    seen.stalled = `gemini stalled: it printed nothing and recorded no telemetry for ${Math.round(quietMs / 1000)} s with no tool running`;
     group.stop('gemini stalled');
   }, MODEL_WATCH_MS);
-  let ran: Awaited<ReturnType<typeof runGemini>>;
-  try {
-    ran = await runGemini(spec, { ctx, life, group, stream, heard: () => (heardAt = Date.now()) });
-  } finally {
-    clearInterval(watch);
-  }
-  const { exit, stderr, geminiLifetimeMs } = ran;
-  stream.end();
+  return { seen, heard: () => (heardAt = Date.now()), stop: () => clearInterval(timer) };
+}
 
+/** How the spawn ended (walls.ts decides), as the outcome the engine reads, or a retry. */
+function endOf(o: {
+  ctx: SpawnContext;
+  attempt: number;
+  sessionId: string;
+  life: SpawnLifecycle;
+  stream: StreamTally;
+  ran: Awaited<ReturnType<typeof runGemini>>;
+  seen: Seen;
+}): Attempt {
+  const { opts } = o.ctx;
+  const { life, stream, seen } = o;
+  const { exit, stderr, geminiLifetimeMs } = o.ran;
   const d = decideHeadlessEnd({
     events: life.events,
     exitCode: exit.code,
@@ -91,10 +124,10 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     ...(stream.error !== undefined ? { streamError: stream.error } : {}),
     streamTerminalQuota: stream.terminalQuota,
     stderr,
-    sessionRetries: attempt,
+    sessionRetries: o.attempt,
     ...(opts.cliProfile ? { cli: opts.cliProfile } : {}),
-    ...(modelDown !== undefined ? { modelDown } : {}),
-    ...(stalled !== undefined ? { stalled } : {}),
+    ...(seen.modelDown !== undefined ? { modelDown: seen.modelDown } : {}),
+    ...(seen.stalled !== undefined ? { stalled: seen.stalled } : {}),
   });
   if (d.action === 'retry') return { kind: 'retry', message: d.message };
   const lastScreen = stderr.trim() ? stderr.trim().split('\n').slice(-20) : undefined;
@@ -106,7 +139,7 @@ async function spawnOnce(ctx: SpawnContext, attempt: number): Promise<Attempt> {
     outcome: {
       status: d.status,
       ...(d.message !== undefined ? { message: d.message } : {}),
-      sessionId: translator.sessionId ?? sessionId,
+      sessionId: translator.sessionId ?? o.sessionId,
       exitCode: exit.code,
       ...(lastScreen ? { lastScreen } : {}),
       geminiLifetimeMs,

@@ -158,7 +158,27 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
   if (opts.task?.title) out.push(`**Task:** ${plainInline(redactSecrets(opts.task.title), on)}`, '');
   if (result.message && result.status !== 'finished')
     out.push(`> ${plainInline(redactSecrets(result.message), on)}`, '');
+  out.push(...factLines(result));
+  if (result.egress) out.push(...egressLines(result.egress));
+  if (result.egress && result.localServices) out.push(...localServiceLines(result.localServices));
+  out.push(...toolLines(result), ...modelLines(result), ...changeLines(result, on));
+  const answer = result.transcript.finalAnswer.trim();
+  if (answer) {
+    const max = opts.maxAnswerChars ?? 20_000;
+    const text = redactSecrets(answer);
+    // A block of its own: nothing the answer opens (a fence, a list, HTML) reaches the summary's text after it.
+    const shown = publishedBlock(text.length > max ? `${text.slice(0, max)}\n\n…(truncated)` : text, on);
+    out.push('### Final answer', '', shown, '');
+  }
+  if (result.sessionId) {
+    const command = opts.resumeCommand ?? `gemini --resume ${result.sessionId}`;
+    out.push('### Resume', '', '```sh', command, '```', '');
+  }
+  return out.join('\n');
+}
 
+/** The facts table, and the calls the model proxy refused. */
+function factLines(result: RunResult): string[] {
   const usage = result.usage;
   const facts: [string, string][] = [
     ['Status', `\`${result.status}\``],
@@ -175,7 +195,7 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
       : []),
     ...(result.served ? [servedFact(result.served)] : []),
   ];
-  out.push('| | |', '|---|---|', ...facts.map(([k, v]) => `| ${k} | ${v} |`), '');
+  const out = ['| | |', '|---|---|', ...facts.map(([k, v]) => `| ${k} | ${v} |`), ''];
   const refused = result.refusedCalls;
   if (refused && refused.count > 0) {
     const shown = refused.first.map((c) => codeSpan(c)).join(', ');
@@ -184,40 +204,48 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
       '',
     );
   }
+  return out;
+}
 
-  if (result.egress) out.push(...egressLines(result.egress));
-  if (result.egress && result.localServices) out.push(...localServiceLines(result.localServices));
-
+function toolLines(result: RunResult): string[] {
   const tools = toolRows(result);
-  if (tools.length > 0) {
-    out.push('### Tool calls', '', '| Kind | Tool | Calls | Failed |', '|---|---|---:|---:|');
-    for (const t of tools)
-      out.push(`| ${t.kind} | ${codeSpan(t.name, { table: true })} | ${t.count} | ${t.failures} |`);
-    out.push('');
-  }
+  if (tools.length === 0) return [];
+  return [
+    '### Tool calls',
+    '',
+    '| Kind | Tool | Calls | Failed |',
+    '|---|---|---:|---:|',
+    ...tools.map((t) => `| ${t.kind} | ${codeSpan(t.name, { table: true })} | ${t.count} | ${t.failures} |`),
+    '',
+  ];
+}
 
-  if (usage.models.length > 0) {
+function modelLines(result: RunResult): string[] {
+  const { models } = result.usage;
+  if (models.length === 0) return [];
+  const out = [
+    '### Models',
+    '',
+    '| Model | Requests | Input | Output | Cached | Total |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const m of models) {
+    const mark = m.fallback ? ' (fallback)' : m.utility ? ' (router)' : '';
+    const name = `${codeSpan(m.model, { table: true })}${mark}`;
     out.push(
-      '### Models',
-      '',
-      '| Model | Requests | Input | Output | Cached | Total |',
-      '|---|---:|---:|---:|---:|---:|',
+      `| ${name} | ${m.requests} | ${formatTokens(m.inputTokens)} | ${formatTokens(m.outputTokens)} | ` +
+        `${formatTokens(m.cachedTokens)} | ${formatTokens(m.totalTokens)} |`,
     );
-    for (const m of usage.models) {
-      const mark = m.fallback ? ' (fallback)' : m.utility ? ' (router)' : '';
-      const name = `${codeSpan(m.model, { table: true })}${mark}`;
-      out.push(
-        `| ${name} | ${m.requests} | ${formatTokens(m.inputTokens)} | ${formatTokens(m.outputTokens)} | ` +
-          `${formatTokens(m.cachedTokens)} | ${formatTokens(m.totalTokens)} |`,
-      );
-    }
-    if (usage.models.some((m) => m.fallback)) {
-      out.push('', '_A model marked (fallback) served because the requested one was unavailable._');
-    }
-    out.push('');
   }
+  if (models.some((m) => m.fallback)) {
+    out.push('', '_A model marked (fallback) served because the requested one was unavailable._');
+  }
+  out.push('');
+  return out;
+}
 
-  out.push('### Changes', '');
+function changeLines(result: RunResult, on: PublishContext): string[] {
+  const out = ['### Changes', ''];
   if (result.commits.length === 0) {
     out.push('No commits.');
   } else {
@@ -234,19 +262,5 @@ export function renderSummary(result: RunResult, options: SummaryOptions | Task 
     out.push('', '</details>');
   }
   out.push('');
-
-  const answer = result.transcript.finalAnswer.trim();
-  if (answer) {
-    const max = opts.maxAnswerChars ?? 20_000;
-    const text = redactSecrets(answer);
-    // A block of its own: nothing the answer opens (a fence, a list, HTML) reaches the summary's text after it.
-    const shown = publishedBlock(text.length > max ? `${text.slice(0, max)}\n\n…(truncated)` : text, on);
-    out.push('### Final answer', '', shown, '');
-  }
-
-  if (result.sessionId) {
-    const command = opts.resumeCommand ?? `gemini --resume ${result.sessionId}`;
-    out.push('### Resume', '', '```sh', command, '```', '');
-  }
-  return out.join('\n');
+  return out;
 }

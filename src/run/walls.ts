@@ -271,79 +271,16 @@ function stopModelDown(message: string): WallDecision {
 
 /** The next move of the engine. Pure: everything it needs is in the input. */
 export function decideWall(input: WallInput): WallDecision {
-  const { events, pane, screen } = input;
+  const { events, screen } = input;
   const timedOut = input.escapeSentAtMs !== undefined;
   const errorWall = wallError(events);
-
-  if (pane.dead) {
-    if (
-      pane.exitCode === EXIT_INPUT &&
-      matchDialog(screen, ['session-exists']) !== undefined &&
-      input.sessionRetries < 1
-    ) {
-      return { action: 'retry', message: 'session id already exists' };
-    }
-    if (errorWall) return { action: 'stop', ...errorWall };
-    if (input.modelDown !== undefined) return stopModelDown(input.modelDown);
-    if (pane.exitCode === EXIT_AUTH) {
-      const wall = screenWall(screen);
-      const tail = screenTail(screen);
-      return {
-        action: 'stop',
-        status: 'auth-failed',
-        message:
-          wall?.status === 'auth-failed' ? wall.message : tail || 'gemini exited 41 (authentication error)',
-      };
-    }
-    const wall = screenWall(screen);
-    if (wall) return { action: 'stop', ...wall };
-    const unavailable = modelUnavailable(events, timedOut ? 'timed-out' : 'crashed');
-    if (unavailable) return { action: 'stop', ...unavailable };
-    if (timedOut)
-      return {
-        action: 'stop',
-        status: 'timed-out',
-        message: `timed out; then ${describeExit(pane, input.cli)}`,
-      };
-    if (pane.exitCode === 0 && idleAfterLastTurn(events)) {
-      return { action: 'stop', status: 'finished', message: 'gemini exited after the turn finished' };
-    }
-    const tail = screenTail(screen);
-    return {
-      action: 'stop',
-      status: 'crashed',
-      message: `${describeExit(pane, input.cli)} before the turn finished${tail ? `: ${tail}` : ''}`,
-    };
-  }
-
+  if (input.pane.dead) return afterExit(input, errorWall, timedOut);
   if (errorWall) return { action: 'stop', ...errorWall };
   const wall = screenWall(screen);
   if (wall) return { action: 'stop', ...wall, fromScreen: true };
   // The CLI would retry for minutes more; the proxy saw enough to say the model API is not there.
   if (input.modelDown !== undefined && !timedOut) return stopModelDown(input.modelDown);
-
-  if (timedOut) {
-    const escapedAt = input.escapeSentAtMs as number;
-    const unavailable = modelUnavailable(events, 'timed-out');
-    const message = unavailable?.message ?? `timed out after ${Math.round(input.timeoutMs / 1000)} s`;
-    // Any idle edge at all after the Escape: the turn was cancelled (or had just finished) and the TUI is usable.
-    const status = unavailable?.status ?? 'timed-out';
-    if (idleAfterLastTurn(events) || input.titleIdle === true) return { action: 'quit', status, message };
-    // 0.61.0 answers a cancelled continuation by asking the model again (probe escape-after-tool-call); a tool
-    // call in that answer would run after the timeout. Still busy after an Escape: cancel the nudge too.
-    const sent = input.escapesSent ?? 1;
-    if (
-      sent <= (input.cli?.nudgesAfterCancel ?? 0) &&
-      input.elapsedMs - (input.lastEscapeAtMs ?? escapedAt) >= RE_ESCAPE_AFTER_MS
-    ) {
-      return { action: 'escape' };
-    }
-    if (input.elapsedMs - escapedAt >= (input.escapeGraceMs ?? DEFAULT_ESCAPE_GRACE_MS)) {
-      return { action: 'stop', status, message: `${message}; gemini did not settle after Escape` };
-    }
-    return { action: 'wait' };
-  }
-
+  if (timedOut) return afterEscape(input, input.escapeSentAtMs as number);
   if (idleAfterLastTurn(events) || input.titleIdle === true) {
     // The CLI gave up retrying and went idle: the turn ended, but nothing was done.
     const unavailable = modelUnavailable(events, 'crashed');
@@ -358,6 +295,76 @@ export function decideWall(input: WallInput): WallDecision {
       status: 'crashed',
       message: `gemini stalled: its screen and telemetry did not change for ${Math.round((input.stillForMs ?? 0) / 1000)} s while it was working${tail ? `; the screen ends: ${tail}` : ''}`,
     };
+  }
+  return { action: 'wait' };
+}
+
+/** gemini's pane is dead: why it ended (a session-id collision earns one retry). */
+function afterExit(
+  input: WallInput,
+  errorWall: ReturnType<typeof wallError>,
+  timedOut: boolean,
+): WallDecision {
+  const { events, pane, screen } = input;
+  if (
+    pane.exitCode === EXIT_INPUT &&
+    matchDialog(screen, ['session-exists']) !== undefined &&
+    input.sessionRetries < 1
+  ) {
+    return { action: 'retry', message: 'session id already exists' };
+  }
+  if (errorWall) return { action: 'stop', ...errorWall };
+  if (input.modelDown !== undefined) return stopModelDown(input.modelDown);
+  if (pane.exitCode === EXIT_AUTH) {
+    const wall = screenWall(screen);
+    const tail = screenTail(screen);
+    return {
+      action: 'stop',
+      status: 'auth-failed',
+      message:
+        wall?.status === 'auth-failed' ? wall.message : tail || 'gemini exited 41 (authentication error)',
+    };
+  }
+  const wall = screenWall(screen);
+  if (wall) return { action: 'stop', ...wall };
+  const unavailable = modelUnavailable(events, timedOut ? 'timed-out' : 'crashed');
+  if (unavailable) return { action: 'stop', ...unavailable };
+  if (timedOut)
+    return {
+      action: 'stop',
+      status: 'timed-out',
+      message: `timed out; then ${describeExit(pane, input.cli)}`,
+    };
+  if (pane.exitCode === 0 && idleAfterLastTurn(events)) {
+    return { action: 'stop', status: 'finished', message: 'gemini exited after the turn finished' };
+  }
+  const tail = screenTail(screen);
+  return {
+    action: 'stop',
+    status: 'crashed',
+    message: `${describeExit(pane, input.cli)} before the turn finished${tail ? `: ${tail}` : ''}`,
+  };
+}
+
+/** The timeout's Escape was sent and gemini is still there: quit once it settled, or escape again, or stop. */
+function afterEscape(input: WallInput, escapedAt: number): WallDecision {
+  const { events } = input;
+  const unavailable = modelUnavailable(events, 'timed-out');
+  const message = unavailable?.message ?? `timed out after ${Math.round(input.timeoutMs / 1000)} s`;
+  // Any idle edge at all after the Escape: the turn was cancelled (or had just finished) and the TUI is usable.
+  const status = unavailable?.status ?? 'timed-out';
+  if (idleAfterLastTurn(events) || input.titleIdle === true) return { action: 'quit', status, message };
+  // 0.61.0 answers a cancelled continuation by asking the model again (probe escape-after-tool-call); a tool
+  // call in that answer would run after the timeout. Still busy after an Escape: cancel the nudge too.
+  const sent = input.escapesSent ?? 1;
+  if (
+    sent <= (input.cli?.nudgesAfterCancel ?? 0) &&
+    input.elapsedMs - (input.lastEscapeAtMs ?? escapedAt) >= RE_ESCAPE_AFTER_MS
+  ) {
+    return { action: 'escape' };
+  }
+  if (input.elapsedMs - escapedAt >= (input.escapeGraceMs ?? DEFAULT_ESCAPE_GRACE_MS)) {
+    return { action: 'stop', status, message: `${message}; gemini did not settle after Escape` };
   }
   return { action: 'wait' };
 }

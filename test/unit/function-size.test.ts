@@ -1,9 +1,40 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const MAX_LINES = 80;
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+/**
+ * Functions of src/ over the limit, each with the lines it has now (it may not grow) and why it is allowed. An
+ * entry that is split below the limit must leave the list.
+ */
+const ALLOWED: Record<string, { lines: number; why: string }> = {
+  'src/fake/github/pulls.ts: pullJson': {
+    lines: 82,
+    why: "GitHub's pull request object field for field in the REST description's shape: one literal, read as one",
+  },
+  // Being split into units of one job each by the model proxy change under way (issue 41, item 1).
+  'src/proxy/model-proxy.ts: startModelProxy': {
+    lines: 406,
+    why: 'the model proxy change under way splits it',
+  },
+  'src/proxy/model-proxy.ts: startModelProxy/<anonymous>': {
+    lines: 160,
+    why: "the proxy's request handler: the model proxy change under way splits it",
+  },
+  'src/proxy/launch.ts: launchModelProxy': { lines: 120, why: 'the model proxy change under way splits it' },
+  // The demo's world and the CLI's commands are being reworked by the CLI/demo change under way (issue 41, item 1).
+  'src/demo/demo.ts: runDemo': {
+    lines: 175,
+    why: "the demo's world: the CLI/demo change under way splits it",
+  },
+  'src/cli/commands/doctor.ts: runChecks': { lines: 94, why: 'the CLI/demo change under way reworks it' },
+  'src/cli/commands/probe.ts: run': { lines: 108, why: 'the CLI/demo change under way reworks it' },
+  'src/cli/commands/run.ts: run': { lines: 99, why: 'the CLI/demo change under way reworks it' },
+  'src/cli/commands/setup.ts: run': { lines: 88, why: 'the CLI/demo change under way reworks it' },
+};
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -12,36 +43,58 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** Every function-like node of a source text longer than `max` lines, as `name (lines)`. */
-function longFunctions(path: string, text: string, max: number): string[] {
+/**
+ * Every function-like node of a source text longer than `max` lines, as `path: name` → lines. An anonymous
+ * function is named after the named function around it (`outer/<anonymous>`), or its line without one.
+ */
+function longFunctions(path: string, text: string, max: number): Map<string, number> {
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
+  const found = new Map<string, number>();
+  const visit = (node: ts.Node, outer: string | undefined): void => {
+    let name = outer;
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const from = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
       const to = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-      const name = node.name?.getText(source) ?? `<anonymous at line ${from + 1}>`;
-      if (to - from + 1 > max) found.push(`${path}: ${name} (${to - from + 1} lines)`);
+      const own = node.name?.getText(source);
+      name = own ?? (outer ? `${outer}/<anonymous>` : `<anonymous at line ${from + 1}>`);
+      if (to - from + 1 > max) found.set(`${path}: ${name}`, to - from + 1);
     }
-    ts.forEachChild(node, visit);
+    ts.forEachChild(node, (child) => visit(child, name));
   };
-  visit(source);
+  visit(source, undefined);
+  return found;
+}
+
+function longInSrc(): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const f of filesUnder(join(ROOT, 'src'))) {
+    for (const [k, v] of longFunctions(relative(ROOT, f), readFileSync(f, 'utf8'), MAX_LINES))
+      found.set(k, v);
+  }
   return found;
 }
 
 describe('function size', () => {
-  it(`keeps every function in src/action under ${MAX_LINES} lines`, () => {
-    const root = new URL('../../src/action', import.meta.url).pathname;
-    const long = filesUnder(root).flatMap((f) =>
-      longFunctions(f.slice(root.length - 'src/action'.length), readFileSync(f, 'utf8'), MAX_LINES),
-    );
-    expect(long).toEqual([]);
+  const long = longInSrc();
+
+  it(`keeps every function in src/ under ${MAX_LINES} lines, but the allowed ones`, () => {
+    expect([...long.keys()].filter((k) => !Object.hasOwn(ALLOWED, k))).toEqual([]);
   });
 
-  it('finds a long function (the check can fail)', () => {
+  it('lets no allowed function grow, and lists none that is no longer over the limit', () => {
+    for (const [k, { lines }] of Object.entries(ALLOWED)) {
+      expect(long.get(k), `${k}: split below ${MAX_LINES} lines? Remove it from ALLOWED`).toBeDefined();
+      expect(long.get(k), k).toBeLessThanOrEqual(lines);
+    }
+  });
+
+  it('finds a long function, named or not (the check can fail)', () => {
     const body = Array.from({ length: MAX_LINES }, (_, i) => `  const v${i} = ${i};`).join('\n');
-    expect(longFunctions('x.ts', `function big() {\n${body}\n}\n`, MAX_LINES)).toEqual([
-      `x.ts: big (${MAX_LINES + 2} lines)`,
-    ]);
+    const text = `function big() {\n${body}\n}\nfunction outer() {\n  return () => {\n${body}\n  };\n}\n`;
+    expect(Object.fromEntries(longFunctions('x.ts', text, MAX_LINES))).toEqual({
+      'x.ts: big': MAX_LINES + 2,
+      'x.ts: outer': MAX_LINES + 4,
+      'x.ts: outer/<anonymous>': MAX_LINES + 2,
+    });
   });
 });
