@@ -173,6 +173,51 @@ export function checkDisk(freeBytes: number, dir: string): Check {
       };
 }
 
+/** tmux on PATH, and that it runs. */
+async function tmuxCheck(env: NodeJS.ProcessEnv): Promise<Check> {
+  const tmux = await whichOnPath('tmux', env.PATH);
+  if (!tmux) {
+    return {
+      name: 'tmux',
+      status: 'fail',
+      detail: 'not found on PATH',
+      fix: 'install tmux (apt-get install tmux)',
+    };
+  }
+  const v = await tmuxVersion(tmux);
+  return v
+    ? { name: 'tmux', status: 'ok', detail: `${v} (${tmux})` }
+    : { name: 'tmux', status: 'fail', detail: `${tmux} does not run`, fix: 'reinstall tmux' };
+}
+
+/** The gemini a run would start, that it runs, and its version. */
+async function geminiCheck(o: {
+  gemini?: string;
+  toolCache?: string;
+  allowUnchecked: boolean;
+  env: NodeJS.ProcessEnv;
+}): Promise<Check> {
+  const found = await locateGemini(o.gemini, o.env, o.toolCache);
+  if (!found) {
+    return {
+      name: 'gemini',
+      status: 'fail',
+      detail: `not found (--gemini, GEMINI_RUN_GEMINI_PATH, PATH, tool cache ${o.toolCache ?? toolkitToolCache(o.env) ?? '-'})`,
+      fix: `run 'gemini-run setup' to install ${DEFAULT_GEMINI_VERSION}, or pass --gemini <path>`,
+    };
+  }
+  const version = await geminiVersion(found.path, o.env);
+  if (!version) {
+    return {
+      name: 'gemini',
+      status: 'fail',
+      detail: `${found.path} (${found.source}) does not run`,
+      fix: `reinstall it with 'gemini-run setup'`,
+    };
+  }
+  return checkGeminiVersion(version, `${found.path} (${found.source})`, o.allowUnchecked);
+}
+
 async function runChecks(o: {
   cwd: string;
   home: string;
@@ -183,44 +228,7 @@ async function runChecks(o: {
 }): Promise<Check[]> {
   const checks: Check[] = [checkNode(process.version)];
 
-  const tmux = await whichOnPath('tmux', o.env.PATH);
-  if (!tmux) {
-    checks.push({
-      name: 'tmux',
-      status: 'fail',
-      detail: 'not found on PATH',
-      fix: 'install tmux (apt-get install tmux)',
-    });
-  } else {
-    const v = await tmuxVersion(tmux);
-    checks.push(
-      v
-        ? { name: 'tmux', status: 'ok', detail: `${v} (${tmux})` }
-        : { name: 'tmux', status: 'fail', detail: `${tmux} does not run`, fix: 'reinstall tmux' },
-    );
-  }
-
-  const found = await locateGemini(o.gemini, o.env, o.toolCache);
-  if (!found) {
-    checks.push({
-      name: 'gemini',
-      status: 'fail',
-      detail: `not found (--gemini, GEMINI_RUN_GEMINI_PATH, PATH, tool cache ${o.toolCache ?? toolkitToolCache(o.env) ?? '-'})`,
-      fix: `run 'gemini-run setup' to install ${DEFAULT_GEMINI_VERSION}, or pass --gemini <path>`,
-    });
-  } else {
-    const version = await geminiVersion(found.path, o.env);
-    if (!version) {
-      checks.push({
-        name: 'gemini',
-        status: 'fail',
-        detail: `${found.path} (${found.source}) does not run`,
-        fix: `reinstall it with 'gemini-run setup'`,
-      });
-    } else {
-      checks.push(checkGeminiVersion(version, `${found.path} (${found.source})`, o.allowUnchecked));
-    }
-  }
+  checks.push(await tmuxCheck(o.env), await geminiCheck(o));
 
   const home = homeAt(o.home);
   try {

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { guardProcessExit } from '../../util/process.js';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { ParseArgsConfig } from 'node:util';
 import { execute } from '../../host/execute.js';
 import {
   continueOnBranch,
@@ -22,7 +23,8 @@ import { type Task } from '../../domain/types.js';
 import { failsStep } from '../../domain/status.js';
 import { getErrorMessage, UserError } from '../../util/errors.js';
 import { withStack } from '../../util/async-stack.js';
-import { createStreamLogger } from '../../util/log.js';
+import { createStreamLogger, type Logger } from '../../util/log.js';
+import type { RunResult } from '../../run/types.js';
 import { guardLines } from '../../util/untrusted-text.js';
 import { findPinnedGemini } from '../../gemini/install.js';
 import { checkedVersionsInWords, profileOfBinary } from '../../gemini/cli-profile.js';
@@ -144,45 +146,118 @@ async function branchFor(
   return branch;
 }
 
+const RUN_FLAGS = {
+  repo: { type: 'string' },
+  prompt: { type: 'string' },
+  'prompt-file': { type: 'string' },
+  branch: { type: 'string' },
+  resume: { type: 'string' },
+  author: { type: 'string' },
+  mode: { type: 'string' },
+  model: { type: 'string' },
+  'timeout-minutes': { type: 'string' },
+  gemini: { type: 'string' },
+  skills: { type: 'string' },
+  'no-scrub': { type: 'boolean' },
+  'allow-unchecked-gemini-version': { type: 'boolean' },
+  settings: { type: 'string' },
+  instructions: { type: 'string' },
+  'allowed-tools': { type: 'string' },
+  'exclude-tools': { type: 'string' },
+  extensions: { type: 'string' },
+  'max-tokens': { type: 'string' },
+} satisfies NonNullable<ParseArgsConfig['options']>;
+
+/** The flags checked one by one: the mode, the timeout and the commits' author. */
+function runFlags(values: { mode?: string; 'timeout-minutes'?: string; author?: string }) {
+  return {
+    mode: flagValue(runModeSchema('--mode'), values.mode ?? 'interactive', 'run'),
+    minutes: flagValue(timeoutMinutesSchema('--timeout-minutes'), values['timeout-minutes'] ?? '30', 'run'),
+    identity: flagValue(personSchema('--author'), values.author ?? '', 'run') ?? TOOLKIT_IDENTITY,
+  };
+}
+
+/** The task: the prompt (--prompt, --prompt-file or stdin), and the standing instructions. */
+async function taskOf(
+  values: { prompt?: string; 'prompt-file'?: string; instructions?: string },
+  io: CliIO,
+): Promise<Task> {
+  const instruction = (await readPrompt(values, io)).trim();
+  if (!instruction) throw new UserError('The task is empty.');
+  return {
+    title: instruction.split('\n')[0]!.slice(0, 100),
+    instruction,
+    comments: [],
+    source: { kind: 'local' },
+    ...(values.instructions?.trim() ? { standingInstructions: values.instructions } : {}),
+  };
+}
+
+/** The gemini the run starts (--gemini, GEMINI_RUN_GEMINI_PATH, the pinned one) and its profile. */
+async function geminiFor(
+  values: { gemini?: string; 'allow-unchecked-gemini-version'?: boolean },
+  io: CliIO,
+): Promise<{ geminiPath: string; cliProfile: Awaited<ReturnType<typeof profileOfBinary>> }> {
+  const geminiPath = values.gemini ?? io.env.GEMINI_RUN_GEMINI_PATH ?? (await findPinnedGemini());
+  const cliProfile = await profileOfBinary(geminiPath, {
+    allowUnchecked: values['allow-unchecked-gemini-version'] === true,
+  });
+  if (cliProfile.unchecked) {
+    write(
+      io.stderr,
+      `gemini ${cliProfile.version} has not been checked by gemini-run's probes: running it with the ${cliProfile.checked} profile.`,
+    );
+  }
+  return { geminiPath, cliProfile };
+}
+
+/** Keeps the run's session for `--resume`; the command that continues it, or undefined when it was not kept. */
+async function keptForResume(
+  sessions: string,
+  result: RunResult,
+  ran: KeptRun,
+  log: Logger,
+): Promise<string | undefined> {
+  if (!result.sessionId || !result.transcriptPath) return undefined;
+  try {
+    await keepSession(sessions, result.sessionId, result.transcriptPath, ran);
+  } catch (e) {
+    log.warning(`Could not keep the session for --resume: ${getErrorMessage(e)}`);
+    return undefined;
+  }
+  return `gemini-run run --repo ${shellWord(ran.repo)} --resume ${result.sessionId} --prompt '<what next>'`;
+}
+
+/**
+ * The summary and the last line. The summary quotes the agent (answer, commit subjects) and the task: no escape
+ * sequence reaches the terminal, no line a runner would obey (this command can run in a workflow step).
+ */
+function tellEnd(
+  io: CliIO,
+  result: RunResult,
+  o: { task: Task; branch: string; resumeCommand: string | undefined },
+): void {
+  const { resumeCommand } = o;
+  const summary = renderSummary(result, { task: o.task, ...(resumeCommand ? { resumeCommand } : {}) });
+  write(io.stdout, `\n${guardLines(summary)}`);
+  write(
+    io.stdout,
+    `\n${result.status}: ${result.commits.length} commit(s) on branch ${o.branch}.${resumeCommand ? ` Continue with: ${resumeCommand}` : ''}`,
+  );
+}
+
 export const runCommand: Command = {
   name: 'run',
   summary: 'run gemini unattended on a local repository and leave its commits on a branch',
   usage: USAGE,
   async run(argv: string[], io: CliIO): Promise<number> {
-    const { values, help } = parseCommandArgs('run', argv, {
-      repo: { type: 'string' },
-      prompt: { type: 'string' },
-      'prompt-file': { type: 'string' },
-      branch: { type: 'string' },
-      resume: { type: 'string' },
-      author: { type: 'string' },
-      mode: { type: 'string' },
-      model: { type: 'string' },
-      'timeout-minutes': { type: 'string' },
-      gemini: { type: 'string' },
-      skills: { type: 'string' },
-      'no-scrub': { type: 'boolean' },
-      'allow-unchecked-gemini-version': { type: 'boolean' },
-      settings: { type: 'string' },
-      instructions: { type: 'string' },
-      'allowed-tools': { type: 'string' },
-      'exclude-tools': { type: 'string' },
-      extensions: { type: 'string' },
-      'max-tokens': { type: 'string' },
-    });
+    const { values, help } = parseCommandArgs('run', argv, RUN_FLAGS);
     if (help) {
       write(io.stdout, USAGE);
       return 0;
     }
-    const mode = flagValue(runModeSchema('--mode'), values.mode ?? 'interactive', 'run');
-    const minutes = flagValue(
-      timeoutMinutesSchema('--timeout-minutes'),
-      values['timeout-minutes'] ?? '30',
-      'run',
-    );
-    const identity = flagValue(personSchema('--author'), values.author ?? '', 'run') ?? TOOLKIT_IDENTITY;
-    const instruction = (await readPrompt(values, io)).trim();
-    if (!instruction) throw new UserError('The task is empty.');
+    const { mode, minutes, identity } = runFlags(values);
+    const task = await taskOf(values, io);
     const shape = runShape(values);
     const model = resolveModel(values.model);
     const auth = await resolveAuth(authFromToolkitEnv(io.env), () => undefined);
@@ -190,24 +265,8 @@ export const runCommand: Command = {
     const kept = values.resume ? await findSession(sessions, values.resume) : undefined;
 
     const repo = await openLocalRepo(resolve(io.cwd, values.repo ?? '.'));
-    const geminiPath = values.gemini ?? io.env.GEMINI_RUN_GEMINI_PATH ?? (await findPinnedGemini());
-    const cliProfile = await profileOfBinary(geminiPath, {
-      allowUnchecked: values['allow-unchecked-gemini-version'] === true,
-    });
-    if (cliProfile.unchecked) {
-      write(
-        io.stderr,
-        `gemini ${cliProfile.version} has not been checked by gemini-run's probes: running it with the ${cliProfile.checked} profile.`,
-      );
-    }
+    const { geminiPath, cliProfile } = await geminiFor(values, io);
     const branch = await branchFor(repo, values.branch, kept?.ran);
-    const task: Task = {
-      title: instruction.split('\n')[0]!.slice(0, 100),
-      instruction,
-      comments: [],
-      source: { kind: 'local' },
-      ...(values.instructions?.trim() ? { standingInstructions: values.instructions } : {}),
-    };
     const log = createStreamLogger({ out: io.stdout, err: io.stderr, statusLine: wantsStatusLine(io) });
     // As in the action: the credential stays in a model proxy, and at the timeout or the token budget the proxy
     // refuses every further call (0.61.0 asks the model again by itself after the cancel).
@@ -247,33 +306,8 @@ export const runCommand: Command = {
       });
       const commits = await publishToBranch(repo, result, { scrub: !values['no-scrub'] });
       // Kept before the run dir goes: the next `--resume` continues from this copy.
-      const resumable =
-        result.sessionId && result.transcriptPath
-          ? await keepSession(sessions, result.sessionId, result.transcriptPath, {
-              repo: repo.top,
-              branch,
-            }).then(
-              () => true,
-              (e: unknown) => {
-                log.warning(`Could not keep the session for --resume: ${getErrorMessage(e)}`);
-                return false;
-              },
-            )
-          : false;
-      const resumeCommand = resumable
-        ? `gemini-run run --repo ${shellWord(repo.top)} --resume ${result.sessionId} --prompt '<what next>'`
-        : undefined;
-      // The summary quotes the agent (answer, commit subjects) and the task: no escape sequence reaches the
-      // terminal, no line a runner would obey (this command can run in a workflow step).
-      const summary = renderSummary(
-        { ...result, commits },
-        { task, ...(resumeCommand ? { resumeCommand } : {}) },
-      );
-      write(io.stdout, `\n${guardLines(summary)}`);
-      write(
-        io.stdout,
-        `\n${result.status}: ${commits.length} commit(s) on branch ${branch}.${resumeCommand ? ` Continue with: ${resumeCommand}` : ''}`,
-      );
+      const resumeCommand = await keptForResume(sessions, result, { repo: repo.top, branch }, log);
+      tellEnd(io, { ...result, commits }, { task, branch, resumeCommand });
       return failsStep(result.status) ? 1 : 0;
     });
   },

@@ -101,6 +101,25 @@ function nextSteps(env: NodeJS.ProcessEnv): string {
   ].join('\n');
 }
 
+/** The host step (as root): the agent users and the runner user's sudoers rule. */
+async function hostStep(count: string, runnerUser: string, io: CliIO): Promise<number> {
+  const agents = Number(count);
+  if (!Number.isInteger(agents) || agents < 1 || agents > AGENT_POOL_SIZE) {
+    throw new UserError(`--agent-users must be a whole number from 1 to ${AGENT_POOL_SIZE}`);
+  }
+  const r = await setupAgentHost({ agents, runnerUser });
+  write(
+    io.stdout,
+    [
+      `Agent users: ${r.users.map((u) => `${u.name} (uid ${u.uid})`).join(', ')}`,
+      `Sudoers rule for ${runnerUser} in ${r.sudoersFile} (checked with visudo -c).`,
+      "Runs on this host now isolate their agent (isolation: user); check with 'gemini-run doctor' as the runner user.",
+      ...networkNote(r.egressWrapper),
+    ].join('\n'),
+  );
+  return 0;
+}
+
 export const setupCommand: Command = {
   name: 'setup',
   summary: `Install gemini ${DEFAULT_GEMINI_VERSION} for the runner user, merge settings, print .env lines`,
@@ -121,24 +140,8 @@ export const setupCommand: Command = {
       return 0;
     }
     checkFlagRules('setup', values, FLAG_RULES);
-    if (values['agent-users'] !== undefined) {
-      const agents = Number(values['agent-users']);
-      if (!Number.isInteger(agents) || agents < 1 || agents > AGENT_POOL_SIZE) {
-        throw new UserError(`--agent-users must be a whole number from 1 to ${AGENT_POOL_SIZE}`);
-      }
-      const runnerUser = values['runner-user'] as string;
-      const r = await setupAgentHost({ agents, runnerUser });
-      write(
-        io.stdout,
-        [
-          `Agent users: ${r.users.map((u) => `${u.name} (uid ${u.uid})`).join(', ')}`,
-          `Sudoers rule for ${runnerUser} in ${r.sudoersFile} (checked with visudo -c).`,
-          "Runs on this host now isolate their agent (isolation: user); check with 'gemini-run doctor' as the runner user.",
-          ...networkNote(r.egressWrapper),
-        ].join('\n'),
-      );
-      return 0;
-    }
+    if (values['agent-users'] !== undefined)
+      return hostStep(values['agent-users'], values['runner-user'] as string, io);
     const wanted = values['gemini-version'] ?? DEFAULT_GEMINI_VERSION;
     if (!EXACT_VERSION.test(wanted)) {
       throw new UserError(
