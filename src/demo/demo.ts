@@ -134,6 +134,41 @@ async function traceRemover(privilege: Privilege | undefined, log: Logger): Prom
 /** How long a signal's last teardown waits for the interrupted run to unwind before it removes the demo's files. */
 const UNWIND_BOUND_MS = 3_000;
 
+/**
+ * Ctrl-C during the demo must not leave its throw-away repositories behind, nor an artifact it never finished. The
+ * first removal runs the moment the signal arrives, while the run's own code still unwinds (a git it started dies of
+ * the same signal, the step records how it ended, making directories again), and the process ends as soon as the
+ * teardowns are done, maybe before the demo's `finally` removes them: so the last teardown (registered first, run
+ * last) waits for the run to unwind, a bounded moment, and removes them again. `unwound` says the run is over;
+ * `release` is called once the demo removed (or kept) its files itself.
+ */
+function guardDemoFiles(
+  root: string,
+  artifacts: string,
+  o: { keep: boolean; finished: () => boolean },
+): { unwound: () => void; release: () => void } {
+  const releaseFirst = guardProcessExit(() => {
+    if (!o.keep) rmSync(root, { recursive: true, force: true });
+    if (!o.finished()) rmSync(artifacts, { recursive: true, force: true });
+  });
+  let unwound: () => void = () => undefined;
+  const unwinding = new Promise<void>((resolve) => (unwound = resolve));
+  const releaseLate = guardSignalTeardown(async () => {
+    await Promise.race([unwinding, delay(UNWIND_BOUND_MS)]);
+    const again = { recursive: true, force: true, maxRetries: 3 } as const;
+    if (!o.keep) await rm(root, again);
+    // Even one the unwinding run saved: the demo was interrupted, and never named it.
+    await rm(artifacts, again);
+  });
+  return {
+    unwound,
+    release: () => {
+      releaseFirst();
+      releaseLate();
+    },
+  };
+}
+
 export async function runDemo(o: {
   mode: RunMode;
   log: Logger;
@@ -147,24 +182,7 @@ export async function runDemo(o: {
   // names its path, and a path that is gone when the demo ends would be a lie.
   const artifacts = await mkdtemp(join(tmpdir(), 'gemini-run-demo-artifact-'));
   let finished = false;
-  // Ctrl-C during the demo must not leave its throw-away repositories behind, nor an artifact it never finished.
-  const releaseGuard = guardProcessExit(() => {
-    if (!o.keep) rmSync(root, { recursive: true, force: true });
-    if (!finished) rmSync(artifacts, { recursive: true, force: true });
-  });
-  // The removal above runs the moment the signal arrives, while the run's own code still unwinds (a git it started
-  // dies of the same signal, the step records how it ended, making directories again), and the process ends as
-  // soon as the teardowns are done, maybe before this function's `finally` removes them: so the last teardown
-  // (registered first, run last) waits for the run to unwind, a bounded moment, and removes them again.
-  let unwound: () => void = () => undefined;
-  const unwinding = new Promise<void>((resolve) => (unwound = resolve));
-  const releaseLateRemoval = guardSignalTeardown(async () => {
-    await Promise.race([unwinding, delay(UNWIND_BOUND_MS)]);
-    const again = { recursive: true, force: true, maxRetries: 3 } as const;
-    if (!o.keep) await rm(root, again);
-    // Even one the unwinding run saved: the demo was interrupted, and never named it.
-    await rm(artifacts, again);
-  });
+  const files = guardDemoFiles(root, artifacts, { keep: o.keep === true, finished: () => finished });
   const gitEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: root,
@@ -312,15 +330,14 @@ export async function runDemo(o: {
       elapsedMs: Date.now() - started,
     };
   } finally {
-    unwound();
+    files.unwound();
     await cleanupRun({ runDir, worktree: workspace, log: o.log }).catch(() => undefined);
     await gemini?.close();
     await github?.stop();
     await untrace?.();
-    releaseGuard();
     if (!finished) await rm(artifacts, { recursive: true, force: true });
     if (!o.keep) await rm(root, { recursive: true, force: true });
     else o.log.info(`Kept the demo's files in ${root}`);
-    releaseLateRemoval();
+    files.release();
   }
 }
