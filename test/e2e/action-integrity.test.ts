@@ -261,23 +261,22 @@ describe.each(['interactive', 'headless'] as const)('integrity, end to end (%s)'
     }
   });
 
-  // The proxy forgets a failure once the model answers, whatever the mode.
-  if (mode === 'headless')
-    it('6. a model that fails once with 503, then asks for a per-minute quota wait, then answers: waited out, not unavailable', async () => {
-      const r = await world.run({ mode, script: 'rate-limited-then-ok' });
-      expect(r.main.outputs.status, r.main.stdout).toBe('no-changes');
-      expect(r.main.exitCode).toBe(0);
-      expect(issueComment(world)).toContain('Recovered after a transient error and a per-minute quota wait.');
-      // While the CLI waited, the tracking comment said until when (issue 29's per-minute wall).
-      const edits = world.github.requests
-        .filter((q) => q.method === 'PATCH' && q.path.includes('/issues/comments/'))
-        .map((q) => JSON.stringify(q.body));
-      expect(
-        edits.some((b) =>
-          /⏳ Waiting for quota \(per-minute\): the model API asked to wait; it resumes at/.test(b),
-        ),
-      ).toBe(true);
-    });
+  // The proxy forgets a failure once the model answers, whatever the mode: both modes retry their own way.
+  it('6. a model that fails once with 503, then asks for a per-minute quota wait, then answers: waited out, not unavailable', async () => {
+    const r = await world.run({ mode, script: 'rate-limited-then-ok' });
+    expect(r.main.outputs.status, r.main.stdout).toBe('no-changes');
+    expect(r.main.exitCode).toBe(0);
+    expect(issueComment(world)).toContain('Recovered after a transient error and a per-minute quota wait.');
+    // While the CLI waited, the tracking comment said until when (issue 29's per-minute wall).
+    const edits = world.github.requests
+      .filter((q) => q.method === 'PATCH' && q.path.includes('/issues/comments/'))
+      .map((q) => JSON.stringify(q.body));
+    expect(
+      edits.some((b) =>
+        /⏳ Waiting for quota \(per-minute\): the model API asked to wait; it resumes at/.test(b),
+      ),
+    ).toBe(true);
+  });
 });
 
 describe('integrity, end to end (publishing; headless)', () => {

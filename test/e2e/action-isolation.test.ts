@@ -122,15 +122,16 @@ async function worldFor(
 }
 
 describe.skipIf(!root)('the agent cannot reach a secret (action, attacker agent)', () => {
-  // Both modes as root (the tmux server and a headless spawn put the agent in its user differently); one each for
-  // the other two runners, whose difference is how the user switch is made, not the mode.
+  // Every runner in both modes: the tmux server and a headless spawn put the agent in its user differently, and
+  // each runner makes the user switch its own way.
+  const both = ['interactive', 'headless'] as const;
   const hosts: { host: Host; name: string; modes: readonly ('interactive' | 'headless')[] }[] = [
-    { host: 'root', name: 'as root', modes: ['interactive', 'headless'] },
-    { host: 'hosted', name: 'as a hosted runner (passwordless sudo)', modes: ['headless'] },
+    { host: 'root', name: 'as root', modes: both },
+    { host: 'hosted', name: 'as a hosted runner (passwordless sudo)', modes: both },
     {
       host: 'self-hosted',
       name: "as a self-hosted runner prepared by 'gemini-run setup --agent-users'",
-      modes: ['interactive'],
+      modes: both,
     },
   ];
   for (const { host, name, modes } of hosts) {

@@ -41,13 +41,15 @@ export async function hostedRunner(
   return { user, release };
 }
 
-/** Every attacker e2e that runs as root and as a hosted runner's user, in both modes. */
 /**
- * Who runs the step and how gemini runs, in pairs that cover each value of both: where neither depends on the
- * other (the proxy's refusals, the log's neutralising), the full square only doubled the time.
+ * Who runs the step and how gemini runs: every attacker e2e runs the whole square, as root and as a hosted runner's
+ * user (passwordless sudo), each in both modes. The two differ in how the agent's user is switched to (root's
+ * setpriv, sudo's) and how gemini is started (a tmux server, a child process), and an attack may depend on either.
  */
 export const HOSTS_AND_MODES = [
   ['root', 'interactive'],
+  ['root', 'headless'],
+  ['hosted', 'interactive'],
   ['hosted', 'headless'],
 ] as const;
 
