@@ -42030,15 +42030,13 @@ var NESTED_FILE = "nested.json";
 async function nestedRecord(snapshot) {
   return readFile2(join4(snapshot.dir, NESTED_FILE), "utf8").then((t) => nestedRecordSchema.parse(JSON.parse(t))).catch(() => void 0);
 }
-async function rebuildWorkspaceGit(o) {
-  const { snapshot } = o;
+async function freshGitDir(snapshot, vault, env) {
   const gitDir = join4(snapshot.worktree, ".git");
   const old = join4(snapshot.worktree, `.git.gemini-run-old-${randomBytes2(4).toString("hex")}`);
   await rename3(gitDir, old).catch((e) => {
     if (e.code !== "ENOENT") throw e;
   });
   await rm5(old, { recursive: true, force: true });
-  const env = ownRepoEnv();
   const emptyTemplate = join4(snapshot.dir, "empty-template");
   await mkdir4(emptyTemplate, { recursive: true, mode: 448 });
   await Git.create(snapshot.dir, env).run([
@@ -42057,10 +42055,16 @@ async function rebuildWorkspaceGit(o) {
       if (sub === "hooks") await chmod4(join4(gitDir, sub, name), 493);
     }
   }
-  await copyObjectStore(join4(o.vault, "objects"), join4(gitDir, "objects"));
-  await copyFile4(join4(o.vault, "shallow"), join4(gitDir, "shallow")).catch((e) => {
+  await copyObjectStore(join4(vault, "objects"), join4(gitDir, "objects"));
+  await copyFile4(join4(vault, "shallow"), join4(gitDir, "shallow")).catch((e) => {
     if (e.code !== "ENOENT") throw e;
   });
+  return gitDir;
+}
+async function rebuildWorkspaceGit(o) {
+  const { snapshot } = o;
+  const env = ownRepoEnv();
+  const gitDir = await freshGitDir(snapshot, o.vault, env);
   const vault = Git.create(o.vault, env);
   const refs = await vault.output([
     "for-each-ref",
@@ -47259,6 +47263,67 @@ function createGitHubClient(token, baseUrl2, opts = {}) {
   );
 }
 
+// src/github/limits.ts
+var MAX_BODY_CHARS = 65536;
+function capBody(text2, limit = MAX_BODY_CHARS) {
+  if (text2.length <= limit) return text2;
+  const note = `
+
+…
+
+> [!NOTE]
+> Cut here: this text was ${text2.length.toLocaleString("en-US")} characters, over GitHub's limit of ${limit.toLocaleString("en-US")}. The full text is in the job summary and the run's artifact.`;
+  let end = Math.max(0, limit - note.length);
+  const code2 = text2.charCodeAt(end - 1);
+  if (code2 >= 55296 && code2 <= 56319) end--;
+  return `${text2.slice(0, end)}${note}`;
+}
+
+// src/github/comments.ts
+var MARKER_PREFIX = "<!-- gemini-run";
+function commentMarker(kind) {
+  if (!/^[a-z0-9][a-z0-9:._-]*$/i.test(kind)) throw new Error(`Invalid comment marker kind '${kind}'`);
+  return `${MARKER_PREFIX}:${kind} -->`;
+}
+async function updateComment(client, repo, commentId, body) {
+  const { data } = await client.rest.issues.updateComment({
+    ...repo,
+    comment_id: commentId,
+    body: capBody(body)
+  });
+  return { id: data.id, htmlUrl: data.html_url };
+}
+var viewerSchema = external_exports.object({ viewer: external_exports.object({ login: external_exports.string().min(1) }) });
+async function tokenIdentity(client) {
+  const data = await client.graphql("query { viewer { login } }");
+  const parsed = viewerSchema.safeParse(data);
+  if (!parsed.success) throw new Error("GitHub did not name the token identity (viewer.login missing)");
+  return parsed.data.viewer.login;
+}
+
+// src/github/session.ts
+function githubTokenOf(input2, env) {
+  return input2 || env.GITHUB_TOKEN || "";
+}
+function openGitHubSession(o) {
+  if (!o.token) return void 0;
+  const { token, apiUrl, logger } = o;
+  const client = createGitHubClient(token, apiUrl, { logger });
+  let identity;
+  return {
+    token,
+    client,
+    until: (deadline) => createGitHubClient(token, apiUrl, { logger, deadline }),
+    notice: (ms) => createGitHubClient(token, apiUrl, {
+      logger,
+      retries: 0,
+      rateLimitRetries: 0,
+      signal: AbortSignal.timeout(ms)
+    }),
+    identity: () => identity ??= tokenIdentity(client)
+  };
+}
+
 // node_modules/micromark-util-character/index.js
 var asciiAlpha = regexCheck(/[A-Za-z]/);
 var asciiAlphanumeric = regexCheck(/[\dA-Za-z]/);
@@ -49486,30 +49551,6 @@ function describeReset(r, now) {
   return `${time3} (in ${inText})`;
 }
 
-// src/github/limits.ts
-var MAX_BODY_CHARS = 65536;
-function capBody(text2, limit = MAX_BODY_CHARS) {
-  if (text2.length <= limit) return text2;
-  const note = `
-
-…
-
-> [!NOTE]
-> Cut here: this text was ${text2.length.toLocaleString("en-US")} characters, over GitHub's limit of ${limit.toLocaleString("en-US")}. The full text is in the job summary and the run's artifact.`;
-  let end = Math.max(0, limit - note.length);
-  const code2 = text2.charCodeAt(end - 1);
-  if (code2 >= 55296 && code2 <= 56319) end--;
-  return `${text2.slice(0, end)}${note}`;
-}
-
-// src/github/comments.ts
-var MARKER_PREFIX = "<!-- gemini-run";
-function commentMarker(kind) {
-  if (!/^[a-z0-9][a-z0-9:._-]*$/i.test(kind)) throw new Error(`Invalid comment marker kind '${kind}'`);
-  return `${MARKER_PREFIX}:${kind} -->`;
-}
-var viewerSchema = external_exports.object({ viewer: external_exports.object({ login: external_exports.string().min(1) }) });
-
 // src/action/tracking-comment.ts
 var TRACKING_MARKER = commentMarker("progress");
 function renderTracking(v, now) {
@@ -49582,13 +49623,13 @@ async function finishAbandoned(client, stateText, now) {
       note: adviceFor("stopped")
     }
   };
-  await client.rest.issues.updateComment({
-    owner: state.owner,
-    repo: state.repo,
-    comment_id: state.commentId,
-    body: capBody(`${TRACKING_MARKER}
-${renderTracking(view, now)}`)
-  });
+  await updateComment(
+    client,
+    { owner: state.owner, repo: state.repo },
+    state.commentId,
+    `${TRACKING_MARKER}
+${renderTracking(view, now)}`
+  );
   return true;
 }
 
@@ -49630,13 +49671,14 @@ async function post() {
 async function finishTracking() {
   const state = getState2("tracking");
   if (!state) return;
-  const token = getInput("github-token") || process.env.GITHUB_TOKEN || "";
-  if (!token) return;
+  const github = openGitHubSession({
+    token: githubTokenOf(getInput("github-token"), process.env),
+    apiUrl: process.env.GITHUB_API_URL || "https://api.github.com",
+    logger: coreLogger
+  });
+  if (!github) return;
   try {
-    const client = createGitHubClient(token, process.env.GITHUB_API_URL || "https://api.github.com", {
-      logger: coreLogger
-    });
-    if (await finishAbandoned(client, state, Date.now()))
+    if (await finishAbandoned(github.client, state, Date.now()))
       info("Finished the tracking comment: the run stopped.");
   } catch (error63) {
     coreLogger.warning(`Could not finish the tracking comment: ${getErrorMessage(error63)}`);
