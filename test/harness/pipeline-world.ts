@@ -1,9 +1,12 @@
 /**
  * The action's whole pipeline in this process, in seconds: the real phases against the fake GitHub and a real
- * bare origin with a checkout, with a stub engine (stub-engine.ts) in place of gemini. For every path that does
- * not need the real CLI; the e2e tests run `dist/index.js` with the real gemini for the rest.
+ * bare origin with a checkout, with a stub engine (stub-engine.ts) in place of the engine, or the real engine with
+ * a stand-in (stub-agent.ts) in place of gemini. For every path that does not need the real CLI; the e2e tests run
+ * `dist/index.js` with the real gemini for the rest.
  */
 import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { OUTPUT_NAMES } from '../../src/action/outputs.js';
@@ -28,6 +31,9 @@ import {
 } from './action-job.js';
 import { assertNoSecrets } from './action-world.js';
 import { assertConformsToGitHub } from './openapi-check.js';
+import { runAgent } from '../../src/run/engine.js';
+import type { EgressSummary } from '../../src/run/types.js';
+import { stubAgent, type AgentActs, type AgentSeen } from './stub-agent.js';
 import { stubEngine, type AgentPlay, type SeenRuns } from './stub-engine.js';
 
 export interface PipelineRun {
@@ -37,8 +43,10 @@ export interface PipelineRun {
   log: string[];
   state: Record<string, string>;
   summary: string;
-  /** The options the stub engine was called with (empty: the agent never ran). */
+  /** The options the engine was called with (empty: the agent never ran). */
   seen: SeenRuns;
+  /** With `agent`: what the stand-in for gemini did inside the real engine. */
+  agent?: AgentSeen;
   /** How many requests the fake GitHub had answered before this run: `requests.slice(before)` is this run's. */
   before: number;
   /** The run's GITHUB_RUN_ID. */
@@ -66,12 +74,18 @@ export class PipelineWorld implements AsyncDisposable {
   private clockOffsetMs = 0;
   /** Everything the runs showed or left for people: log lines, job summaries, outputs and failures. */
   readonly published: string[] = [];
-  private constructor(readonly world: ActionWorld) {}
+  private constructor(
+    readonly world: ActionWorld,
+    /** The model API the proxy forwards to: there (the launch's probe reaches it), though no stand-in calls it. */
+    private readonly modelApi: Server,
+  ) {}
 
   static async create(o: { tokenUser?: FakeUser } = {}): Promise<PipelineWorld> {
     const world = await ActionWorld.create(o);
     await world.checkout();
-    return new PipelineWorld(world);
+    const modelApi = createServer((_, res) => res.writeHead(503).end());
+    await new Promise<void>((r) => modelApi.listen(0, '127.0.0.1', r));
+    return new PipelineWorld(world, modelApi);
   }
 
   get github() {
@@ -88,6 +102,8 @@ export class PipelineWorld implements AsyncDisposable {
 
   async run(o: {
     play?: AgentPlay;
+    /** The real engine with this stand-in for gemini (stub-agent.ts), in place of the stub engine's `play`. */
+    agent?: AgentActs;
     eventName?: string;
     payload?: unknown;
     inputs?: Partial<Record<InputName, string>>;
@@ -117,8 +133,8 @@ export class PipelineWorld implements AsyncDisposable {
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
-      // Never reached: the stub engine makes no model call, and the proxy only starts.
-      GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:9',
+      // Never called: the stand-ins make no model call; the proxy's launch only connects.
+      GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${(this.modelApi.address() as AddressInfo).port}`,
       ...o.env,
     };
     const before = this.github.requests.length;
@@ -154,13 +170,26 @@ export class PipelineWorld implements AsyncDisposable {
       transcriptStore: () => localTranscriptStore(join(this.world.tmp, 'transcripts'), ctx.repo),
       env,
     };
+    const agent: AgentSeen | undefined = o.agent ? { runs: seen, user: [], fetched: [] } : undefined;
+    const acts = o.agent;
     const deps: PipelineDeps = {
-      runAgent: stubEngine(o.play ?? {}, seen),
+      runAgent:
+        acts && agent
+          ? (opts) => runAgent(opts, { spawn: stubAgent(acts, agent) })
+          : stubEngine(o.play ?? {}, seen),
       ...offlineGemini,
       now: () => Date.now() + this.clockOffsetMs,
       ...o.deps,
     };
-    const out: PipelineRun = { log: logger.lines, state, summary: '', seen, before, runId: ctx.runId };
+    const out: PipelineRun = {
+      log: logger.lines,
+      state,
+      summary: '',
+      seen,
+      ...(agent ? { agent } : {}),
+      before,
+      runId: ctx.runId,
+    };
     try {
       out.result = await runAction({ inputs, ctx, io, deps });
     } catch (error) {
@@ -191,6 +220,13 @@ export class PipelineWorld implements AsyncDisposable {
     return runSummarySchema.parse(JSON.parse(await readFile(join(dir, 'run-summary.json'), 'utf8')));
   }
 
+  /** What the run's summary file says of the network (run-summary.json keeps the engine's result beside its facts). */
+  async savedEgress(r: PipelineRun): Promise<EgressSummary | undefined> {
+    const dir = join(this.world.tmp, 'transcripts', OWNER, REPO, `gemini-run-${r.runId}-1`);
+    return (JSON.parse(await readFile(join(dir, 'run-summary.json'), 'utf8')) as { egress?: EgressSummary })
+      .egress;
+  }
+
   async workspaceFile(path: string): Promise<string | undefined> {
     return readFile(join(this.world.workspace, path), 'utf8').catch(() => undefined);
   }
@@ -200,6 +236,7 @@ export class PipelineWorld implements AsyncDisposable {
     try {
       assertConformsToGitHub(this.github.requests);
     } finally {
+      await new Promise((r) => this.modelApi.close(r));
       await this.world[Symbol.asyncDispose]();
     }
   }
