@@ -133,24 +133,24 @@ function waitForUrl(
   });
 }
 
-/**
- * Starts the proxy process and returns once it listens. A bearer credential is read once at launch and then
- * re-read every few minutes; changed values are sent to the child as `{"token":...}` lines.
- */
-export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy> {
-  const script = o.script ?? join(dirname(fileURLToPath(import.meta.url)), 'proxy.js');
-  if (o.script === undefined && !existsSync(script)) {
-    // Running from src/ (vitest, tsx) there is no bundle to spawn. The in-process proxy is the same code; only
-    // the process boundary is missing, which the product, always running from dist/, never lacks.
-    const p = await startModelProxy(o);
-    return {
-      url: p.url,
-      fence: () => p.fence(),
-      refusals: () => p.refusals(),
-      usage: () => p.usage(),
-      stop: () => p.close(),
-    };
-  }
+/** Running from src/ (vitest, tsx) there is no bundle to spawn: the same proxy in this process. */
+async function inProcess(o: LaunchOptions): Promise<LaunchedProxy> {
+  // The in-process proxy is the same code; only the process boundary is missing, which the product, always
+  // running from dist/, never lacks.
+  const p = await startModelProxy(o);
+  return {
+    url: p.url,
+    fence: () => p.fence(),
+    refusals: () => p.refusals(),
+    usage: () => p.usage(),
+    stop: () => p.close(),
+  };
+}
+
+/** The child's config (the credential as it is now: a bearer token read once here), and the secrets to redact. */
+async function childConfig(
+  o: LaunchOptions,
+): Promise<{ config: ProxyConfig; secrets: SecretSet; token: string }> {
   const cred = o.credential;
   const secrets = new SecretSet();
   let token = '';
@@ -169,7 +169,86 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
     ...(o.models ? { models: [...o.models] } : {}),
     ...(o.tokenLimit ? { tokenLimit: o.tokenLimit } : {}),
   };
+  return { config, secrets, token };
+}
 
+/** What the child reports after its address: health notes, the served count, refused calls, each told on. */
+function childReports(o: LaunchOptions): {
+  onLine: (line: string) => void;
+  refused: Refusals;
+  served: () => ServedTokens;
+} {
+  const refused: Refusals = { count: 0, first: [] };
+  let served: ServedTokens = { tokens: 0, answers: 0, refusedAtLimit: 0 };
+  const onLine = (line: string): void => {
+    try {
+      if (line.startsWith('{"health"')) {
+        o.onHealth?.(parseLine(healthLineSchema, line, 'a health line').health);
+        return;
+      }
+      if (line.startsWith('{"usage"')) {
+        served = parseLine(usageLineSchema, line, 'a usage line').usage;
+        o.onUsage?.(served);
+        return;
+      }
+      const call = parseLine(refusedLineSchema, line, 'a refusal line').refused;
+      tallyRefusal(refused, call);
+      o.onRefused?.(call);
+    } catch (e) {
+      o.log?.(`model proxy: ${oneLine(getErrorMessage(e))}; ignored`);
+    }
+  };
+  return { onLine, refused, served: () => served };
+}
+
+/** Re-reads a bearer credential every few minutes and sends the child each new token as a `{"token":...}` line. */
+function refreshTokens(
+  o: LaunchOptions,
+  child: ChildProcessWithoutNullStreams,
+  secrets: SecretSet,
+  first: string,
+): NodeJS.Timeout | undefined {
+  const cred = o.credential;
+  if (cred.kind !== 'bearer') return undefined;
+  let token = first;
+  const refresh = setInterval(() => {
+    cred.token().then(
+      (next) => {
+        if (!next || next === token || hasExited(child)) return;
+        token = next;
+        secrets.add(next);
+        child.stdin.write(`${JSON.stringify({ token: next })}\n`);
+      },
+      (e: unknown) =>
+        o.log?.(`model proxy: token refresh failed: ${secrets.redact(oneLine(getErrorMessage(e)))}`),
+    );
+  }, TOKEN_REFRESH_MS);
+  refresh.unref();
+  return refresh;
+}
+
+/** Ends the child: stdin closed and SIGTERM, SIGKILL after the grace; then its last lines (the final count). */
+async function stopChild(child: ChildProcessWithoutNullStreams, stdoutClosed: Promise<void>): Promise<void> {
+  if (!hasExited(child)) {
+    child.stdin.end();
+    child.kill('SIGTERM');
+    if (!(await exitedWithin(child, STOP_GRACE_MS))) {
+      child.kill('SIGKILL');
+      await exitedWithin(child, STOP_GRACE_MS);
+    }
+  }
+  // Its last lines (the final count) are read once its stdout closed, which may come after the exit.
+  await Promise.race([stdoutClosed, sleep(STOP_GRACE_MS)]);
+}
+
+/**
+ * Starts the proxy process and returns once it listens. A bearer credential is read once at launch and then
+ * re-read every few minutes; changed values are sent to the child as `{"token":...}` lines.
+ */
+export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy> {
+  const script = o.script ?? join(dirname(fileURLToPath(import.meta.url)), 'proxy.js');
+  if (o.script === undefined && !existsSync(script)) return inProcess(o);
+  const { config, secrets, token } = await childConfig(o);
   const child = spawn(process.execPath, [...(o.execArgv ?? []), script], {
     env: childEnv(),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -184,53 +263,14 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
     o.log?.(lastError);
   });
   child.stdin.write(`${JSON.stringify(config)}\n`);
-  const refused: Refusals = { count: 0, first: [] };
-  let served: ServedTokens = { tokens: 0, answers: 0, refusedAtLimit: 0 };
+  const reports = childReports(o);
   const stdoutClosed = new Promise<void>((resolve) => child.stdout.once('close', () => resolve()));
-  const url = await waitForUrl(
-    child,
-    () => lastError,
-    (line) => {
-      try {
-        if (line.startsWith('{"health"')) {
-          o.onHealth?.(parseLine(healthLineSchema, line, 'a health line').health);
-          return;
-        }
-        if (line.startsWith('{"usage"')) {
-          served = parseLine(usageLineSchema, line, 'a usage line').usage;
-          o.onUsage?.(served);
-          return;
-        }
-        const call = parseLine(refusedLineSchema, line, 'a refusal line').refused;
-        tallyRefusal(refused, call);
-        o.onRefused?.(call);
-      } catch (e) {
-        o.log?.(`model proxy: ${oneLine(getErrorMessage(e))}; ignored`);
-      }
-    },
-  );
-
+  const url = await waitForUrl(child, () => lastError, reports.onLine);
   let stopping = false;
   child.once('exit', (code, signal) => {
     if (!stopping) o.log?.(`model proxy: the proxy process exited unexpectedly (${code ?? signal})`);
   });
-  let refresh: NodeJS.Timeout | undefined;
-  if (cred.kind === 'bearer') {
-    refresh = setInterval(() => {
-      cred.token().then(
-        (next) => {
-          if (!next || next === token || hasExited(child)) return;
-          token = next;
-          secrets.add(next);
-          child.stdin.write(`${JSON.stringify({ token: next })}\n`);
-        },
-        (e: unknown) =>
-          o.log?.(`model proxy: token refresh failed: ${secrets.redact(oneLine(getErrorMessage(e)))}`),
-      );
-    }, TOKEN_REFRESH_MS);
-    refresh.unref();
-  }
-
+  const refresh = refreshTokens(o, child, secrets, token);
   let stopped: Promise<void> | undefined;
   return {
     url,
@@ -238,22 +278,12 @@ export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy>
     fence: () => {
       if (!hasExited(child)) child.stdin.write(`${JSON.stringify({ fence: true })}\n`);
     },
-    refusals: () => ({ count: refused.count, first: [...refused.first] }),
-    usage: () => ({ ...served }),
-    stop: () =>
-      (stopped ??= (async () => {
-        stopping = true;
-        clearInterval(refresh);
-        if (!hasExited(child)) {
-          child.stdin.end();
-          child.kill('SIGTERM');
-          if (!(await exitedWithin(child, STOP_GRACE_MS))) {
-            child.kill('SIGKILL');
-            await exitedWithin(child, STOP_GRACE_MS);
-          }
-        }
-        // Its last lines (the final count) are read once its stdout closed, which may come after the exit.
-        await Promise.race([stdoutClosed, sleep(STOP_GRACE_MS)]);
-      })()),
+    refusals: () => ({ count: reports.refused.count, first: [...reports.refused.first] }),
+    usage: () => ({ ...reports.served() }),
+    stop: () => {
+      stopping = true;
+      clearInterval(refresh);
+      return (stopped ??= stopChild(child, stdoutClosed));
+    },
   };
 }
