@@ -7,40 +7,33 @@
 import { rmSync } from 'node:fs';
 import { agentHostState, removeCreatedSince } from '../isolation/host-traces.js';
 import type { Privilege } from '../isolation/privilege.js';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
-import type { ActionContext } from '../action/context.js';
-import { INPUT_DEFAULTS, parseInputs } from '../action/inputs.js';
 import { canInstallFilter } from '../isolation/egress-filter.js';
 import { isolationAvailability } from '../isolation/privilege.js';
 import type { ActionOutputs } from '../action/outputs.js';
-import { runAction, type ActionIo } from '../action/run-action.js';
-import { localTranscriptStore } from '../action/transcript-store.js';
+import { runAction, type ActionRun } from '../action/run-action.js';
 import { FakeGemini } from '../fake/gemini-api.js';
-import { FakeGitHub, branchesFromGit, type FakePull } from '../fake/github-api.js';
+import type { FakeGitHub, FakePull } from '../fake/github-api.js';
 import { cleanupRun } from '../run/cleanup.js';
 import { guardProcessExit, guardSignalTeardown } from '../util/process.js';
 import { UserError } from '../util/errors.js';
 import type { RunMode } from '../domain/types.js';
-import { exec } from '../util/exec.js';
 import type { Logger } from '../util/log.js';
 import { findPinnedGemini } from '../gemini/install.js';
 import { TRACKING_MARKER } from '../action/tracking-comment.js';
-
-const DEMO_OWNER = 'octo-org';
-const DEMO_REPO = 'hello-world';
-/** Shaped like real secrets so every redaction path treats them as secrets. */
-const DEMO_TOKEN = 'ghs_' + 'DemoTokenDemoTokenDemoTokenDemoToken00';
-const DEMO_API_KEY = 'AIzaSy' + 'DemoKeyDemoKeyDemoKeyDemoKeyDemo000';
-
-const SEED_FILES: Record<string, string> = {
-  'README.md': '# hello-world\n\nA tiny module that greets people.\n',
-  'src/greet.js': 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n',
-  'package.json':
-    '{\n  "name": "hello-world",\n  "type": "module",\n  "scripts": { "test": "node test/greet.test.js" }\n}\n',
-};
+import {
+  DEMO_REPO,
+  demoContext,
+  demoGitEnv,
+  demoInputs,
+  demoIo,
+  runCommits,
+  seedRepositories,
+  startDemoGitHub,
+} from './world.js';
 
 export interface DemoResult {
   outputs: ActionOutputs;
@@ -183,18 +176,10 @@ export async function runDemo(o: {
   const artifacts = await mkdtemp(join(tmpdir(), 'gemini-run-demo-artifact-'));
   let finished = false;
   const files = guardDemoFiles(root, artifacts, { keep: o.keep === true, finished: () => finished });
-  const gitEnv: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: root,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_AUTHOR_NAME: 'Demo Maintainer',
-    GIT_AUTHOR_EMAIL: 'maintainer@example.invalid',
-    GIT_COMMITTER_NAME: 'Demo Maintainer',
-    GIT_COMMITTER_EMAIL: 'maintainer@example.invalid',
-  };
-  const git = (cwd: string, args: string[]) => exec('git', args, { cwd, env: gitEnv });
+  const gitEnv = demoGitEnv(root);
   let github: FakeGitHub | undefined;
   let gemini: FakeGemini | undefined;
+  const state = new Map<string, string>();
   let runDir: string | undefined;
   let untrace: (() => Promise<void>) | undefined;
   const workspace = join(root, 'workspace', DEMO_REPO);
@@ -202,133 +187,21 @@ export async function runDemo(o: {
     const how = await isolationOf(o.isolate === true, o.log);
     untrace = await traceRemover(how.privilege, o.log);
     const geminiPath = o.geminiPath ?? (await findPinnedGemini());
-    const origin = join(root, 'origin.git');
-    const seed = join(root, 'seed');
-    await git(root, ['init', '--quiet', '--bare', '--initial-branch=main', origin]);
-    await mkdir(join(seed, 'src'), { recursive: true });
-    for (const [path, content] of Object.entries(SEED_FILES)) await writeFile(join(seed, path), content);
-    await git(seed, ['init', '--quiet', '--initial-branch=main']);
-    await git(seed, ['add', '-A']);
-    await git(seed, ['commit', '--quiet', '-m', 'Initial commit']);
-    await git(seed, ['push', '--quiet', origin, 'main']);
-    await git(root, ['clone', '--quiet', origin, workspace]);
-    // What actions/checkout leaves behind: a persisted token the run must hide from the agent.
-    const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${DEMO_TOKEN}`).toString('base64')}`;
-    await git(workspace, ['config', '--local', 'http.https://github.com/.extraheader', header]);
-
-    github = new FakeGitHub({
-      token: DEMO_TOKEN,
-      resolveBranch: branchesFromGit({ [`${DEMO_OWNER}/${DEMO_REPO}`]: origin }),
-      gitDirs: { [`${DEMO_OWNER}/${DEMO_REPO}`]: origin },
-    });
-    await github.start();
-    github.addRepo({ owner: DEMO_OWNER, name: DEMO_REPO });
-    github.setPermission('octocat', 'write');
-    github.addIssue({
-      title: 'Add a farewell function',
-      body: 'We can greet people but not say goodbye. Please add `farewell(name)` next to `greet(name)`, with a test.',
-      user: 'octocat',
-    });
+    const { origin } = await seedRepositories(root, gitEnv, workspace);
+    github = await startDemoGitHub(origin);
     gemini = await FakeGemini.start('demo');
     o.log.info(
       `The GitHub here is a local fake (${github.url}), and so is the model (${gemini.url}): nothing leaves this machine, and the github.com links below lead nowhere.`,
     );
-
-    const payload = {
-      action: 'labeled',
-      label: { name: 'gemini-run' },
-      issue: {
-        number: 1,
-        title: 'Add a farewell function',
-        body: '',
-        user: { login: 'octocat', type: 'User' },
-      },
-      repository: { full_name: `${DEMO_OWNER}/${DEMO_REPO}`, name: DEMO_REPO, owner: { login: DEMO_OWNER } },
-      sender: { login: 'octocat', type: 'User' },
-    };
-    const runnerTemp = join(root, 'runner-temp');
-    await mkdir(runnerTemp);
-    const ctx: ActionContext = {
-      eventName: 'issues',
-      payload,
-      repo: { owner: DEMO_OWNER, repo: DEMO_REPO },
-      apiUrl: github.url,
-      serverUrl: 'https://github.com',
-      workspace,
-      runId: 'demo',
-      runAttempt: '1',
-      actor: 'octocat',
-      origin: {
-        workflowRef: `${DEMO_OWNER}/${DEMO_REPO}/.github/workflows/gemini-run.yml@refs/heads/main`,
-        actionRepository: undefined,
-      },
-      runnerTemp,
-      toolCache: join(root, 'tool-cache'),
-    };
-    const inputs = parseInputs({
-      ...INPUT_DEFAULTS,
-      isolation: how.isolation,
-      network: how.network,
-      'github-token': DEMO_TOKEN,
-      'gemini-api-key': DEMO_API_KEY,
-      'gemini-path': geminiPath,
-      mode: o.mode,
-      'timeout-minutes': '5',
+    const result = await runOnce(github, {
+      ctx: await demoContext(root, workspace, github.url),
+      inputs: demoInputs({ ...how, geminiPath, mode: o.mode }),
+      io: demoIo({ log: o.log, root, artifacts, modelUrl: gemini.url, state }),
     });
-    const state = new Map<string, string>();
-    const io: ActionIo = {
-      log: o.log,
-      mask: () => undefined,
-      saveState: (k, v) => void state.set(k, v),
-      writeJobSummary: () => Promise.resolve(),
-      transcriptStore: ({ repo }) => localTranscriptStore(artifacts, repo),
-      env: {
-        PATH: process.env.PATH,
-        HOME: root,
-        LANG: process.env.LANG ?? 'C.UTF-8',
-        TERM: process.env.TERM,
-        GOOGLE_GEMINI_BASE_URL: gemini.url,
-        // The fake model is on loopback: never send its traffic through a proxy the user may have set.
-        NO_PROXY: '127.0.0.1,localhost',
-        // A local fake GitHub has no rate limits: edit the tracking comment every second, so a short demo shows it.
-        GEMINI_RUN_TRACKING_INTERVAL_MS: '1000',
-      },
-    };
-    const fakeGitHub = github;
-    const watch = watchTrackingComment(() => fakeGitHub.comments(1), o.log);
-    const { outputs, failure } = await runAction({ inputs, ctx, io }).finally(() => watch.stop());
     runDir = state.get('runDir');
-    const pull = github.pulls()[0];
-    const commits = (
-      await exec(
-        'git',
-        [
-          '--git-dir',
-          origin,
-          'log',
-          '--format=commit %h  %an <%ae>%n%n%w(0,4,4)%B',
-          'main..gemini-run/issue-1',
-        ],
-        {
-          env: gitEnv,
-          allowAllExitCodes: true,
-        },
-      )
-    ).stdout.trim();
-    const summaryComment = pull ? github.comments(pull.number)[0]?.body : undefined;
-    const issueComment = github.comments(1).find((c) => c.body.includes('gemini-run:issue'))?.body;
+    const commits = await runCommits(origin, gitEnv);
     finished = true;
-    return {
-      outputs,
-      failure,
-      pull,
-      commits,
-      summaryComment,
-      issueComment,
-      ...(watch.last() !== undefined ? { trackingComment: watch.last() } : {}),
-      trackingVersions: watch.versions(),
-      elapsedMs: Date.now() - started,
-    };
+    return { ...result, commits, elapsedMs: Date.now() - started };
   } finally {
     files.unwound();
     await cleanupRun({ runDir, worktree: workspace, log: o.log }).catch(() => undefined);
@@ -340,4 +213,23 @@ export async function runDemo(o: {
     else o.log.info(`Kept the demo's files in ${root}`);
     files.release();
   }
+}
+
+/** The action's pipeline once, the tracking comment watched as it goes, and what it left on the fake GitHub. */
+async function runOnce(
+  github: FakeGitHub,
+  run: Pick<ActionRun, 'ctx' | 'inputs' | 'io'>,
+): Promise<Omit<DemoResult, 'commits' | 'elapsedMs'>> {
+  const watch = watchTrackingComment(() => github.comments(1), run.io.log);
+  const { outputs, failure } = await runAction(run).finally(() => watch.stop());
+  const pull = github.pulls()[0];
+  return {
+    outputs,
+    failure,
+    pull,
+    summaryComment: pull ? github.comments(pull.number)[0]?.body : undefined,
+    issueComment: github.comments(1).find((c) => c.body.includes('gemini-run:issue'))?.body,
+    ...(watch.last() !== undefined ? { trackingComment: watch.last() } : {}),
+    trackingVersions: watch.versions(),
+  };
 }
