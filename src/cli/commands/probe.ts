@@ -7,7 +7,7 @@ import { PROBES, renderDriftTable, runProbes, selectProbes } from '../../probe/i
 import { abortActiveProbes } from '../../probe/runner.js';
 import { UserError } from '../../util/errors.js';
 import { checkFlagRules, parseCommandArgs, UsageError, type CliIO, type Command } from '../args.js';
-import { createStreamLogger } from '../../util/log.js';
+import { createStreamLogger, type Logger } from '../../util/log.js';
 
 const usage = `usage: gemini-run probe [--gemini <path> | --version <x.y.z>] [--only <probe,...>] [--json] [--list]
 
@@ -29,6 +29,44 @@ Examples:
 /** The binary the suite checks by default: the pinned devDependency, else whatever `gemini` is on PATH. */
 function defaultGemini(): Promise<string> {
   return findPinnedGemini().catch(() => 'gemini');
+}
+
+/** The probes asked for (--only, else all); a bad --version or an unknown probe is a usage error. */
+function probesAsked(values: { version?: string; only?: string }): ReturnType<typeof selectProbes>['probes'] {
+  if (values.version !== undefined && !/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(values.version)) {
+    throw new UsageError(
+      `'--version ${values.version}' is not a version like ${DEFAULT_GEMINI_VERSION}`,
+      'probe',
+    );
+  }
+  const only = (values.only ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const { probes, unknown } = selectProbes(only);
+  if (unknown.length > 0)
+    throw new UsageError(`unknown probe(s) ${unknown.join(', ')} (see 'gemini-run probe --list')`, 'probe');
+  return probes;
+}
+
+/**
+ * The gemini to probe: --version installed into a throw-away prefix (handed to `installedIn` first, so an
+ * interrupt removes it too: the probed version never lands in the tool cache or on PATH), --gemini, or the default.
+ */
+async function probedGemini(
+  values: { version?: string; gemini?: string },
+  cwd: string,
+  log: Logger,
+  installedIn: (prefix: string) => void,
+): Promise<string> {
+  if (values.version) {
+    const prefix = await mkdtemp(join(tmpdir(), 'gemini-probe-install-'));
+    installedIn(prefix);
+    return installGemini({ version: values.version, cacheRoot: prefix, log });
+  }
+  // A bare name is looked up on PATH; anything with a slash is a path.
+  if (values.gemini) return values.gemini.includes('/') ? resolve(cwd, values.gemini) : values.gemini;
+  return defaultGemini();
 }
 
 export const probeCommand: Command = {
@@ -55,19 +93,7 @@ export const probeCommand: Command = {
       for (const p of PROBES) io.stdout.write(`${p.name}\t${p.behaviour}\n`);
       return 0;
     }
-    if (values.version !== undefined && !/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(values.version)) {
-      throw new UsageError(
-        `'--version ${values.version}' is not a version like ${DEFAULT_GEMINI_VERSION}`,
-        'probe',
-      );
-    }
-    const only = (values.only ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    const { probes, unknown } = selectProbes(only);
-    if (unknown.length > 0)
-      throw new UsageError(`unknown probe(s) ${unknown.join(', ')} (see 'gemini-run probe --list')`, 'probe');
+    const probes = probesAsked(values);
 
     const log = createStreamLogger({ out: io.stderr, err: io.stderr });
     let prefix: string | undefined;
@@ -79,20 +105,7 @@ export const probeCommand: Command = {
     };
     process.once('SIGINT', onSigint);
     try {
-      let gemini: string;
-      if (values.version) {
-        // A throw-away prefix: the probed version never lands in the tool cache or on PATH.
-        prefix = await mkdtemp(join(tmpdir(), 'gemini-probe-install-'));
-        gemini = await installGemini({ version: values.version, cacheRoot: prefix, log });
-      } else {
-        const cwd = io.cwd ?? process.cwd();
-        // A bare name is looked up on PATH; anything with a slash is a path.
-        gemini = values.gemini
-          ? values.gemini.includes('/')
-            ? resolve(cwd, values.gemini)
-            : values.gemini
-          : await defaultGemini();
-      }
+      const gemini = await probedGemini(values, io.cwd ?? process.cwd(), log, (p) => (prefix = p));
       const version = await geminiVersion(gemini);
       if (version === undefined) {
         throw new UserError(
@@ -114,13 +127,11 @@ export const probeCommand: Command = {
             `${r.pass ? 'pass ' : 'DRIFT'} ${r.name} (${(r.durationMs / 1000).toFixed(1)}s): ${r.observed}\n`,
           ),
       });
-      if (values.json) {
-        io.stdout.write(
-          `${JSON.stringify({ gemini, version, profile: profile.checked, unchecked: profile.unchecked, results }, null, 2)}\n`,
-        );
-      } else {
-        io.stdout.write(`gemini ${version} vs ${against}\n\n${renderDriftTable(results, profile.checked)}\n`);
-      }
+      io.stdout.write(
+        values.json
+          ? `${JSON.stringify({ gemini, version, profile: profile.checked, unchecked: profile.unchecked, results }, null, 2)}\n`
+          : `gemini ${version} vs ${against}\n\n${renderDriftTable(results, profile.checked)}\n`,
+      );
       return results.every((r) => r.pass) ? 0 : 1;
     } finally {
       process.off('SIGINT', onSigint);
