@@ -21,12 +21,17 @@ const MAX_INSTRUCTION = 16_000;
 
 const ISO = z.iso.datetime({ offset: true });
 
+/** What the run waits for: the model's quota, or the repository's daily token budget (`max-daily-tokens`). */
+export type DeferralCause = 'quota' | 'daily-budget';
+
 const deferralSchema = z.object({
   /** The issue or pull request the record is on, and its repository: a record elsewhere is not this one's. */
   number: z.number().int().positive(),
   repo: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/),
   isPullRequest: z.boolean(),
   resetAt: ISO,
+  /** What it waits for; absent (records of earlier versions): the model's quota. */
+  cause: z.enum(['quota', 'daily-budget']).optional(),
   /** When the run was deferred. */
   since: ISO,
   /** Deferrals in a row, this one included. */
@@ -84,6 +89,7 @@ export function decideDeferral(o: {
   pull?: { number: number };
   sessionId?: string;
   branch?: string;
+  cause?: DeferralCause;
 }): DeferDecision {
   const { trigger } = o;
   const attempt = (trigger.deferrals ?? 0) + 1;
@@ -107,6 +113,7 @@ export function decideDeferral(o: {
       repo: o.repo,
       isPullRequest: o.pull !== undefined || trigger.isPullRequest,
       resetAt: o.reset.resetAt,
+      ...(o.cause === 'daily-budget' ? { cause: o.cause } : {}),
       since: o.now.toISOString(),
       attempt,
       ...(o.sessionId ? { sessionId: o.sessionId } : {}),
@@ -128,9 +135,13 @@ export function deferralComment(o: {
   now: Date;
 }): string {
   const { record } = o;
+  const waits =
+    record.cause === 'daily-budget'
+      ? `⏸️ **gemini-run is waiting for the daily token budget.** The repository's \`max-daily-tokens\` for today is spent; it resets at ${describeReset(o.reset, o.now)}.`
+      : `⏸️ **gemini-run is waiting for the model quota.** The ${o.reset.scope === 'unknown' ? '' : `${o.reset.scope} `}quota ran out; it resets at ${describeReset(o.reset, o.now)}.`;
   return [
     hiddenRecord('deferral', record),
-    `⏸️ **gemini-run is waiting for the model quota.** The ${o.reset.scope === 'unknown' ? '' : `${o.reset.scope} `}quota ran out; it resets at ${describeReset(o.reset, o.now)}.`,
+    waits,
     '',
     `A scheduled run of the workflow continues this session after that (deferral ${record.attempt} of ${o.maxDeferrals}). Remove the label \`${o.label}\` to cancel.`,
   ].join('\n');
@@ -162,8 +173,12 @@ export function resumeTrigger(
   self: string,
   carried: Approval,
 ): RunTrigger {
+  const why =
+    record.cause === 'daily-budget'
+      ? "the repository's daily token budget was spent"
+      : "the model's quota ran out";
   const told = [
-    `Continue the task: the previous run stopped when the model's quota ran out (deferral ${record.attempt}), and this run resumes it after the reset.`,
+    `Continue the task: the previous run stopped when ${why} (deferral ${record.attempt}), and this run resumes it after the reset.`,
     'Check `git log` and `git status` first to see what was already done, then finish the work and commit it.',
   ];
   if (record.instruction) told.push('', 'The task as it was given:', '', record.instruction);

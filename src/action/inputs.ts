@@ -145,6 +145,16 @@ const INPUT_SHAPE = {
   ),
   'timeout-minutes': input('30', timeoutMinutesSchema("'timeout-minutes'")),
   'max-tokens': input('0', maxTokensSchema("'max-tokens'")),
+  // Empty: no cap. A cap of 0 would stop every run before it starts: not a setting anyone means.
+  'max-daily-tokens': input(
+    '',
+    z
+      .string()
+      .regex(/^(?:[1-9]\d{0,11})?$/, {
+        message: "'max-daily-tokens' must be empty (no cap) or a whole number of tokens above 0",
+      })
+      .transform((s) => (s === '' ? undefined : Number(s))),
+  ),
   'base-branch': input('', text),
   'branch-prefix': input(
     'gemini-run/',

@@ -32,6 +32,8 @@ export interface ReportInput {
   quotaResets?: string;
   /** What failed, when the run ended on a failure that is not the agent's work (a crash of a part). */
   failedPart?: FailedPart;
+  /** `deferred`: it waits for the repository's daily token budget rather than the model's quota. */
+  waitsForDailyBudget?: boolean;
 }
 
 function isModelUnavailable(message: string | undefined): boolean {
@@ -185,7 +187,7 @@ export function issueComment(r: ReportInput): string | undefined {
     // The deferral's own comment, on the pull request or the issue, says when and how to cancel; an issue whose
     // run opened a pull request is pointed there.
     return pull && !r.onPullRequest
-      ? `The model's quota ran out: gemini-run's partial work is in #${pull.number}, where it continues after the reset.`
+      ? `${r.waitsForDailyBudget ? "The repository's daily token budget ran out" : "The model's quota ran out"}: gemini-run's partial work is in #${pull.number}, where it continues after the reset.`
       : undefined;
   }
   if (r.onPullRequest) {

@@ -23,6 +23,7 @@ import { preflight } from './phases/preflight.js';
 import { publish } from './phases/publish.js';
 import { defer } from './phases/defer.js';
 import { sweep } from './phases/sweep.js';
+import { reserveBudget, settleBudget } from './phases/budget.js';
 import { Redactor } from './redact.js';
 import { reportEarlyEnd, reportRun } from './phases/report.js';
 import { misconfigured } from './phases/misconfigured.js';
@@ -32,6 +33,7 @@ import type {
   AtAdmit,
   AtPrepare,
   Basics,
+  Budgeted,
   PipelineDeps,
   Prepared,
 } from './run-record.js';
@@ -136,6 +138,20 @@ async function crashedAfterAdmit(r: AtPrepare, error: unknown): Promise<ActionRe
 }
 
 async function afterAcknowledged(r: AtPrepare): Promise<ActionResult> {
+  const budget = await reserveBudget(r);
+  if (isEnd(budget)) {
+    await finishTracking(r, budget, undefined, budgetNotice(budget));
+    return budget;
+  }
+  try {
+    return await afterReserved(extend(r, budget));
+  } finally {
+    // Whatever ended the run before the agent's spend was known: nothing more of the reservation is spent.
+    await settleBudget(budget, 0);
+  }
+}
+
+async function afterReserved(r: AtPrepare & Budgeted): Promise<ActionResult> {
   const prepared = await prepare(r);
   if (isEnd(prepared)) {
     await finishTracking(r, prepared);
@@ -144,13 +160,15 @@ async function afterAcknowledged(r: AtPrepare): Promise<ActionResult> {
   const p = extend(r, prepared);
   try {
     const worked = extend(p, await work(p));
+    await settleBudget(worked, worked.engineResult.usage.totalTokens);
     const published = extend(worked, await publish(worked));
     const reported = extend(published, await defer(published));
     const result = await reportRun(reported);
     const allowed = published.published?.protectedAllowed;
     const notes = [
       allowed?.length && `⚠ Changes protected paths: ${protectedChangesLine(allowed)}.`,
-      reported.deferral && `⏸️ Resumes after the quota resets at ${reported.deferral.resets}.`,
+      reported.deferral &&
+        `⏸️ Resumes after ${reported.deferral.record.cause === 'daily-budget' ? 'the daily token budget' : 'the quota'} resets at ${reported.deferral.resets}.`,
     ].filter(Boolean);
     await finishTracking(r, result, published.result.usage.totalTokens, notes.join('\n\n') || undefined);
     return result;
@@ -172,6 +190,13 @@ async function restore(r: Basics & Prepared): Promise<void> {
   });
   r.io.saveState('workspace', '');
   r.io.saveState('savedCredentials', '');
+}
+
+/** The tracking comment's note for a run the day's budget ended before it started. */
+function budgetNotice(result: ActionResult): string | undefined {
+  return result.outputs.status === 'deferred'
+    ? "⏸️ The repository's daily token budget is spent: the run starts after it resets at midnight UTC."
+    : undefined;
 }
 
 async function finishTracking(

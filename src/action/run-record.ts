@@ -25,6 +25,7 @@ import type { ActionInputs } from './inputs.js';
 import type { prepareVertex } from '../host/model-access.js';
 import type { ActionOutputs } from './outputs.js';
 import type { Deferred } from './deferral.js';
+import type { Reservation } from './spend-ledger.js';
 import type { PublishOutcome } from './publish.js';
 import type { Redactor } from './redact.js';
 import type { TrackingComment } from './tracking-comment.js';
@@ -130,6 +131,11 @@ export interface Acknowledged {
   tracking: TrackingComment | undefined;
 }
 
+/** budget: what the run may spend of the repository's `max-daily-tokens` today (absent: no cap). */
+export interface Budgeted {
+  dailyBudget?: Reservation;
+}
+
 /** prepare: what the agent is asked, where it works, what it continues. */
 export interface Prepared {
   oauth: OAuthTokenSource | undefined;
@@ -177,7 +183,7 @@ export interface Settled {
 /** The record as each phase finds it: everything the phases before it added. */
 export type AtAdmit = Basics & Triggered & Checked;
 export type AtPrepare = AtAdmit & Admitted & Acknowledged;
-export type AtWork = AtPrepare & Prepared;
+export type AtWork = AtPrepare & Budgeted & Prepared;
 export type AtPublish = AtWork & Worked;
 export type AtDefer = AtPublish & Published;
 export type AtReport = AtDefer & Settled;

@@ -50,6 +50,21 @@ const runFactsSchema = z.object({
     .nullable(),
   /** A `fix-ci` run: which attempt in a row it was. */
   ciFix: z.object({ attempt: z.number().int().positive() }).optional(),
+  /**
+   * Under `max-daily-tokens`: the UTC day the run counted for, the cap, what other runs had spent or held before
+   * it, what it could spend and spent, the day's spend once it settled, and when the day's budget resets.
+   */
+  dailyBudget: z
+    .object({
+      day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+      cap: COUNT,
+      before: COUNT,
+      granted: COUNT,
+      spent: COUNT.optional(),
+      daySpent: COUNT.optional(),
+      resetsAt: ISO,
+    })
+    .optional(),
   endedAt: ISO,
 });
 

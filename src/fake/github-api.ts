@@ -482,6 +482,27 @@ export class FakeGitHub implements AsyncDisposable {
     });
   }
 
+  /** The fake's clock (every time it gives out: creation, edits) jumps to `iso` and moves on from there. */
+  setClock(iso: string): void {
+    this.state.setClock(Date.parse(iso));
+  }
+
+  /**
+   * The next `times` requests matching method and path are answered only once `until` settles (and in the order
+   * they arrived after that): two clients' requests can be made to interleave exactly as a test needs.
+   */
+  holdNext(o: { method?: string; path: string | RegExp; times?: number; until: Promise<unknown> }): void {
+    this.state.holds.push({
+      method: o.method?.toUpperCase(),
+      path: o.path,
+      remaining: o.times ?? 1,
+      until: o.until.then(
+        () => undefined,
+        () => undefined,
+      ),
+    });
+  }
+
   // ---- reading -------------------------------------------------------------------------------------------
 
   pulls(repoName?: string): FakePull[] {

@@ -30,14 +30,18 @@ function workflowPathOf(ref: string | undefined): string | undefined {
 const BEFORE_START_MS = 5_000;
 
 /**
- * Why the record naming `runId` in a comment last written at `commentUpdatedAt` is not gemini-run's, or undefined
- * when every check passes. Each reason names the check that failed.
+ * The workflow run a record names, as far as its origin goes: why it is not a run of gemini-run in this repository,
+ * or when it ran (`end` undefined while it still runs). Asked once per run; `writtenOutside` then checks each
+ * record it is named by.
  */
-export async function recordOriginProblem(
+export type RunProvenance = { problem: string } | { window: { start: number; end: number | undefined } };
+
+export async function workflowRunOrigin(
   client: GitHubClient,
   repo: RepoRef,
-  o: { runId: string; commentUpdatedAt: string; origin: RunOrigin },
-): Promise<string | undefined> {
+  runId: string,
+  origin: RunOrigin,
+): Promise<RunProvenance> {
   const here = `${repo.owner}/${repo.repo}`;
   let run: {
     repository?: { full_name?: string };
@@ -49,23 +53,49 @@ export async function recordOriginProblem(
     status?: string | null;
   };
   try {
-    ({ data: run } = await client.rest.actions.getWorkflowRun({ ...repo, run_id: Number(o.runId) }));
+    ({ data: run } = await client.rest.actions.getWorkflowRun({ ...repo, run_id: Number(runId) }));
   } catch (error) {
-    if (hasStatus(error, 404)) return `the workflow run ${o.runId} it names is not a run of ${here}`;
+    if (hasStatus(error, 404)) return { problem: `the workflow run ${runId} it names is not a run of ${here}` };
     throw error;
   }
   if (run.repository?.full_name?.toLowerCase() !== here.toLowerCase())
-    return `the workflow run ${o.runId} it names belongs to ${run.repository?.full_name ?? 'another repository'}`;
-  const mine = workflowPathOf(o.origin.workflowRef);
-  if (!mine) return 'this run does not know its own workflow file (GITHUB_WORKFLOW_REF is not set)';
-  if (run.path !== mine && !(await runsGeminiRun(client, repo, run.path ?? '', run.head_sha, o.origin)))
-    return `the workflow run ${o.runId} it names is of ${run.path ?? 'an unknown workflow'}, not of ${mine} or another workflow that runs gemini-run`;
-  const started = Date.parse(run.run_started_at ?? run.created_at);
-  const ended = run.status === 'completed' ? Date.parse(run.updated_at) : Date.now();
-  const written = Date.parse(o.commentUpdatedAt);
-  if (!(written >= started - BEFORE_START_MS && written <= ended))
-    return `the comment was last written at ${o.commentUpdatedAt}, outside the workflow run ${o.runId} that the record names`;
-  return undefined;
+    return {
+      problem: `the workflow run ${runId} it names belongs to ${run.repository?.full_name ?? 'another repository'}`,
+    };
+  const mine = workflowPathOf(origin.workflowRef);
+  if (!mine) return { problem: 'this run does not know its own workflow file (GITHUB_WORKFLOW_REF is not set)' };
+  if (run.path !== mine && !(await runsGeminiRun(client, repo, run.path ?? '', run.head_sha, origin)))
+    return {
+      problem: `the workflow run ${runId} it names is of ${run.path ?? 'an unknown workflow'}, not of ${mine} or another workflow that runs gemini-run`,
+    };
+  const start = Date.parse(run.run_started_at ?? run.created_at);
+  return { window: { start, end: run.status === 'completed' ? Date.parse(run.updated_at) : undefined } };
+}
+
+/** Why a record written at `updatedAt` cannot be of the run that ran in `window`, or undefined when it can. */
+export function writtenOutside(
+  window: { start: number; end: number | undefined },
+  runId: string,
+  updatedAt: string,
+): string | undefined {
+  const written = Date.parse(updatedAt);
+  const end = window.end ?? Date.now();
+  if (written >= window.start - BEFORE_START_MS && written <= end) return undefined;
+  return `the comment was last written at ${updatedAt}, outside the workflow run ${runId} that the record names`;
+}
+
+/**
+ * Why the record naming `runId` in a comment last written at `commentUpdatedAt` is not gemini-run's, or undefined
+ * when every check passes. Each reason names the check that failed.
+ */
+export async function recordOriginProblem(
+  client: GitHubClient,
+  repo: RepoRef,
+  o: { runId: string; commentUpdatedAt: string; origin: RunOrigin },
+): Promise<string | undefined> {
+  const run = await workflowRunOrigin(client, repo, o.runId, o.origin);
+  if ('problem' in run) return run.problem;
+  return writtenOutside(run.window, o.runId, o.commentUpdatedAt);
 }
 
 /** Whether the workflow file at `path` (at the run's commit) runs this action: `uses: <action repository>@…`. */

@@ -171,15 +171,18 @@ export class ActionWorld implements AsyncDisposable {
     return new ActionWorld(repo, github, workspace, tmp, token);
   }
 
-  /** A fresh checkout of origin, configured like actions/checkout leaves it (persisted token included). */
-  async checkout(ref = 'main'): Promise<void> {
-    await rm(this.workspace, { recursive: true, force: true });
-    await mkdir(join(this.workspace, '..'), { recursive: true });
+  /**
+   * A fresh checkout of origin, configured like actions/checkout leaves it (persisted token included); in `dir`
+   * for a second job's workspace (two runs at once).
+   */
+  async checkout(ref = 'main', dir = this.workspace): Promise<void> {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(join(dir, '..'), { recursive: true });
     const env = scrubbedGitEnv();
-    await exec('git', ['clone', '--quiet', '--branch', ref, this.repo.originDir, this.workspace], { env });
+    await exec('git', ['clone', '--quiet', '--branch', ref, this.repo.originDir, dir], { env });
     const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${this.token}`).toString('base64')}`;
     await exec('git', ['config', '--local', 'http.https://github.com/.extraheader', header], {
-      cwd: this.workspace,
+      cwd: dir,
       env,
     });
   }

@@ -111,6 +111,8 @@ export class PipelineWorld implements AsyncDisposable {
     deps?: Partial<PipelineDeps>;
     /** GitHub's API as the step is told it (default: the fake's). */
     apiUrl?: string;
+    /** Another checkout to work in (`world.checkout('main', dir)`): two runs at once need one each. */
+    workspace?: string;
   }): Promise<PipelineRun> {
     const n = ++this.runs;
     const stepDir = await mkdtemp(join(this.world.tmp, `pipeline-${n}-`));
@@ -154,7 +156,7 @@ export class PipelineWorld implements AsyncDisposable {
       repo: { owner: OWNER, repo: REPO },
       apiUrl: o.apiUrl ?? this.github.url,
       serverUrl: 'https://github.com',
-      workspace: this.world.workspace,
+      workspace: o.workspace ?? this.world.workspace,
       runId: String(runId),
       runAttempt: '1',
       actor: 'alice',

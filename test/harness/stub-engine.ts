@@ -38,6 +38,36 @@ export interface AgentPlay {
   throws?: string;
   /** A session file (a recorded fixture) the run leaves as its transcript; its session id becomes the run's. */
   transcript?: string;
+  /**
+   * Model calls the agent makes through the run's real model proxy (`generateContent` of the run's model, a prompt
+   * of `promptChars` characters: about a quarter as many tokens by the fake model's count), one after the other,
+   * until `times` were made or the proxy refused one at the run's token limit (the run then ends `budget-exceeded`,
+   * as the engine's budget reads a refusal at the limit).
+   */
+  modelCalls?: { times: number; promptChars: number };
+}
+
+/** The agent's model calls through the proxy; true when the proxy refused one at the limit. */
+async function callModel(opts: RunOptions, calls: { times: number; promptChars: number }): Promise<boolean> {
+  const endpoint = opts.modelEndpoint;
+  if (!endpoint) throw new Error('stub engine: modelCalls needs the model proxy (an endpoint)');
+  const body = JSON.stringify({
+    contents: [{ role: 'user', parts: [{ text: 'a'.repeat(calls.promptChars) }] }],
+  });
+  for (let i = 0; i < calls.times; i++) {
+    const res = await fetch(
+      `${endpoint.baseUrl}/v1beta/models/${opts.model ?? 'gemini-2.5-flash'}:generateContent`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': endpoint.placeholder },
+        body,
+      },
+    );
+    await res.arrayBuffer();
+    if (res.status === 400) return true;
+    if (!res.ok) throw new Error(`stub engine: the model proxy answered ${res.status}`);
+  }
+  return false;
 }
 
 const NO_SESSION = '5f0c2a1e-0000-4000-8000-000000000001';
@@ -103,12 +133,17 @@ export function stubEngine(play: AgentPlay, seen: SeenRuns = []): (o: RunOptions
     const vault = opts.vault!;
     const head = exported.bundled ? await importBundle(vault, bundle) : base;
     if (play.throws) throw new Error(play.throws);
+    const refusedAtLimit = play.modelCalls ? await callModel(opts, play.modelCalls) : false;
     const commits = head === base ? [] : await listCommits(vault.dir, base, head);
     const usage = summarizeUsage([]);
     const kept = play.transcript ? await keepTranscript(play.transcript, opts.runDir) : undefined;
     return {
-      status: play.status ?? 'finished',
-      ...(play.message ? { message: play.message } : {}),
+      status: refusedAtLimit ? 'budget-exceeded' : (play.status ?? 'finished'),
+      ...(refusedAtLimit
+        ? { message: 'token budget exceeded' }
+        : play.message
+          ? { message: play.message }
+          : {}),
       mode: opts.mode,
       sessionId: kept?.sessionId ?? NO_SESSION,
       ...(kept ? { transcriptPath: kept.path } : {}),
@@ -123,6 +158,7 @@ export function stubEngine(play: AgentPlay, seen: SeenRuns = []): (o: RunOptions
       commits: commits.map((c) => ({ sha: c.sha, subject: c.subject })),
       filesChanged: head === base ? [] : await filesChanged(vault.dir, base, head),
       leftoverCommitted: exported.leftoverCommitted,
+      ...(opts.maxTokens ? { maxTokens: opts.maxTokens } : {}),
     };
   };
 }

@@ -30,6 +30,7 @@ import { capUtf8, conclusionOf, usageJson, type ActionOutputs } from '../outputs
 import { sessionMarker, withEarlierRuns } from '../pr-text.js';
 import type { Redactor } from '../redact.js';
 import { SUMMARY_MARKER } from '../resume.js';
+import { budgetSummaryLine } from '../daily-budget.js';
 import type { ActionResult, AtPrepare, AtReport, Basics } from '../run-record.js';
 
 function emptyOutputs(status: ActionStatus): ActionOutputs {
@@ -197,6 +198,7 @@ export async function reportRun(r: AtReport): Promise<ActionResult> {
     finalAnswer: r.publishBlock(result.transcript.finalAnswer),
     onPullRequest: r.trigger.isPullRequest,
     ...(reset ? { quotaResets: describeReset(reset, endedAt) } : {}),
+    ...(r.deferral?.record.cause === 'daily-budget' ? { waitsForDailyBudget: true } : {}),
   };
   const failure = stepFailure(report);
   outputs.conclusion = failure ? 'failure' : 'success';
@@ -224,17 +226,23 @@ export async function reportRun(r: AtReport): Promise<ActionResult> {
     : r.deferral
       ? deferredSummary(r.deferral, r.inputs)
       : '';
-  await writeJobSummary(r, head ? `${head}\n${summary}` : summary);
+  // Under `max-daily-tokens`, the day's spend against the cap, as the ledger read after this run settled.
+  const budget = r.dailyBudget ? `${r.publish(budgetSummaryLine(r.dailyBudget.figures))}\n\n` : '';
+  await writeJobSummary(r, head ? `${head}\n${budget}${summary}` : `${budget}${summary}`);
   await saveArtifact(r, files.all);
   return { outputs, ...(failure ? { failure: r.redactor.redact(failure) } : {}) };
 }
 
 function deferredSummary(d: Deferred, inputs: AtReport['inputs']): string {
   const { record } = d;
+  const wall =
+    record.cause === 'daily-budget'
+      ? "The repository's daily token budget ran out."
+      : "The model's quota ran out.";
   return [
     `## gemini-run: ${statusLine('deferred')}`,
     '',
-    `The model's quota ran out. The work so far is pushed; #${record.number} is labelled \`${inputs.deferredLabel}\` and a scheduled run continues the same session after the reset at ${d.resets} (deferral ${record.attempt} of ${inputs.maxDeferrals}).`,
+    `${wall} The work so far is pushed; #${record.number} is labelled \`${inputs.deferredLabel}\` and a scheduled run continues the same session after the reset at ${d.resets} (deferral ${record.attempt} of ${inputs.maxDeferrals}).`,
     '',
   ].join('\n');
 }
@@ -262,6 +270,7 @@ function runFacts(r: AtReport, outputs: ActionOutputs, endedAt: Date): RunFacts 
       ? { number: pull.number, url: pull.htmlUrl, operation: r.published?.opened ? 'created' : 'updated' }
       : null,
     ...(r.ciFix ? { ciFix: { attempt: r.ciFix.attempts } } : {}),
+    ...(r.dailyBudget ? { dailyBudget: r.dailyBudget.figures } : {}),
     endedAt: endedAt.toISOString(),
   };
 }

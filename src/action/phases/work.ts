@@ -17,6 +17,7 @@ import { crashedResult } from '../crashed-result.js';
 import { failedPartOf, failureLine } from '../../host/failed-part.js';
 import { execute, type ExecuteDeps, type ExecuteOptions } from '../../host/execute.js';
 import type { AtWork, Worked } from '../run-record.js';
+import { underDailyBudget } from '../daily-budget.js';
 
 async function openAgentSandbox(r: AtWork): Promise<AgentSandbox | undefined> {
   if (!r.privilege) return undefined;
@@ -86,7 +87,8 @@ function engineOptions(r: AtWork, identity: CommitIdentity): ExecuteOptions['eng
     vault: r.workspace.vault,
     userSettings: r.userSettings,
     extensions: inputs.extensions,
-    maxTokens: inputs.maxTokens,
+    // One limit: the smaller of `max-tokens` and the day's remainder, which the reservation already is.
+    maxTokens: r.dailyBudget ? r.dailyBudget.figures.granted : inputs.maxTokens,
     ...(tracking
       ? {
           // A tool's target is the agent's text: no secret of ours goes into the comment (isolation: none).
@@ -121,7 +123,7 @@ export async function work(r: AtWork): Promise<Worked> {
       },
       { runAgent: crashSafe(r, startedAt) },
     );
-    return { engineResult: result, identity };
+    return { engineResult: underDailyBudget(result, r.dailyBudget, r.inputs.maxTokens), identity };
   } catch (error) {
     // The sandbox or the model proxy could not be opened: the run ends `crashed` before the agent started.
     return { engineResult: await crashed(r, error, startedAt), identity };

@@ -1,4 +1,4 @@
-/** Issue (and PR conversation) comments: list, create, read, edit. */
+/** Issue (and PR conversation) comments: list, create, read, edit, delete. */
 import { asRecord, checkBodyLength, fail, optString } from './http.js';
 import { commentAt, issueAt, paginate, REPO, route, type Ctx, type Route } from './route.js';
 import { apiRepoUrl, association, htmlRepoUrl, nodeId, reactionRollup, userJson } from './shapes.js';
@@ -33,8 +33,11 @@ function commentBody(c: Ctx): string {
 export const commentRoutes: Route[] = [
   route('GET', `${REPO}/issues/:number/comments`, (c) => {
     const issue = issueAt(c);
+    // `since`: only comments updated at or after it, as GitHub filters them.
+    const since = Date.parse(c.query.get('since') ?? '');
     const all = c.repo.comments
       .filter((x) => x.issue === issue.number)
+      .filter((x) => Number.isNaN(since) || Date.parse(x.updatedAt) >= since)
       .map((x) => commentJson(c.state, c.repo, x));
     return paginate(c, all);
   }),
@@ -57,6 +60,11 @@ export const commentRoutes: Route[] = [
     status: 200,
     body: commentJson(c.state, c.repo, commentAt(c)),
   })),
+  route('DELETE', `${REPO}/issues/comments/:id`, (c) => {
+    const comment = commentAt(c);
+    c.repo.comments.splice(c.repo.comments.indexOf(comment), 1);
+    return { status: 204, body: undefined };
+  }),
   route('PATCH', `${REPO}/issues/comments/:id`, (c) => {
     const comment = commentAt(c);
     const body = commentBody(c);

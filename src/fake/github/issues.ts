@@ -1,5 +1,5 @@
 /** An issue (or the issue side of a PR): read and edit. */
-import { asRecord, checkBodyLength, optString } from './http.js';
+import { asRecord, checkBodyLength, fail, optString } from './http.js';
 import { issueAt, paginate, REPO, route, type Route } from './route.js';
 import {
   apiRepoUrl,
@@ -24,7 +24,7 @@ export function issueJson(s: GitHubState, r: StoredRepo, i: StoredIssue): Record
     user: userJson(s, i.user),
     state: i.state,
     state_reason: null,
-    locked: false,
+    locked: i.locked ?? false,
     labels: labelsJson(s, r, i.labels),
     labels_url: `${api}/labels{/name}`,
     events_url: `${api}/events`,
@@ -99,6 +99,23 @@ export const issueRoutes: Route[] = [
       .sort(issueOrder(c.query.get('sort'), c.query.get('direction')));
     const page = paginate(c, all);
     return { ...page, body: (page.body as StoredIssue[]).map((i) => issueJson(c.state, c.repo, i)) };
+  }),
+  // Creating an issue: the token's user opens it; labels (GitHub keeps them for a token with push access, which
+  // the fake's token has) are created on the repository when new.
+  route('POST', `${REPO}/issues`, (c) => {
+    const b = asRecord(c.body);
+    const title = optString(b, 'title');
+    if (!title) fail(422, 'Invalid request.\n\n"title" wasn\'t supplied.');
+    const body = optString(b, 'body') ?? null;
+    checkBodyLength(body ?? undefined, 'Issue');
+    const issue = c.state.newIssue(c.repo, title, body, c.state.tokenUser);
+    if (Array.isArray(b.labels))
+      issue.labels = b.labels.map((l) => (typeof l === 'string' ? l : String(asRecord(l).name)));
+    return { status: 201, body: issueJson(c.state, c.repo, issue) };
+  }),
+  route('PUT', `${REPO}/issues/:number/lock`, (c) => {
+    issueAt(c).locked = true;
+    return { status: 204, body: undefined };
   }),
   route('GET', `${REPO}/issues/:number`, (c) => ({
     status: 200,

@@ -53,6 +53,16 @@ export async function handleRequest(
     }
     record.authorized = isAuthorized(req.headers.authorization, token);
     if (!record.authorized) fail(401, 'Bad credentials');
+    const hold = s.holds.find(
+      (h) =>
+        h.remaining > 0 &&
+        (h.method === undefined || h.method === method) &&
+        (typeof h.path === 'string' ? h.path === url.pathname : h.path.test(url.pathname)),
+    );
+    if (hold) {
+      hold.remaining--;
+      await hold.until;
+    }
     const fault = takeFault(s.faults, method, url.pathname);
     reply = fault ?? (await dispatch(s, method, url, record));
   } catch (e) {

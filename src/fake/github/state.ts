@@ -99,6 +99,8 @@ export interface StoredIssue {
   pull?: StoredPull;
   /** Its timeline's label events (GET …/issues/{n}/events), oldest first. */
   events?: StoredIssueEvent[];
+  /** Locked (PUT …/lock): only collaborators may comment. */
+  locked?: boolean;
 }
 
 /** A label put on or taken off an issue, by whom and when. */
@@ -151,6 +153,9 @@ export class GitHubState {
   readonly reactions: FakeReaction[] = [];
   readonly repos = new Map<string, StoredRepo>();
   readonly faults: Fault[] = [];
+  /** Requests held back until a test lets them go (`holdNext`): to make an interleaving of two clients happen. */
+  readonly holds: { method: string | undefined; path: string | RegExp; remaining: number; until: Promise<void> }[] =
+    [];
   readonly tokenUser: StoredUser;
   forbidPullCreation: boolean;
   artifacts: ArtifactsBackend | undefined;
@@ -180,6 +185,11 @@ export class GitHubState {
 
   id(): number {
     return this.nextId++;
+  }
+
+  /** The clock jumps to `ms` (a test's next day); it moves on one second per event from there. */
+  setClock(ms: number): void {
+    this.clock = ms;
   }
 
   /** A clock that moves one second per event, so ordering by timestamp is deterministic. */
