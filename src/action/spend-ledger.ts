@@ -131,7 +131,7 @@ async function ledgers(c: LedgerContext): Promise<number[]> {
     [
       "This issue is gemini-run's ledger for `max-daily-tokens`, the repository's token budget per UTC day. Each",
       'comment below is one run: what it reserved at its start and, once it ended, what it spent. gemini-run reads',
-      "only its own comments here, each checked against the workflow run that wrote it; editing or deleting them",
+      'only its own comments here, each checked against the workflow run that wrote it; editing or deleting them',
       "changes the day's count, and deleting this issue starts a new ledger.",
     ].join(' '),
   );
@@ -145,10 +145,14 @@ async function ledgers(c: LedgerContext): Promise<number[]> {
   // Closed (out of the open list) and locked (only collaborators may comment); the entries need neither.
   await c.client.rest.issues
     .lock({ ...c.repo, issue_number: issue.number })
-    .catch((e: unknown) => c.log.warning(`Could not lock the ledger #${issue.number}: ${getErrorMessage(e)}`));
+    .catch((e: unknown) =>
+      c.log.warning(`Could not lock the ledger #${issue.number}: ${getErrorMessage(e)}`),
+    );
   await c.client.rest.issues
     .update({ ...c.repo, issue_number: issue.number, state: 'closed', state_reason: 'not_planned' })
-    .catch((e: unknown) => c.log.warning(`Could not close the ledger #${issue.number}: ${getErrorMessage(e)}`));
+    .catch((e: unknown) =>
+      c.log.warning(`Could not close the ledger #${issue.number}: ${getErrorMessage(e)}`),
+    );
   const again = await findLedgers(c);
   return again.length > 0 ? again : [issue.number];
 }
@@ -202,7 +206,12 @@ async function readDay(
       const record = hiddenRecordOf(body, SPEND_MARKER, 'spend', spendRecordSchema);
       if (cm.id === own && record) {
         const { reserved, spent } = record;
-        trusted.push({ id: cm.id, createdAt: cm.created_at, reserved, ...(spent !== undefined ? { spent } : {}) });
+        trusted.push({
+          id: cm.id,
+          createdAt: cm.created_at,
+          reserved,
+          ...(spent !== undefined ? { spent } : {}),
+        });
         continue;
       }
       if (!body.trimStart().startsWith(SPEND_MARKER)) continue;
@@ -324,6 +333,17 @@ async function prune(c: LedgerContext, issue: number, day: string): Promise<void
   if (old.length > 0) c.log.debug(`Deleted ${old.length} spend ledger entries older than ${KEEP_DAYS} days.`);
 }
 
+/** Deletes this run's entry (it will spend nothing); a refusal is said and leaves it charging the day. */
+async function takeBack(c: LedgerContext, comment: number): Promise<boolean> {
+  try {
+    await c.client.rest.issues.deleteComment({ ...c.repo, comment_id: comment });
+    return true;
+  } catch (e) {
+    c.log.warning(`Could not take back this run's entry in the spend ledger: ${getErrorMessage(e)}`);
+    return false;
+  }
+}
+
 /**
  * Reserves what this run may spend of the day's `cap`: writes its entry asking for `max-tokens` (or the cap),
  * reads the day, and keeps the smaller of that and what the entries written before it leave. Nothing left: the
@@ -343,8 +363,18 @@ export async function reserve(c: LedgerContext & { cap: number; maxTokens: numbe
     body: capBody(entryText(c, asked, today)),
   });
   const day = utcDay(mine.created_at);
-  const origins = new Map<string, Promise<RunProvenance>>();
-  const read = await readDay(c, issues, day, origins, mine.id);
+  // This run's own workflow run is asked about too, with the others: a token without `actions: read` is refused
+  // here, on the first run, not on the first run that finds another's entry to check.
+  const own = workflowRunOrigin(c.client, c.repo, c.runId, c.origin);
+  const origins = new Map<string, Promise<RunProvenance>>([[c.runId, own]]);
+  let read: DayRead;
+  try {
+    [read] = await Promise.all([readDay(c, issues, day, origins, mine.id), own]);
+  } catch (error) {
+    // The run does not start: its entry must not hold the day for the runs that can.
+    await takeBack(c, mine.id);
+    throw error;
+  }
   logIgnored(c, read);
   const { before, granted } = grantFor({
     cap: c.cap,
@@ -356,10 +386,7 @@ export async function reserve(c: LedgerContext & { cap: number; maxTokens: numbe
   // Either write refused, the entry keeps asking for more than the run may spend: the day is charged more, never less.
   let comment: number | undefined = mine.id;
   if (granted === 0) {
-    await c.client.rest.issues
-      .deleteComment({ ...c.repo, comment_id: mine.id })
-      .then(() => (comment = undefined))
-      .catch((e: unknown) => c.log.warning(`Could not take back this run's entry: ${getErrorMessage(e)}`));
+    if (await takeBack(c, mine.id)) comment = undefined;
   } else if (granted < want || day !== today) {
     await c.client.rest.issues
       .updateComment({

@@ -50,6 +50,20 @@ describe("the fake GitHub against GitHub's REST description", () => {
     await call('GET', '/repos/acme/demo/pulls/2/comments');
     await call('GET', '/repos/acme/demo/issues/99');
     await call('POST', '/repos/acme/demo/issues/1/comments', { body: 'x'.repeat(70_000) });
+    // The spend ledger of max-daily-tokens: its issue, locked and closed; an entry read since midnight, then deleted.
+    await call('POST', '/repos/acme/demo/issues', {
+      title: 'ledger',
+      body: 'b',
+      labels: ['gemini-run:ledger'],
+    });
+    await call('PUT', '/repos/acme/demo/issues/3/lock');
+    await call('PATCH', '/repos/acme/demo/issues/3', { state: 'closed', state_reason: 'not_planned' });
+    await call(
+      'GET',
+      '/repos/acme/demo/issues?labels=gemini-run%3Aledger&state=all&sort=created&direction=asc',
+    );
+    await call('GET', '/repos/acme/demo/issues/3/comments?since=2026-01-01T00%3A00%3A00.000Z&per_page=100');
+    await call('DELETE', '/repos/acme/demo/issues/comments/1');
     await call('POST', '/graphql', { query: '{ viewer { login } }' });
     for (const kind of [
       'bad-gateway',

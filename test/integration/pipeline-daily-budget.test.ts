@@ -480,9 +480,9 @@ describe('max-daily-tokens: a run and its day', () => {
       deferral: { attempt: 1 },
     });
     const record = deferralRecordOf(
-      w.github.comments(2).find((c) => c.body.startsWith(DEFERRAL_MARKER))!.body,
+      w.github.comments(pr).find((c) => c.body.startsWith(DEFERRAL_MARKER))!.body,
     );
-    expect(record).toMatchObject({ number: 2, cause: 'daily-budget', resetAt: `${tomorrow}T00:00:00.000Z` });
+    expect(record).toMatchObject({ number: pr, cause: 'daily-budget', resetAt: `${tomorrow}T00:00:00.000Z` });
     expect(r.summary).toMatch(/The repository's daily token budget ran out\. The work so far is pushed/);
     expect(
       w.github
@@ -493,6 +493,67 @@ describe('max-daily-tokens: a run and its day', () => {
       new RegExp(
         `The repository's daily token budget ran out: gemini-run's partial work is in #${pr}, where it continues after the reset`,
       ),
+    );
+  });
+
+  it('a token without actions: read is refused on the first run (an empty ledger), before gemini, and its entry is taken back', async () => {
+    w.github.failNext({
+      method: 'GET',
+      path: new RegExp(`^/repos/${OWNER}/${REPO}/actions/runs/\\d+$`),
+      kind: 'forbidden',
+    });
+    const r = await run({ play: work('NOTES.md') });
+    const out = ended(r);
+    expect(out.outputs.status).toBe('crashed');
+    expect(out.failure).toMatch(
+      /GitHub refused the spend ledger of 'max-daily-tokens' \(Resource not accessible by integration.*\): the workflow's token needs 'issues: write' and 'actions: read'\./,
+    );
+    expect(r.seen).toHaveLength(0);
+    const [ledger] = ledgers();
+    expect(entries(ledger!)).toEqual([]);
+  });
+
+  it('GitHub failing the day’s read past its retries (502) stops the run before gemini in one line, and takes its entry back', async () => {
+    const ledger = seedLedger();
+    seedEntry(ledger, { reserved: 5_000, spent: 5_000 });
+    w.github.failNext({
+      method: 'GET',
+      path: `/repos/${OWNER}/${REPO}/issues/${ledger}/comments`,
+      times: 10,
+      kind: 'bad-gateway',
+    });
+    const r = await run({ play: work('NOTES.md') });
+    const out = ended(r);
+    expect(out.outputs.status).toBe('crashed');
+    expect(out.failure).toMatch(
+      /^gemini-run itself failed: Could not reserve from the daily token budget: Server Error/,
+    );
+    expect(out.failure).not.toContain('\n');
+    expect(r.seen).toHaveLength(0);
+    expect(entries(ledger).map((e) => e.runId)).not.toContain(r.runId);
+  });
+
+  it('an entry GitHub refuses to settle (403) keeps charging the day its whole reservation', async () => {
+    const ledger = seedLedger();
+    const path = () => {
+      const mine = entries(ledger)[0];
+      return mine && `/repos/${OWNER}/${REPO}/issues/comments/${mine.id}`;
+    };
+    // Once the run wrote its entry (and long before its agent stops), every edit of it fails.
+    const refused = until(() => path() !== undefined).then(() =>
+      w.github.failNext({ method: 'PATCH', path: path()!, kind: 'forbidden' }),
+    );
+    const r = await run({ inputs: { 'max-tokens': String(RUN) }, play: work('NOTES.md') });
+    await refused;
+    expect(ended(r).outputs.status).toBe('finished');
+    expect(r.log.join('\n')).toMatch(
+      /Could not settle this run's entry in the spend ledger \(#\d+\): Resource not accessible by integration.*; it keeps charging the day its reservation of 20,000 tokens\./,
+    );
+    expect(entries(ledger)).toEqual([expect.objectContaining({ runId: r.runId, reserved: RUN })]);
+    expect(entries(ledger)[0]?.spent).toBeUndefined();
+    const next = await run({ inputs: { 'max-tokens': String(RUN) }, play: work('LATER.md') });
+    expect(next.log.join('\n')).toContain(
+      `Daily token budget: 20,000 of 30,000 tokens spent or held on ${day} (UTC) before this run; it may spend 10,000.`,
     );
   });
 
