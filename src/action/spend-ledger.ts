@@ -29,6 +29,7 @@ import type { GitHubClient, RepoRef } from '../github/client.js';
 import { commentMarker } from '../github/comments.js';
 import { capBody } from '../github/limits.js';
 import {
+  ownWorkflowRunOrigins,
   workflowRunOrigin,
   writtenOutside,
   type RunOrigin,
@@ -49,6 +50,8 @@ const KEEP_DAYS = 2;
 const PRUNE_PER_RUN = 10;
 /** Workflow runs asked about at once. */
 const LOOKUPS_AT_ONCE = 8;
+/** From this many workflow runs to ask about, the day's runs of this workflow are listed instead. */
+const LIST_FROM = 3;
 
 const TOKENS = z.number().int().min(0).max(1e12);
 
@@ -226,7 +229,14 @@ async function readDay(
       found.push({ id: cm.id, createdAt: cm.created_at, updatedAt: cm.updated_at, record });
     }
   }
-  const runIds = [...new Set(found.map((f) => f.record.runId))].filter((id) => !origins.has(id));
+  let runIds = [...new Set(found.map((f) => f.record.runId))].filter((id) => !origins.has(id));
+  // Many runs to ask about: the day's runs of this workflow are listed first (a page per 100 runs); the rest (another
+  // workflow that runs gemini-run, a run queued since yesterday) are asked about one by one.
+  if (runIds.length >= LIST_FROM) {
+    const listed = await ownWorkflowRunOrigins(c.client, c.repo, new Set(runIds), day, c.origin);
+    for (const [id, provenance] of listed) origins.set(id, Promise.resolve(provenance));
+    runIds = runIds.filter((id) => !listed.has(id));
+  }
   await pool(runIds, LOOKUPS_AT_ONCE, async (id) => {
     const asked = workflowRunOrigin(c.client, c.repo, id, c.origin);
     origins.set(id, asked);

@@ -36,40 +36,85 @@ const BEFORE_START_MS = 5_000;
  */
 export type RunProvenance = { problem: string } | { window: { start: number; end: number | undefined } };
 
+/** What GitHub says of a workflow run, as far as its origin goes (getWorkflowRun's and listWorkflowRuns' items). */
+interface WorkflowRunFacts {
+  id: number;
+  repository?: { full_name?: string };
+  path?: string;
+  head_sha?: string;
+  run_started_at?: string | null;
+  created_at: string;
+  updated_at: string;
+  status?: string | null;
+}
+
 export async function workflowRunOrigin(
   client: GitHubClient,
   repo: RepoRef,
   runId: string,
   origin: RunOrigin,
 ): Promise<RunProvenance> {
-  const here = `${repo.owner}/${repo.repo}`;
-  let run: {
-    repository?: { full_name?: string };
-    path?: string;
-    head_sha?: string;
-    run_started_at?: string | null;
-    created_at: string;
-    updated_at: string;
-    status?: string | null;
-  };
+  let run: WorkflowRunFacts;
   try {
     ({ data: run } = await client.rest.actions.getWorkflowRun({ ...repo, run_id: Number(runId) }));
   } catch (error) {
-    if (hasStatus(error, 404)) return { problem: `the workflow run ${runId} it names is not a run of ${here}` };
+    if (hasStatus(error, 404))
+      return { problem: `the workflow run ${runId} it names is not a run of ${repo.owner}/${repo.repo}` };
     throw error;
   }
+  return provenanceOf(client, repo, run, origin);
+}
+
+async function provenanceOf(
+  client: GitHubClient,
+  repo: RepoRef,
+  run: WorkflowRunFacts,
+  origin: RunOrigin,
+): Promise<RunProvenance> {
+  const here = `${repo.owner}/${repo.repo}`;
   if (run.repository?.full_name?.toLowerCase() !== here.toLowerCase())
     return {
-      problem: `the workflow run ${runId} it names belongs to ${run.repository?.full_name ?? 'another repository'}`,
+      problem: `the workflow run ${run.id} it names belongs to ${run.repository?.full_name ?? 'another repository'}`,
     };
   const mine = workflowPathOf(origin.workflowRef);
-  if (!mine) return { problem: 'this run does not know its own workflow file (GITHUB_WORKFLOW_REF is not set)' };
+  if (!mine)
+    return { problem: 'this run does not know its own workflow file (GITHUB_WORKFLOW_REF is not set)' };
   if (run.path !== mine && !(await runsGeminiRun(client, repo, run.path ?? '', run.head_sha, origin)))
     return {
-      problem: `the workflow run ${runId} it names is of ${run.path ?? 'an unknown workflow'}, not of ${mine} or another workflow that runs gemini-run`,
+      problem: `the workflow run ${run.id} it names is of ${run.path ?? 'an unknown workflow'}, not of ${mine} or another workflow that runs gemini-run`,
     };
   const start = Date.parse(run.run_started_at ?? run.created_at);
   return { window: { start, end: run.status === 'completed' ? Date.parse(run.updated_at) : undefined } };
+}
+
+/**
+ * What `workflowRunOrigin` would say of each of `runIds` that is a run of this run's own workflow file created
+ * since `since` (`YYYY-MM-DD`), from the workflow's run list: one request per 100 runs, newest first, read only
+ * until every one of them was seen, where asking about each is one request per run. Runs it did not see (another
+ * workflow's, an older one) are not in the map.
+ */
+export async function ownWorkflowRunOrigins(
+  client: GitHubClient,
+  repo: RepoRef,
+  runIds: ReadonlySet<string>,
+  since: string,
+  origin: RunOrigin,
+): Promise<Map<string, RunProvenance>> {
+  const found = new Map<string, RunProvenance>();
+  const file = workflowPathOf(origin.workflowRef)?.split('/').pop();
+  if (!file || runIds.size === 0) return found;
+  const runs: WorkflowRunFacts[] = [];
+  await client.paginate(
+    client.rest.actions.listWorkflowRuns,
+    { ...repo, workflow_id: file, created: `>=${since}`, per_page: 100 },
+    (response, done) => {
+      for (const run of response.data) if (runIds.has(String(run.id))) runs.push(run);
+      if (runs.length >= runIds.size) done();
+      return [];
+    },
+  );
+  for (const run of runs) found.set(String(run.id), await provenanceOf(client, repo, run, origin));
+  return found;
 }
 
 /** Why a record written at `updatedAt` cannot be of the run that ran in `window`, or undefined when it can. */

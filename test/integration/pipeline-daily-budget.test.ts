@@ -365,6 +365,11 @@ describe('max-daily-tokens: the ledger under attack', () => {
     expect(r.log.join('\n')).toContain(
       `Daily token budget: 5,000 of 30,000 tokens spent or held on ${day} (UTC) before this run; it may spend 20,000.`,
     );
+    // The runs its workflow ran today came from one list; the others (another workflow's, one that does not exist
+    // here) and its own were asked about one by one.
+    const asked = w.requestsOf(r).filter((q) => q.method === 'GET' && q.path.includes('/actions/'));
+    expect(asked.filter((q) => q.path.endsWith('/actions/workflows/gemini-run.yml/runs'))).toHaveLength(1);
+    expect(asked.filter((q) => /\/actions\/runs\/\d+$/.test(q.path))).toHaveLength(3);
     // It wrote to gemini-run's own ledger, not to the one mallory opened.
     expect(entries(ledger).filter((e) => e.runId === r.runId)).toHaveLength(1);
     expect(entries(fake).filter((e) => e.runId === r.runId)).toHaveLength(0);
