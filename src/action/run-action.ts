@@ -23,7 +23,7 @@ import { preflight } from './phases/preflight.js';
 import { publish } from './phases/publish.js';
 import { defer } from './phases/defer.js';
 import { sweep } from './phases/sweep.js';
-import { reserveBudget, settleBudget } from './phases/budget.js';
+import { noteDailyBudget, reserveBudget, settleBudget } from './phases/budget.js';
 import { Redactor } from './redact.js';
 import { reportEarlyEnd, reportRun } from './phases/report.js';
 import { misconfigured } from './phases/misconfigured.js';
@@ -145,8 +145,14 @@ async function afterAcknowledged(r: AtPrepare): Promise<ActionResult> {
   }
   try {
     return await afterReserved(extend(r, budget));
+  } catch (error) {
+    // Whatever ended the run before the agent's spend was known: nothing more of the reservation is spent, and
+    // the job summary still says the day's figures.
+    await settleBudget(budget, 0);
+    const result = await crashedAfterAdmit(r, error);
+    await noteDailyBudget(r, budget);
+    return result;
   } finally {
-    // Whatever ended the run before the agent's spend was known: nothing more of the reservation is spent.
     await settleBudget(budget, 0);
   }
 }
@@ -154,6 +160,8 @@ async function afterAcknowledged(r: AtPrepare): Promise<ActionResult> {
 async function afterReserved(r: AtPrepare & Budgeted): Promise<ActionResult> {
   const prepared = await prepare(r);
   if (isEnd(prepared)) {
+    await settleBudget(r, 0);
+    await noteDailyBudget(r, r);
     await finishTracking(r, prepared);
     return prepared;
   }

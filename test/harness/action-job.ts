@@ -121,6 +121,8 @@ export interface JobOptions {
   launch?: StepLauncher;
   /** Kill the main step (SIGKILL) once this returns true; the post step runs after it as usual. */
   killMainWhen?: () => boolean;
+  /** Another checkout to work in (`checkout('main', dir)`): two jobs at once need one each. */
+  workspace?: string;
 }
 
 /** The files a step left for its artifact (summary, run summary, transcript). */
@@ -346,7 +348,7 @@ export class ActionWorld implements AsyncDisposable {
         GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
         GITHUB_API_URL: this.github.url,
         GITHUB_SERVER_URL: 'https://github.com',
-        GITHUB_WORKSPACE: this.workspace,
+        GITHUB_WORKSPACE: o.workspace ?? this.workspace,
         GITHUB_RUN_ID: String(runId),
         GITHUB_WORKFLOW_REF: WORKFLOW_REF,
         GITHUB_RUN_ATTEMPT: '1',
@@ -369,7 +371,7 @@ export class ActionWorld implements AsyncDisposable {
       const main = await runNode(
         join(ROOT, 'dist', 'index.js'),
         base,
-        this.workspace,
+        o.workspace ?? this.workspace,
         o.asUser,
         o.launch,
         o.killMainWhen,
@@ -386,7 +388,13 @@ export class ActionWorld implements AsyncDisposable {
       const postEnv: Record<string, string> = { ...base };
       for (const [k, v] of Object.entries(mainResult.state)) postEnv[`STATE_${k}`] = v;
       await writeFile(files.output, '');
-      const post = await runNode(join(ROOT, 'dist', 'post.js'), postEnv, this.workspace, o.asUser, o.launch);
+      const post = await runNode(
+        join(ROOT, 'dist', 'post.js'),
+        postEnv,
+        o.workspace ?? this.workspace,
+        o.asUser,
+        o.launch,
+      );
       this.github.updateRun(runId, {
         status: 'completed',
         conclusion: mainResult.outputs.conclusion === 'success' ? 'success' : 'failure',

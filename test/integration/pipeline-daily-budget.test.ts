@@ -460,6 +460,21 @@ describe('max-daily-tokens: a run and its day', () => {
     expect(w.github.pulls()).toHaveLength(0);
   });
 
+  it('a run that fails after it reserved (gemini cannot be installed) gives the reservation back and still shows the day', async () => {
+    const r = await run({
+      inputs: { 'max-tokens': String(RUN) },
+      play: work('NOTES.md'),
+      deps: { installGemini: () => Promise.reject(new Error('the npm registry is unreachable')) },
+    });
+    expect(ended(r).outputs.status).toBe('crashed');
+    expect(r.seen).toHaveLength(0);
+    const [ledger] = ledgers();
+    expect(entries(ledger!)).toEqual([expect.objectContaining({ runId: r.runId, reserved: RUN, spent: 0 })]);
+    expect(r.summary).toContain(
+      `**Daily token budget** (\`max-daily-tokens\`, ${day} UTC): 0 of 30,000 tokens spent or held today (0 %); this run spent 0 of the 20,000 it could.`,
+    );
+  });
+
   it('yesterday’s spend does not count today', async () => {
     const ledger = seedLedger();
     seedEntry(ledger, { reserved: CAP, spent: CAP });

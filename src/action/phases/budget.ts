@@ -99,3 +99,8 @@ export async function reserveBudget(r: AtPrepare): Promise<Budgeted | ActionResu
 export async function settleBudget(r: Budgeted, spent: number): Promise<void> {
   await r.dailyBudget?.settle(spent);
 }
+
+/** The day's line in the job summary of a run that ended before its report (which writes it otherwise). */
+export async function noteDailyBudget(r: AtPrepare, b: Budgeted): Promise<void> {
+  if (b.dailyBudget) await writeJobSummary(r, r.publish(`\n${budgetSummaryLine(b.dailyBudget.figures)}\n`));
+}

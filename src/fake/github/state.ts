@@ -154,8 +154,12 @@ export class GitHubState {
   readonly repos = new Map<string, StoredRepo>();
   readonly faults: Fault[] = [];
   /** Requests held back until a test lets them go (`holdNext`): to make an interleaving of two clients happen. */
-  readonly holds: { method: string | undefined; path: string | RegExp; remaining: number; until: Promise<void> }[] =
-    [];
+  readonly holds: {
+    method: string | undefined;
+    path: string | RegExp;
+    remaining: number;
+    until: Promise<void>;
+  }[] = [];
   readonly tokenUser: StoredUser;
   forbidPullCreation: boolean;
   artifacts: ArtifactsBackend | undefined;
