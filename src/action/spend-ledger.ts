@@ -156,6 +156,20 @@ async function ledgers(c: LedgerContext): Promise<number[]> {
     .catch((e: unknown) =>
       c.log.warning(`Could not close the ledger #${issue.number}: ${getErrorMessage(e)}`),
     );
+  // GitHub drops the labels of a new issue silently when the token may not set them; an unlabelled ledger would
+  // be found by no later run (each would make its own, and no cap would hold), so the label is put on again, or
+  // the run stops here.
+  const labelled = (labels: typeof issue.labels) =>
+    labels.some((l) => (typeof l === 'string' ? l : l.name) === LEDGER_LABEL);
+  if (!labelled(issue.labels)) {
+    const { data: labels } = await c.client.rest.issues.addLabels({
+      ...c.repo,
+      issue_number: issue.number,
+      labels: [LEDGER_LABEL],
+    });
+    if (!labels.some((l) => l.name === LEDGER_LABEL))
+      throw new Error(`GitHub did not put the label ${LEDGER_LABEL} on the spend ledger #${issue.number}`);
+  }
   const again = await findLedgers(c);
   return again.length > 0 ? again : [issue.number];
 }

@@ -174,6 +174,11 @@ export class FakeGitHub implements AsyncDisposable {
     this.state.corruptTrees = on;
   }
 
+  /** A new issue's labels are dropped, as GitHub does silently for a token that may not set them. */
+  set dropNewIssueLabels(drop: boolean) {
+    this.state.dropNewIssueLabels = drop;
+  }
+
   /** See FakeGitHubOptions.forbidPullCreation; may be switched during a test. */
   get forbidPullCreation(): boolean {
     return this.state.forbidPullCreation;

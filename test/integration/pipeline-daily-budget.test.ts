@@ -577,6 +577,26 @@ describe('max-daily-tokens: a run and its day', () => {
     );
   });
 
+  it('a ledger whose label GitHub dropped is labelled again, or the run stops: an unlabelled ledger no later run would find', async () => {
+    w.github.dropNewIssueLabels = true;
+    w.github.failNext({ method: 'POST', path: /\/issues\/\d+\/labels$/, kind: 'forbidden' });
+    const refused = await run({ play: work('NOTES.md') });
+    expect(ended(refused).outputs.status).toBe('crashed');
+    expect(ended(refused).failure).toMatch(/GitHub refused the spend ledger of 'max-daily-tokens'/);
+    expect(refused.seen).toHaveLength(0);
+    expect(ledgers()).toEqual([]);
+    // The issue it made is closed (and locked): no open issue is left behind.
+    const made = Array.from({ length: 20 }, (_, i) => w.github.issue(i + 1)).filter((i) =>
+      i?.title.startsWith('gemini-run: daily token ledger'),
+    );
+    expect(made.map((i) => i?.state)).toEqual(['closed']);
+
+    const r = await run({ inputs: { 'max-tokens': String(RUN) }, play: work('NOTES.md') });
+    expect(ended(r).outputs.status).toBe('finished');
+    const [ledger] = ledgers();
+    expect(entries(ledger!).map((e) => e.runId)).toEqual([r.runId]);
+  });
+
   it('a ledger GitHub refuses stops the run before gemini, naming the permissions it needs', async () => {
     w.github.failNext({ method: 'POST', path: `/repos/${OWNER}/${REPO}/issues`, kind: 'forbidden' });
     const r = await run({ play: work('NOTES.md') });

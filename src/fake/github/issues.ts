@@ -109,7 +109,7 @@ export const issueRoutes: Route[] = [
     const body = optString(b, 'body') ?? null;
     checkBodyLength(body ?? undefined, 'Issue');
     const issue = c.state.newIssue(c.repo, title, body, c.state.tokenUser);
-    if (Array.isArray(b.labels))
+    if (Array.isArray(b.labels) && !c.state.dropNewIssueLabels)
       issue.labels = b.labels.map((l) => (typeof l === 'string' ? l : String(asRecord(l).name)));
     return { status: 201, body: issueJson(c.state, c.repo, issue) };
   }),

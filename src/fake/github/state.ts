@@ -162,6 +162,8 @@ export class GitHubState {
   }[] = [];
   readonly tokenUser: StoredUser;
   forbidPullCreation: boolean;
+  /** A new issue's labels are dropped, as GitHub does silently for a token that may not set them. */
+  dropNewIssueLabels = false;
   artifacts: ArtifactsBackend | undefined;
   actionsPermission: TokenPermission = 'read';
   /** The bare repository behind each repository (`owner/name`, lower case), for the Git database API. */
