@@ -259,8 +259,12 @@ async function readDay(
   const entries: LedgerEntry[] = trusted;
   for (const f of found) {
     const origin = await origins.get(f.record.runId)!;
+    // From the run's first attempt: an entry an earlier attempt wrote (and settled) still counts once the run is
+    // re-run, which moves its start on.
     const why =
-      'problem' in origin ? origin.problem : writtenOutside(origin.window, f.record.runId, f.updatedAt);
+      'problem' in origin
+        ? origin.problem
+        : writtenOutside({ ...origin.window, start: origin.window.created }, f.record.runId, f.updatedAt);
     if (why) {
       ignore(`comment ${f.id}: ${why}`);
       continue;

@@ -34,7 +34,12 @@ const BEFORE_START_MS = 5_000;
  * or when it ran (`end` undefined while it still runs). Asked once per run; `writtenOutside` then checks each
  * record it is named by.
  */
-export type RunProvenance = { problem: string } | { window: { start: number; end: number | undefined } };
+export type RunProvenance =
+  | { problem: string }
+  | {
+      /** Its latest attempt's start (a re-run starts again), its creation (the first attempt's), and its end. */
+      window: { start: number; created: number; end: number | undefined };
+    };
 
 /** What GitHub says of a workflow run, as far as its origin goes (getWorkflowRun's and listWorkflowRuns' items). */
 interface WorkflowRunFacts {
@@ -83,8 +88,11 @@ async function provenanceOf(
     return {
       problem: `the workflow run ${run.id} it names is of ${run.path ?? 'an unknown workflow'}, not of ${mine} or another workflow that runs gemini-run`,
     };
-  const start = Date.parse(run.run_started_at ?? run.created_at);
-  return { window: { start, end: run.status === 'completed' ? Date.parse(run.updated_at) : undefined } };
+  const created = Date.parse(run.created_at);
+  const start = run.run_started_at ? Date.parse(run.run_started_at) : created;
+  return {
+    window: { start, created, end: run.status === 'completed' ? Date.parse(run.updated_at) : undefined },
+  };
 }
 
 /**

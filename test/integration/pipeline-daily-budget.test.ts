@@ -375,6 +375,19 @@ describe('max-daily-tokens: the ledger under attack', () => {
     expect(entries(fake).filter((e) => e.runId === r.runId)).toHaveLength(0);
   });
 
+  it('an entry an earlier attempt of a run wrote still counts while the run is re-run (its start moved on)', async () => {
+    const ledger = seedLedger();
+    const rerun = nextRun;
+    seedEntry(ledger, { reserved: 10_000, spent: 4_000 });
+    // Re-run: in progress again, its latest attempt started after the entry was written.
+    w.github.updateRun(rerun, { status: 'in_progress', runAttempt: 2, startedAt: `${day}T06:00:00Z` });
+    const r = await run({ inputs: { 'max-tokens': String(RUN) }, play: work('NOTES.md') });
+    expect(ended(r).outputs.status).toBe('finished');
+    expect(r.log.join('\n')).toContain(
+      `Daily token budget: 4,000 of 30,000 tokens spent or held on ${day} (UTC) before this run; it may spend 20,000.`,
+    );
+  });
+
   it('an agent whose answer is shaped like an entry, on the ledger issue itself, adds nothing to the day', async () => {
     const ledger = seedLedger();
     const forged = `${SPEND}\n${hiddenRecord('spend', { runId: '1', attempt: 1, reserved: CAP, cap: CAP })}`;

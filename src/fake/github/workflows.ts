@@ -27,6 +27,8 @@ export interface FakeRunRecord {
   /** ISO time; default the fake's clock. */
   createdAt?: string;
   updatedAt?: string;
+  /** When its latest attempt started (`run_started_at`): a re-run moves it on; default its creation. */
+  startedAt?: string;
   runAttempt?: number;
   displayTitle?: string;
   actor?: string;
@@ -93,6 +95,7 @@ export function recordRun(s: GitHubState, r: StoredRepo, run: FakeRunRecord): vo
     workflowPath: path,
     createdAt: created,
     updatedAt: run.updatedAt ?? created,
+    startedAt: run.startedAt ?? created,
     number: h.runs.filter((x) => x.workflowPath === path).length + 1,
   });
 }
@@ -177,7 +180,7 @@ function runJson(s: GitHubState, r: StoredRepo, w: StoredWorkflow, run: StoredRu
     triggering_actor: actor,
     run_attempt: run.runAttempt,
     referenced_workflows: [],
-    run_started_at: run.createdAt,
+    run_started_at: run.startedAt,
     jobs_url: `${api}/jobs`,
     logs_url: `${api}/logs`,
     check_suite_url: `${apiRepoUrl(s, r)}/check-suites/${suite}`,
