@@ -559,7 +559,7 @@ describe('max-daily-tokens: a run and its day', () => {
     const out = ended(r);
     expect(out.outputs.status).toBe('crashed');
     expect(out.failure).toMatch(
-      /^gemini-run itself failed: Could not reserve from the daily token budget: Server Error/,
+      /^GitHub's API failed: Could not reserve from the daily token budget: Server Error.* \(GET http:\/\/127\.0\.0\.1:\d+\/repos\/acme\/widgets\/issues\/\d+\/comments\)$/,
     );
     expect(out.failure).not.toContain('\n');
     expect(r.seen).toHaveLength(0);

@@ -81,11 +81,13 @@ export async function reserveBudget(r: AtPrepare): Promise<Budgeted | ActionResu
     );
   } catch (error) {
     const why = oneLine(getErrorMessage(error));
+    // With the request as the cause: the run's summary names GitHub as what failed, and the request.
     if (hasStatus(error, 403))
       throw new UserError(
         `GitHub refused the spend ledger of 'max-daily-tokens' (${why}): the workflow's token needs 'issues: write' and 'actions: read'.`,
+        { cause: error },
       );
-    throw new Error(`Could not reserve from the daily token budget: ${why}`);
+    throw new Error(`Could not reserve from the daily token budget: ${why}`, { cause: error });
   }
   const f = reservation.figures;
   r.log.info(
