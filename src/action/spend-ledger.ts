@@ -26,8 +26,14 @@ import {
   type LedgerEntry,
 } from '../domain/daily-budget.js';
 import type { GitHubClient, RepoRef } from '../github/client.js';
-import { commentMarker } from '../github/comments.js';
-import { capBody } from '../github/limits.js';
+import {
+  commentMarker,
+  createComment,
+  deleteComment,
+  listComments,
+  updateComment,
+} from '../github/comments.js';
+import { addLabel, closeIssue, createIssue, issuesLabelled, lockIssue } from '../github/issues.js';
 import {
   ownWorkflowRunOrigins,
   workflowRunOrigin,
@@ -104,20 +110,10 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** The ledger issues: the token identity's issues with the label and the ledger's marker, oldest first. */
 async function findLedgers(c: LedgerContext): Promise<number[]> {
-  const issues = await c.client.paginate(c.client.rest.issues.listForRepo, {
-    ...c.repo,
-    labels: LEDGER_LABEL,
-    state: 'all',
-    sort: 'created',
-    direction: 'asc',
-    per_page: 100,
-  });
+  const issues = await issuesLabelled(c.client, c.repo, LEDGER_LABEL);
   return issues
     .filter(
-      (i) =>
-        i.pull_request == null &&
-        i.user?.login.toLowerCase() === c.self.toLowerCase() &&
-        (i.body ?? '').trimStart().startsWith(LEDGER_MARKER),
+      (i) => i.user?.toLowerCase() === c.self.toLowerCase() && i.body.trimStart().startsWith(LEDGER_MARKER),
     )
     .map((i) => i.number)
     .sort((a, b) => a - b);
@@ -138,36 +134,25 @@ async function ledgers(c: LedgerContext): Promise<number[]> {
       "changes the day's count, and deleting this issue starts a new ledger.",
     ].join(' '),
   );
-  const { data: issue } = await c.client.rest.issues.create({
-    ...c.repo,
+  const issue = await createIssue(c.client, c.repo, {
     title: TITLE,
-    body: capBody(`${LEDGER_MARKER}\n${body}`),
+    body: `${LEDGER_MARKER}\n${body}`,
     labels: [LEDGER_LABEL],
   });
   c.log.info(`Made the spend ledger, issue #${issue.number}.`);
   // Closed (out of the open list) and locked (only collaborators may comment); the entries need neither.
-  await c.client.rest.issues
-    .lock({ ...c.repo, issue_number: issue.number })
-    .catch((e: unknown) =>
-      c.log.warning(`Could not lock the ledger #${issue.number}: ${getErrorMessage(e)}`),
-    );
-  await c.client.rest.issues
-    .update({ ...c.repo, issue_number: issue.number, state: 'closed', state_reason: 'not_planned' })
-    .catch((e: unknown) =>
-      c.log.warning(`Could not close the ledger #${issue.number}: ${getErrorMessage(e)}`),
-    );
+  await lockIssue(c.client, c.repo, issue.number).catch((e: unknown) =>
+    c.log.warning(`Could not lock the ledger #${issue.number}: ${getErrorMessage(e)}`),
+  );
+  await closeIssue(c.client, c.repo, issue.number).catch((e: unknown) =>
+    c.log.warning(`Could not close the ledger #${issue.number}: ${getErrorMessage(e)}`),
+  );
   // GitHub drops the labels of a new issue silently when the token may not set them; an unlabelled ledger would
   // be found by no later run (each would make its own, and no cap would hold), so the label is put on again, or
   // the run stops here.
-  const labelled = (labels: typeof issue.labels) =>
-    labels.some((l) => (typeof l === 'string' ? l : l.name) === LEDGER_LABEL);
-  if (!labelled(issue.labels)) {
-    const { data: labels } = await c.client.rest.issues.addLabels({
-      ...c.repo,
-      issue_number: issue.number,
-      labels: [LEDGER_LABEL],
-    });
-    if (!labels.some((l) => l.name === LEDGER_LABEL))
+  if (!issue.labels.includes(LEDGER_LABEL)) {
+    const labels = await addLabel(c.client, c.repo, issue.number, LEDGER_LABEL);
+    if (!labels.includes(LEDGER_LABEL))
       throw new Error(`GitHub did not put the label ${LEDGER_LABEL} on the spend ledger #${issue.number}`);
   }
   const again = await findLedgers(c);
@@ -211,36 +196,31 @@ async function readDay(
     firstReason ??= why;
   };
   for (const issue of issues) {
-    const comments = await c.client.paginate(c.client.rest.issues.listComments, {
-      ...c.repo,
-      issue_number: issue,
-      since: dayStart(day),
-      per_page: 100,
-    });
+    const comments = await listComments(c.client, c.repo, issue, { since: dayStart(day) });
     for (const cm of comments) {
-      if (utcDay(cm.created_at) !== day) continue;
-      const body = cm.body ?? '';
+      if (utcDay(cm.createdAt) !== day) continue;
+      const body = cm.body;
       const record = hiddenRecordOf(body, SPEND_MARKER, 'spend', spendRecordSchema);
       if (cm.id === own && record) {
         const { reserved, spent } = record;
         trusted.push({
           id: cm.id,
-          createdAt: cm.created_at,
+          createdAt: cm.createdAt,
           reserved,
           ...(spent !== undefined ? { spent } : {}),
         });
         continue;
       }
       if (!body.trimStart().startsWith(SPEND_MARKER)) continue;
-      if (cm.user?.login.toLowerCase() !== c.self.toLowerCase()) {
-        ignore(`comment ${cm.id} was written by ${cm.user?.login ?? 'nobody known'}, not by gemini-run`);
+      if (cm.user?.toLowerCase() !== c.self.toLowerCase()) {
+        ignore(`comment ${cm.id} was written by ${cm.user ?? 'nobody known'}, not by gemini-run`);
         continue;
       }
       if (!record) {
         ignore(`comment ${cm.id} holds no readable entry`);
         continue;
       }
-      found.push({ id: cm.id, createdAt: cm.created_at, updatedAt: cm.updated_at, record });
+      found.push({ id: cm.id, createdAt: cm.createdAt, updatedAt: cm.updatedAt, record });
     }
   }
   let runIds = [...new Set(found.map((f) => f.record.runId))].filter((id) => !origins.has(id));
@@ -321,11 +301,7 @@ export class Reservation {
       cap: f.cap,
     };
     try {
-      await c.client.rest.issues.updateComment({
-        ...c.repo,
-        comment_id: at.comment,
-        body: capBody(entryText(c, record, f.day)),
-      });
+      await updateComment(c.client, c.repo, at.comment, entryText(c, record, f.day));
       this.figures_ = { ...f, spent };
     } catch (e) {
       c.log.warning(
@@ -348,23 +324,23 @@ export class Reservation {
 /** Deletes a few of the token identity's entries older than KEEP_DAYS (the oldest come first in the listing). */
 async function prune(c: LedgerContext, issue: number, day: string): Promise<void> {
   const before = Date.parse(dayStart(day)) - KEEP_DAYS * 86_400_000;
-  const { data } = await c.client.rest.issues.listComments({ ...c.repo, issue_number: issue, per_page: 30 });
+  const data = await listComments(c.client, c.repo, issue, { first: 30 });
   const old = data
     .filter(
       (cm) =>
-        cm.user?.login.toLowerCase() === c.self.toLowerCase() &&
-        (cm.body ?? '').trimStart().startsWith(SPEND_MARKER) &&
-        Date.parse(cm.created_at) < before,
+        cm.user?.toLowerCase() === c.self.toLowerCase() &&
+        cm.body.trimStart().startsWith(SPEND_MARKER) &&
+        Date.parse(cm.createdAt) < before,
     )
     .slice(0, PRUNE_PER_RUN);
-  for (const cm of old) await c.client.rest.issues.deleteComment({ ...c.repo, comment_id: cm.id });
+  for (const cm of old) await deleteComment(c.client, c.repo, cm.id);
   if (old.length > 0) c.log.debug(`Deleted ${old.length} spend ledger entries older than ${KEEP_DAYS} days.`);
 }
 
 /** Deletes this run's entry (it will spend nothing); a refusal is said and leaves it charging the day. */
 async function takeBack(c: LedgerContext, comment: number): Promise<boolean> {
   try {
-    await c.client.rest.issues.deleteComment({ ...c.repo, comment_id: comment });
+    await deleteComment(c.client, c.repo, comment);
     return true;
   } catch (e) {
     c.log.warning(`Could not take back this run's entry in the spend ledger: ${getErrorMessage(e)}`);
@@ -385,12 +361,8 @@ export async function reserve(c: LedgerContext & { cap: number; maxTokens: numbe
   // The entry's day is GitHub's: the day of the comment as GitHub timestamps it.
   const asked: SpendRecord = { runId: c.runId, attempt: c.attempt, reserved: want, cap: c.cap };
   const today = utcDay(new Date());
-  const { data: mine } = await c.client.rest.issues.createComment({
-    ...c.repo,
-    issue_number: issue,
-    body: capBody(entryText(c, asked, today)),
-  });
-  const day = utcDay(mine.created_at);
+  const mine = await createComment(c.client, c.repo, issue, entryText(c, asked, today));
+  const day = utcDay(mine.createdAt);
   // This run's own workflow run is asked about too, with the others: a token without `actions: read` is refused
   // here, on the first run, not on the first run that finds another's entry to check.
   const own = workflowRunOrigin(c.client, c.repo, c.runId, c.origin);
@@ -408,7 +380,7 @@ export async function reserve(c: LedgerContext & { cap: number; maxTokens: numbe
     cap: c.cap,
     maxTokens: c.maxTokens,
     entries: read.entries,
-    mine: { id: mine.id, createdAt: mine.created_at },
+    mine: { id: mine.id, createdAt: mine.createdAt },
   });
   const figures: BudgetFigures = { cap: c.cap, day, resetsAt: dayReset(day), before, granted };
   // Either write refused, the entry keeps asking for more than the run may spend: the day is charged more, never less.
@@ -416,13 +388,9 @@ export async function reserve(c: LedgerContext & { cap: number; maxTokens: numbe
   if (granted === 0) {
     if (await takeBack(c, mine.id)) comment = undefined;
   } else if (granted < want || day !== today) {
-    await c.client.rest.issues
-      .updateComment({
-        ...c.repo,
-        comment_id: mine.id,
-        body: capBody(entryText(c, { ...asked, reserved: granted }, day)),
-      })
-      .catch((e: unknown) => c.log.warning(`Could not write this run's grant: ${getErrorMessage(e)}`));
+    await updateComment(c.client, c.repo, mine.id, entryText(c, { ...asked, reserved: granted }, day)).catch(
+      (e: unknown) => c.log.warning(`Could not write this run's grant: ${getErrorMessage(e)}`),
+    );
   }
   return new Reservation(c, { issue, comment, ledgers: issues }, figures, origins);
 }

@@ -26,18 +26,57 @@ export interface CommentRef {
   htmlUrl: string;
 }
 
+/** Writes a comment; GitHub's id and time of it come back (a smaller id was written first). */
 export async function createComment(
   client: GitHubClient,
   repo: RepoRef,
   issueNumber: number,
   body: string,
-): Promise<CommentRef> {
+): Promise<CommentRef & { createdAt: string }> {
   const { data } = await client.rest.issues.createComment({
     ...repo,
     issue_number: issueNumber,
     body: capBody(body),
   });
-  return { id: data.id, htmlUrl: data.html_url };
+  return { id: data.id, htmlUrl: data.html_url, createdAt: data.created_at };
+}
+
+export async function deleteComment(client: GitHubClient, repo: RepoRef, commentId: number): Promise<void> {
+  await client.rest.issues.deleteComment({ ...repo, comment_id: commentId });
+}
+
+/** A comment as read back: who wrote it, when (GitHub's times), and its body. */
+export interface ReadComment {
+  id: number;
+  /** The author's login, when GitHub names one. */
+  user: string | undefined;
+  body: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * An issue's comments, oldest first: every one updated at or after `since` (all pages), or only the first `first`
+ * of them (one page).
+ */
+export async function listComments(
+  client: GitHubClient,
+  repo: RepoRef,
+  issueNumber: number,
+  o: { since?: string; first?: number } = {},
+): Promise<ReadComment[]> {
+  const params = { ...repo, issue_number: issueNumber, ...(o.since ? { since: o.since } : {}) };
+  const data =
+    o.first !== undefined
+      ? (await client.rest.issues.listComments({ ...params, per_page: o.first })).data
+      : await client.paginate(client.rest.issues.listComments, { ...params, per_page: 100 });
+  return data.map((c) => ({
+    id: c.id,
+    user: c.user?.login,
+    body: c.body ?? '',
+    createdAt: c.created_at,
+    updatedAt: c.updated_at,
+  }));
 }
 
 /** Replaces a comment's body (capped, as every body written). */

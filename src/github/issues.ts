@@ -3,6 +3,7 @@
  * or take it off, and who last put a label on.
  */
 import type { GitHubClient, RepoRef } from './client.js';
+import { capBody } from './limits.js';
 
 /** An issue or pull request as a run reads it. */
 export interface IssueInfo {
@@ -72,13 +73,60 @@ export async function lastLabelledBy(
   return last?.actor?.login || undefined;
 }
 
+/** Puts `label` on; the labels the issue has then. */
 export async function addLabel(
   client: GitHubClient,
   repo: RepoRef,
   number: number,
   label: string,
-): Promise<void> {
-  await client.rest.issues.addLabels({ ...repo, issue_number: number, labels: [label] });
+): Promise<string[]> {
+  const { data } = await client.rest.issues.addLabels({ ...repo, issue_number: number, labels: [label] });
+  return data.map((l) => l.name);
+}
+
+/** Issues (not pull requests) with `label`, open or closed, oldest first, with who opened each. */
+export async function issuesLabelled(
+  client: GitHubClient,
+  repo: RepoRef,
+  label: string,
+): Promise<(IssueInfo & { user: string | undefined })[]> {
+  const issues = await client.paginate(client.rest.issues.listForRepo, {
+    ...repo,
+    labels: label,
+    state: 'all',
+    sort: 'created',
+    direction: 'asc',
+    per_page: 100,
+  });
+  return issues.filter((i) => i.pull_request == null).map((i) => ({ ...infoOf(i), user: i.user?.login }));
+}
+
+/** Opens an issue; its number and the labels GitHub kept (it drops them silently for a token that may not set them). */
+export async function createIssue(
+  client: GitHubClient,
+  repo: RepoRef,
+  o: { title: string; body: string; labels: string[] },
+): Promise<{ number: number; labels: string[] }> {
+  const { data } = await client.rest.issues.create({ ...repo, ...o, body: capBody(o.body) });
+  return {
+    number: data.number,
+    labels: data.labels.flatMap((l) => (typeof l === 'string' ? [l] : l.name ? [l.name] : [])),
+  };
+}
+
+/** Locks the conversation: only collaborators may comment. */
+export async function lockIssue(client: GitHubClient, repo: RepoRef, number: number): Promise<void> {
+  await client.rest.issues.lock({ ...repo, issue_number: number });
+}
+
+/** Closes an issue as not planned (a record, not work). */
+export async function closeIssue(client: GitHubClient, repo: RepoRef, number: number): Promise<void> {
+  await client.rest.issues.update({
+    ...repo,
+    issue_number: number,
+    state: 'closed',
+    state_reason: 'not_planned',
+  });
 }
 
 export async function removeLabel(
