@@ -42583,6 +42583,16 @@ var STATUS = {
     interrupted: "was stopped at its token budget",
     advice: ({ hasPull }) => hasPull ? "The run spent more tokens than `max-tokens` allows and was stopped. Its partial work is in the draft pull request; raise the budget or narrow the task and re-run." : "The run spent more tokens than `max-tokens` allows and was stopped before it committed anything; raise the budget or narrow the task and re-run."
   },
+  // Named by the action from the engine's budget stop when the day's remainder, not `max-tokens`, was the run's
+  // limit (one limit in the model proxy, phases/budget.ts), or before gemini starts when nothing is left.
+  "daily-budget-exceeded": {
+    origin: "engine",
+    fails: true,
+    icon: "📅",
+    words: "daily token budget spent",
+    interrupted: "was stopped when the repository's daily token budget ran out",
+    advice: ({ hasPull }) => `The repository's daily token budget (\`max-daily-tokens\`) is spent; it resets at midnight UTC.${hasPull ? " The partial work is in the draft pull request." : ""} Re-run after the reset, raise the cap, or set \`on-quota: defer\` so that a scheduled run continues after it.`
+  },
   "model-unavailable": {
     origin: "engine",
     fails: true,

@@ -19741,24 +19741,8 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/domain/quota.ts
-var PER_DAY = /PerDay|per[ _-]?day|daily/i;
-var PER_MINUTE = /PerMinute|per[ _-]?minute/i;
-var RETRY_DELAY = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"|retry in (\d+(?:\.\d+)?)\s*s\b/i;
-function quotaFacts(text) {
-  const scope = PER_DAY.test(text) ? "daily" : PER_MINUTE.test(text) ? "per-minute" : void 0;
-  const m = RETRY_DELAY.exec(text);
-  const delayS = m ? Number(m[1] ?? m[2]) : void 0;
-  return {
-    ...scope ? { scope } : {},
-    ...delayS !== void 0 && Number.isFinite(delayS) ? { delayS } : {}
-  };
-}
-
 // src/proxy/model-proxy.ts
 import http2 from "node:http";
-import { pipeline } from "node:stream";
-import zlib from "node:zlib";
 
 // src/proxy/credential.ts
 import { createHash, timingSafeEqual } from "node:crypto";
@@ -19844,6 +19828,20 @@ var SecretSet = class {
 };
 function googleError(code, status, message) {
   return JSON.stringify({ error: { code, message, status } });
+}
+
+// src/domain/quota.ts
+var PER_DAY = /PerDay|per[ _-]?day|daily/i;
+var PER_MINUTE = /PerMinute|per[ _-]?minute/i;
+var RETRY_DELAY = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"|retry in (\d+(?:\.\d+)?)\s*s\b/i;
+function quotaFacts(text) {
+  const scope = PER_DAY.test(text) ? "daily" : PER_MINUTE.test(text) ? "per-minute" : void 0;
+  const m = RETRY_DELAY.exec(text);
+  const delayS = m ? Number(m[1] ?? m[2]) : void 0;
+  return {
+    ...scope ? { scope } : {},
+    ...delayS !== void 0 && Number.isFinite(delayS) ? { delayS } : {}
+  };
 }
 
 // src/proxy/metadata.ts
@@ -20015,9 +20013,118 @@ function shownRefusal(method, rawTarget, placeholder, model) {
   };
 }
 var KEPT_REFUSALS = 5;
-function tallyRefusal(tally, call) {
-  tally.count++;
-  if (tally.first.length < KEPT_REFUSALS) tally.first.push(call);
+function tallyRefusal(tally2, call) {
+  tally2.count++;
+  if (tally2.first.length < KEPT_REFUSALS) tally2.first.push(call);
+}
+
+// src/proxy/relay.ts
+import { pipeline } from "node:stream";
+import zlib from "node:zlib";
+var MAX_INSPECTED_ERROR_BODY = 1 << 20;
+var JSON_TYPE = "application/json; charset=UTF-8";
+function reply(res, code, status, message) {
+  if (res.destroyed) return;
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = googleError(code, status, `gemini-run model proxy: ${message}`);
+  res.writeHead(code, { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+function decodeBody(raw, encoding) {
+  const opts = { maxOutputLength: 8 * MAX_INSPECTED_ERROR_BODY };
+  try {
+    switch (encoding?.trim().toLowerCase()) {
+      case "gzip":
+      case "x-gzip":
+        return zlib.gunzipSync(raw, opts);
+      case "deflate":
+        try {
+          return zlib.inflateSync(raw, opts);
+        } catch {
+          return zlib.inflateRawSync(raw, opts);
+        }
+      case "br":
+        return zlib.brotliDecompressSync(raw, opts);
+      default:
+        return void 0;
+    }
+  } catch {
+    return void 0;
+  }
+}
+function withoutHeaders(raw, names) {
+  const out = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (!names.includes(raw[i].toLowerCase())) out.push(raw[i], raw[i + 1]);
+  }
+  return out;
+}
+function relayAnswer(r) {
+  const { up, res } = r;
+  const status = up.statusCode ?? 502;
+  const headers = downstreamHeaders(up.rawHeaders, r.secrets);
+  const streamed = /text\/event-stream/i.test(up.headers["content-type"] ?? "");
+  if (status < 400 || streamed) {
+    res.writeHead(status, up.statusMessage || void 0, headers);
+    res.flushHeaders();
+    pipeRest(r);
+    return;
+  }
+  relayErrorBody(r, headers);
+}
+function pipeRest(r) {
+  pipeline(r.up, r.res, (err) => {
+    if (err) r.res.destroy();
+    r.finish(err ? ` (stream ended early: ${oneLine(getErrorMessage(err))})` : "");
+  });
+}
+function relayErrorBody(r, headers) {
+  const { up, res, secrets } = r;
+  const status = up.statusCode ?? 502;
+  const reason = up.statusMessage || void 0;
+  const chunks = [];
+  let size = 0;
+  let settled = false;
+  const onData = (chunk) => {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size <= MAX_INSPECTED_ERROR_BODY) return;
+    settled = true;
+    up.off("data", onData);
+    up.pause();
+    res.writeHead(status, reason, headers);
+    for (const c of chunks) res.write(c);
+    pipeRest(r);
+  };
+  up.on("data", onData);
+  up.on("error", () => void 0);
+  up.once("end", () => {
+    if (settled) return;
+    settled = true;
+    const raw = Buffer.concat(chunks);
+    const decoded = decodeBody(raw, up.headers["content-encoding"]);
+    r.onErrorBody(secrets.redact((decoded ?? raw).toString("utf8")));
+    if (!secrets.foundIn(raw) && !(decoded && secrets.foundIn(decoded))) {
+      res.writeHead(status, reason, headers);
+      res.end(raw);
+      r.finish("");
+      return;
+    }
+    const body = Buffer.from(secrets.redact((decoded ?? raw).toString("utf8")));
+    const cleaned = withoutHeaders(headers, ["content-encoding", "content-length"]);
+    res.writeHead(status, reason, [...cleaned, "content-length", String(body.length)]);
+    res.end(body);
+    r.finish(" (credential redacted from the error body)");
+  });
+  up.once("close", () => {
+    if (settled) return;
+    settled = true;
+    reply(res, 502, "UNAVAILABLE", "upstream closed the connection in the middle of an error response");
+    r.finish(" (upstream closed mid-body)");
+  });
 }
 
 // src/proxy/usage-meter.ts
@@ -20210,6 +20317,248 @@ var TokenLedger = class {
     return !before && this.spent;
   }
 };
+
+// src/proxy/model-call.ts
+var FENCED_MESSAGE = "the run's time or token budget is spent: gemini-run stopped the agent";
+var OTHER_MODEL_MESSAGE = "this run's credential serves only the run's model and the Gemini CLI's own helper models";
+var REFUSED_MESSAGE = "only the model calls of a run (generate, stream, count tokens) are served with this run's credential";
+var MAX_MODEL_REQUEST_BODY = 64 * 1024 * 1024;
+function spentMessage(ledger) {
+  return `the run's token budget is spent (${ledger.served.tokens} tokens served, the limit is ${ledger.limit ?? 0}): gemini-run serves no further model call`;
+}
+function errorReason(body) {
+  try {
+    const parsed = external_exports.object({ error: external_exports.object({ message: external_exports.string() }) }).safeParse(JSON.parse(body));
+    if (!parsed.success) return void 0;
+    const plain = parsed.data.error.message.replace(/[^\w .,:;'()/-]+/g, " ").replace(/\s+/g, " ").trim();
+    return plain.slice(0, 160) || void 0;
+  } catch {
+    return void 0;
+  }
+}
+function quotaDetail(body) {
+  const { scope, delayS } = quotaFacts(body);
+  return [scope ? `${scope} quota` : "quota", ...delayS !== void 0 ? [`retry in ${delayS}s`] : []].join(
+    ", "
+  );
+}
+function readBody(req, max) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    req.on("data", (c) => {
+      size += c.length;
+      if (size <= max) chunks.push(c);
+      else chunks.length = 0;
+    });
+    req.once("end", () => resolve(size <= max ? Buffer.concat(chunks) : void 0));
+    req.once("error", reject);
+  });
+}
+function callOf(core, req, res) {
+  const started = performance.now();
+  const rawUrl = req.url ?? "";
+  const q = rawUrl.indexOf("?");
+  const pathname = q === -1 ? rawUrl : rawUrl.slice(0, q);
+  const method = req.method ?? "GET";
+  const finish = (note) => {
+    const ms = (performance.now() - started).toFixed(0);
+    const shown = pathname.includes(core.o.placeholder) ? "<path withheld>" : pathname.slice(0, 200);
+    core.log(`${method} ${shown} -> ${res.statusCode} in ${ms} ms${note}`);
+  };
+  return {
+    req,
+    res,
+    method,
+    rawUrl,
+    pathname,
+    search: q === -1 ? "" : rawUrl.slice(q),
+    finish,
+    refuse: (code, status, message) => {
+      reply(res, code, status, message);
+      finish("");
+    }
+  };
+}
+async function handleCall(core, req, res) {
+  const call = callOf(core, req, res);
+  if (core.o.metadata && call.pathname.startsWith(METADATA_PREFIX)) {
+    await serveMetadata(core, req, res, call.pathname);
+    call.finish("");
+    return;
+  }
+  if (!carriesPlaceholder(presentedCredentials(req.headers, call.search), core.o.placeholder)) {
+    req.resume();
+    call.refuse(401, "UNAUTHENTICATED", "the request does not carry this run's model credential");
+    return;
+  }
+  const route = modelRoute(core.o.api, call.method, call.rawUrl);
+  if (!route.ok) {
+    req.resume();
+    tally(core, call);
+    call.refuse(403, "PERMISSION_DENIED", REFUSED_MESSAGE);
+    return;
+  }
+  const admitted = await admitModel(core, call, route.model);
+  if (!admitted) return;
+  const isModelCall = route.model !== void 0;
+  if (stopped(core, call, isModelCall)) return;
+  const path = core.prefix + route.target;
+  if (path.includes(core.o.placeholder)) {
+    call.refuse(
+      400,
+      "INVALID_ARGUMENT",
+      "the credential may only travel in x-goog-api-key, key= or Authorization"
+    );
+    return;
+  }
+  const auth = await credentialHeader(core, call);
+  if (!auth || res.destroyed || stopped(core, call, isModelCall)) return;
+  send(core, call, { path, auth, isModelCall, ...admitted.body ? { body: admitted.body } : {} });
+}
+function tally(core, call, model) {
+  const shown = shownRefusal(call.method, call.rawUrl, core.o.placeholder, model);
+  tallyRefusal(core.refused, shown);
+  try {
+    core.o.onRefused?.(shown);
+  } catch {
+  }
+}
+async function admitModel(core, call, model) {
+  const allowed = core.allowedModels;
+  if (model?.in === "body") {
+    const read = await readBody(call.req, MAX_MODEL_REQUEST_BODY).catch(() => void 0);
+    let parsed;
+    try {
+      parsed = read && !call.req.headers["content-encoding"] ? JSON.parse(read.toString("utf8")) : void 0;
+    } catch {
+      parsed = void 0;
+    }
+    if (parsed === void 0) {
+      call.refuse(400, "INVALID_ARGUMENT", "a model call needs a JSON body (uncompressed, at most 64 MB)");
+      return void 0;
+    }
+    const named = modelsInBody(parsed);
+    if (allowed && (!named || !named.every((m) => allowed.has(m)))) {
+      tally(core, call, named?.find((m) => !allowed.has(m)) ?? "none");
+      call.refuse(403, "PERMISSION_DENIED", OTHER_MODEL_MESSAGE);
+      return void 0;
+    }
+    return { body: Buffer.from(JSON.stringify(parsed)) };
+  }
+  if (model && allowed && !allowed.has(model.id)) {
+    call.req.resume();
+    tally(core, call);
+    call.refuse(403, "PERMISSION_DENIED", OTHER_MODEL_MESSAGE);
+    return void 0;
+  }
+  return {};
+}
+function stopped(core, call, isModelCall) {
+  if (!core.state.fenced && !(isModelCall && core.ledger.spent)) return false;
+  call.req.resume();
+  if (core.state.fenced) call.refuse(400, "FAILED_PRECONDITION", FENCED_MESSAGE);
+  else {
+    core.ledger.served.refusedAtLimit++;
+    core.usage.now();
+    call.refuse(400, "FAILED_PRECONDITION", spentMessage(core.ledger));
+  }
+  return true;
+}
+async function credentialHeader(core, call) {
+  const credential = core.o.credential;
+  if (credential.kind === "api-key") return ["x-goog-api-key", credential.apiKey];
+  try {
+    const token2 = await credential.token();
+    if (!token2) throw new Error("the token source returned an empty token");
+    core.secrets.add(token2);
+    return ["authorization", `Bearer ${token2}`];
+  } catch (e) {
+    core.log(`access token unavailable: ${oneLine(getErrorMessage(e))}`);
+    call.refuse(
+      401,
+      "UNAUTHENTICATED",
+      "could not get an access token for the model API (see the action's log)"
+    );
+    return void 0;
+  }
+}
+function send(core, call, s) {
+  const { req, res } = call;
+  const headers = upstreamHeaders(req.headers, {
+    host: core.base.host,
+    placeholder: core.o.placeholder,
+    credential: s.auth
+  });
+  if (s.isModelCall) headers["accept-encoding"] = decodableEncodings(req.headers["accept-encoding"]);
+  if (s.body) headers["content-length"] = String(s.body.length);
+  const upReq = core.upstream.request(call.method, s.path, headers);
+  if (s.isModelCall) {
+    core.usage.inFlight.add(res);
+    res.once("close", () => core.usage.inFlight.delete(res));
+  }
+  const id = ++core.state.calls;
+  core.health.heard(id, Date.now());
+  res.once("close", () => {
+    core.health.ended(id);
+    if (!res.writableFinished) upReq.destroy();
+  });
+  req.on("error", () => upReq.destroy());
+  upReq.on("error", (e) => {
+    if (res.writableFinished || res.destroyed) return;
+    req.unpipe(upReq);
+    const error62 = core.secrets.redact(oneLine(getErrorMessage(e)));
+    core.tell({ kind: "no-answer", error: error62 });
+    reply(res, 502, "UNAVAILABLE", `upstream unreachable: ${error62}`);
+    call.finish("");
+  });
+  upReq.once("response", (up) => answered(core, call, up, { id, isModelCall: s.isModelCall }));
+  if (s.body) upReq.end(s.body);
+  else req.pipe(upReq);
+}
+function answered(core, call, up, c) {
+  const { res } = call;
+  core.health.heard(c.id, Date.now());
+  up.on("data", () => core.health.heard(c.id, Date.now()));
+  const status = up.statusCode ?? 502;
+  const judged = status >= 500 || status === 429;
+  if (!judged) core.tell({ kind: "answer", status });
+  let told = !judged;
+  const tellError = (body) => {
+    if (told) return;
+    told = true;
+    const detail = status === 429 ? quotaDetail(body) : errorReason(body);
+    core.tell({ kind: "answer", status, ...detail ? { detail } : {} });
+  };
+  res.once("close", () => tellError(""));
+  relayAnswer({ up, res, secrets: core.secrets, finish: call.finish, onErrorBody: tellError });
+  if (c.isModelCall && status < 300) core.usage.meter(up, res);
+}
+async function serveMetadata(core, req, res, pathname) {
+  req.resume();
+  const allowed = core.o.metadata?.uids;
+  if (allowed) {
+    const uid = await loopbackPeerUid(req.socket);
+    if (uid === void 0 || !allowed.includes(uid)) {
+      core.log(
+        `metadata: refused a connection of uid ${uid ?? "unknown"} (only the agent's uid is answered)`
+      );
+      const body = "Only the agent may ask\n";
+      res.writeHead(403, { "metadata-flavor": "Google", "content-type": "application/text" });
+      res.end(body);
+      return;
+    }
+  }
+  const a = metadataAnswer(
+    { method: req.method ?? "GET", pathname, headers: req.headers },
+    {
+      placeholder: core.o.placeholder,
+      ...core.o.metadata?.projectId ? { projectId: core.o.metadata.projectId } : {}
+    }
+  );
+  res.writeHead(a.status, { ...a.headers, "content-length": String(Buffer.byteLength(a.body)) });
+  res.end(a.body);
+}
 
 // src/proxy/upstream.ts
 import http from "node:http";
@@ -20431,30 +20780,9 @@ var UpstreamHealth = class {
   }
 };
 
-// src/proxy/model-proxy.ts
-function errorReason(body) {
-  try {
-    const parsed = external_exports.object({ error: external_exports.object({ message: external_exports.string() }) }).safeParse(JSON.parse(body));
-    if (!parsed.success) return void 0;
-    const plain = parsed.data.error.message.replace(/[^\w .,:;'()/-]+/g, " ").replace(/\s+/g, " ").trim();
-    return plain.slice(0, 160) || void 0;
-  } catch {
-    return void 0;
-  }
-}
-function quotaDetail(body) {
-  const { scope, delayS } = quotaFacts(body);
-  return [scope ? `${scope} quota` : "quota", ...delayS !== void 0 ? [`retry in ${delayS}s`] : []].join(
-    ", "
-  );
-}
-var FENCED_MESSAGE = "the run's time or token budget is spent: gemini-run stopped the agent";
-function spentMessage(ledger) {
-  return `the run's token budget is spent (${ledger.served.tokens} tokens served, the limit is ${ledger.limit ?? 0}): gemini-run serves no further model call`;
-}
-var OTHER_MODEL_MESSAGE = "this run's credential serves only the run's model and the Gemini CLI's own helper models";
+// src/proxy/usage-report.ts
+import zlib2 from "node:zlib";
 var USAGE_REPORT_MS = 250;
-var MAX_MODEL_REQUEST_BODY = 64 * 1024 * 1024;
 function usageDecoder(encoding) {
   switch ((encoding ?? "").trim().toLowerCase()) {
     case "":
@@ -20463,77 +20791,101 @@ function usageDecoder(encoding) {
     case "gzip":
     case "x-gzip":
     case "deflate":
-      return zlib.createUnzip();
+      return zlib2.createUnzip();
     case "br":
-      return zlib.createBrotliDecompress();
+      return zlib2.createBrotliDecompress();
     default:
       return void 0;
   }
 }
-function readBody(req, max) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let size = 0;
-    req.on("data", (c) => {
-      size += c.length;
-      if (size <= max) chunks.push(c);
-      else chunks.length = 0;
-    });
-    req.once("end", () => resolve(size <= max ? Buffer.concat(chunks) : void 0));
-    req.once("error", reject);
-  });
-}
-var REFUSED_MESSAGE = "only the model calls of a run (generate, stream, count tokens) are served with this run's credential";
+var UsageReport = class {
+  constructor(ledger, onUsage, log) {
+    this.ledger = ledger;
+    this.onUsage = onUsage;
+    this.log = log;
+  }
+  ledger;
+  onUsage;
+  log;
+  /** Model calls in flight (sent upstream, answer not yet over): cut when the limit is reached. */
+  inFlight = /* @__PURE__ */ new Set();
+  timer;
+  /** Tells the count now (at the limit, at a refusal there, at the end). */
+  now() {
+    clearTimeout(this.timer);
+    this.timer = void 0;
+    try {
+      this.onUsage?.({ ...this.ledger.served });
+    } catch {
+    }
+  }
+  /**
+   * Tells the count after an answer, at most every USAGE_REPORT_MS: the proxy holds the limit itself, so the action
+   * needs the count for its summary and its stop, not per chunk; fewer lines are less work on both sides.
+   */
+  soon() {
+    this.timer ??= setTimeout(() => this.now(), USAGE_REPORT_MS);
+  }
+  /** The final count, if one is still to be told. */
+  flush() {
+    if (this.timer) this.now();
+  }
+  /** The answer to `crossing` reached the limit: every other model call still in flight ends here. */
+  limitReached(crossing) {
+    this.log(
+      `token limit reached: ${this.ledger.served.tokens} tokens served of ${this.ledger.limit ?? 0}; refusing further model calls`
+    );
+    for (const other of this.inFlight) if (other !== crossing) other.destroy();
+    this.now();
+  }
+  /**
+   * Counts the answer `up` to a model call as its bytes go by. Each chunk is read once the loop turn that forwarded
+   * it is over: the response flushes its writes on the next tick, so reading at once would delay the first byte.
+   */
+  meter(up, res) {
+    this.ledger.served.answers++;
+    const usage = new AnswerUsage();
+    let counted = 0;
+    const feed = (chunk) => {
+      usage.write(chunk);
+      if (usage.tokens <= counted) return;
+      const delta = usage.tokens - counted;
+      counted = usage.tokens;
+      if (this.ledger.add(delta)) this.limitReached(res);
+    };
+    const pending = [];
+    const drain = () => {
+      for (const chunk of pending.splice(0)) feed(chunk);
+    };
+    const later = (chunk) => {
+      if (pending.push(chunk) === 1) setImmediate(drain);
+    };
+    const decoder = usageDecoder(up.headers["content-encoding"]);
+    if (decoder === null) up.on("data", later);
+    else if (decoder === void 0) {
+      this.log(
+        `an answer in content-encoding ${oneLine(String(up.headers["content-encoding"])).slice(0, 40)} is not counted`
+      );
+    } else {
+      up.on("data", (c) => decoder.write(c));
+      up.once("end", () => decoder.end());
+      up.once("close", () => decoder.end());
+      decoder.on("data", feed);
+      decoder.on("error", () => this.log("an encoded answer could not be decoded for counting"));
+      decoder.once("end", () => this.soon());
+    }
+    res.once("close", () => setImmediate(() => this.soon()));
+  }
+};
+
+// src/proxy/model-proxy.ts
 var MIN_PLACEHOLDER_LENGTH = 16;
-var MAX_INSPECTED_ERROR_BODY = 1 << 20;
-var JSON_TYPE = "application/json; charset=UTF-8";
 function parseUpstream(raw) {
   const problem = checkUpstreamUrl(raw, "the upstream");
   if (problem) throw new Error(`model proxy: ${problem}`);
   return new URL(raw);
 }
-function reply(res, code, status, message) {
-  if (res.destroyed) return;
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const body = googleError(code, status, `gemini-run model proxy: ${message}`);
-  res.writeHead(code, { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) });
-  res.end(body);
-}
-function decodeBody(raw, encoding) {
-  const opts = { maxOutputLength: 8 * MAX_INSPECTED_ERROR_BODY };
-  try {
-    switch (encoding?.trim().toLowerCase()) {
-      case "gzip":
-      case "x-gzip":
-        return zlib.gunzipSync(raw, opts);
-      case "deflate":
-        try {
-          return zlib.inflateSync(raw, opts);
-        } catch {
-          return zlib.inflateRawSync(raw, opts);
-        }
-      case "br":
-        return zlib.brotliDecompressSync(raw, opts);
-      default:
-        return void 0;
-    }
-  } catch {
-    return void 0;
-  }
-}
-function withoutHeaders(raw, names) {
-  const out = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    if (!names.includes(raw[i].toLowerCase())) out.push(raw[i], raw[i + 1]);
-  }
-  return out;
-}
-async function startModelProxy(o) {
-  const base = parseUpstream(o.upstream);
-  const prefix = base.pathname.replace(/\/+$/, "");
+function secretsOf(o) {
   if (o.placeholder.length < MIN_PLACEHOLDER_LENGTH) {
     throw new Error(`model proxy: the placeholder must be at least ${MIN_PLACEHOLDER_LENGTH} characters`);
   }
@@ -20546,6 +20898,11 @@ async function startModelProxy(o) {
     }
     secrets.add(credential.apiKey);
   }
+  return secrets;
+}
+function coreOf(o) {
+  const base = parseUpstream(o.upstream);
+  const secrets = secretsOf(o);
   const log = (line) => {
     try {
       o.log?.(secrets.redact(line));
@@ -20562,304 +20919,31 @@ async function startModelProxy(o) {
     } catch {
     }
   };
-  const tell = (outcome) => note(health.record(outcome, Date.now()));
   const silenceTimer = setInterval(() => note(health.silence(Date.now())), 1e3);
   silenceTimer.unref();
-  let calls = 0;
-  let fenced = false;
-  const refused = { count: 0, first: [] };
-  const allowedModels = o.models ? new Set(o.models) : void 0;
   const ledger = new TokenLedger(o.tokenLimit);
-  const inFlight = /* @__PURE__ */ new Set();
-  let usageTimer;
-  const reportUsage = () => {
-    clearTimeout(usageTimer);
-    usageTimer = void 0;
-    try {
-      o.onUsage?.({ ...ledger.served });
-    } catch {
-    }
+  const core = {
+    o,
+    base,
+    prefix: base.pathname.replace(/\/+$/, ""),
+    secrets,
+    log,
+    upstream,
+    health,
+    tell: (outcome) => note(health.record(outcome, Date.now())),
+    ledger,
+    usage: new UsageReport(ledger, o.onUsage, log),
+    refused: { count: 0, first: [] },
+    allowedModels: o.models ? new Set(o.models) : void 0,
+    state: { fenced: false, calls: 0 }
   };
-  const reportUsageSoon = () => {
-    usageTimer ??= setTimeout(reportUsage, USAGE_REPORT_MS);
-  };
-  const limitReached = (crossing) => {
-    log(
-      `token limit reached: ${ledger.served.tokens} tokens served of ${ledger.limit ?? 0}; refusing further model calls`
-    );
-    for (const other of inFlight) if (other !== crossing) other.destroy();
-    reportUsage();
-  };
-  const meter = (up, res) => {
-    ledger.served.answers++;
-    const usage = new AnswerUsage();
-    let counted = 0;
-    const feed = (chunk) => {
-      usage.write(chunk);
-      if (usage.tokens <= counted) return;
-      const delta = usage.tokens - counted;
-      counted = usage.tokens;
-      if (ledger.add(delta)) limitReached(res);
-    };
-    const pending = [];
-    const drain = () => {
-      for (const chunk of pending.splice(0)) feed(chunk);
-    };
-    const later = (chunk) => {
-      if (pending.push(chunk) === 1) setImmediate(drain);
-    };
-    const decoder = usageDecoder(up.headers["content-encoding"]);
-    if (decoder === null) up.on("data", later);
-    else if (decoder === void 0) {
-      log(
-        `an answer in content-encoding ${oneLine(String(up.headers["content-encoding"])).slice(0, 40)} is not counted`
-      );
-    } else {
-      up.on("data", (c) => decoder.write(c));
-      up.once("end", () => decoder.end());
-      up.once("close", () => decoder.end());
-      decoder.on("data", feed);
-      decoder.on("error", () => log("an encoded answer could not be decoded for counting"));
-      decoder.once("end", reportUsageSoon);
-    }
-    res.once("close", () => setImmediate(reportUsageSoon));
-  };
-  const credentialHeader = async () => {
-    if (credential.kind === "api-key") return ["x-goog-api-key", credential.apiKey];
-    const token2 = await credential.token();
-    if (!token2) throw new Error("the token source returned an empty token");
-    secrets.add(token2);
-    return ["authorization", `Bearer ${token2}`];
-  };
-  const relay = (up, res, finish, onErrorBody = () => void 0) => {
-    const status = up.statusCode ?? 502;
-    const reason = up.statusMessage || void 0;
-    const headers = downstreamHeaders(up.rawHeaders, secrets);
-    const streamed = /text\/event-stream/i.test(up.headers["content-type"] ?? "");
-    const pipeRest = () => {
-      pipeline(up, res, (err) => {
-        if (err) res.destroy();
-        finish(err ? ` (stream ended early: ${oneLine(getErrorMessage(err))})` : "");
-      });
-    };
-    if (status < 400 || streamed) {
-      res.writeHead(status, reason, headers);
-      res.flushHeaders();
-      pipeRest();
-      return;
-    }
-    const chunks = [];
-    let size = 0;
-    let settled = false;
-    const onData = (chunk) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size <= MAX_INSPECTED_ERROR_BODY) return;
-      settled = true;
-      up.off("data", onData);
-      up.pause();
-      res.writeHead(status, reason, headers);
-      for (const c of chunks) res.write(c);
-      pipeRest();
-    };
-    up.on("data", onData);
-    up.on("error", () => void 0);
-    up.once("end", () => {
-      if (settled) return;
-      settled = true;
-      const raw = Buffer.concat(chunks);
-      const decoded = decodeBody(raw, up.headers["content-encoding"]);
-      onErrorBody(secrets.redact((decoded ?? raw).toString("utf8")));
-      if (!secrets.foundIn(raw) && !(decoded && secrets.foundIn(decoded))) {
-        res.writeHead(status, reason, headers);
-        res.end(raw);
-        finish("");
-        return;
-      }
-      const body = Buffer.from(secrets.redact((decoded ?? raw).toString("utf8")));
-      const cleaned = withoutHeaders(headers, ["content-encoding", "content-length"]);
-      res.writeHead(status, reason, [...cleaned, "content-length", String(body.length)]);
-      res.end(body);
-      finish(" (credential redacted from the error body)");
-    });
-    up.once("close", () => {
-      if (settled) return;
-      settled = true;
-      reply(res, 502, "UNAVAILABLE", "upstream closed the connection in the middle of an error response");
-      finish(" (upstream closed mid-body)");
-    });
-  };
-  const forward = async (req, res) => {
-    const started = performance.now();
-    const rawUrl = req.url ?? "";
-    const q = rawUrl.indexOf("?");
-    const pathname = q === -1 ? rawUrl : rawUrl.slice(0, q);
-    const search = q === -1 ? "" : rawUrl.slice(q);
-    const method = req.method ?? "GET";
-    const finish = (note2) => {
-      const ms = (performance.now() - started).toFixed(0);
-      const shown = pathname.includes(o.placeholder) ? "<path withheld>" : pathname.slice(0, 200);
-      log(`${method} ${shown} -> ${res.statusCode} in ${ms} ms${note2}`);
-    };
-    const refuse = (code, status, message) => {
-      reply(res, code, status, message);
-      finish("");
-    };
-    if (o.metadata && pathname.startsWith(METADATA_PREFIX)) {
-      await serveMetadata(req, res, pathname);
-      finish("");
-      return;
-    }
-    if (!carriesPlaceholder(presentedCredentials(req.headers, search), o.placeholder)) {
-      req.resume();
-      refuse(401, "UNAUTHENTICATED", "the request does not carry this run's model credential");
-      return;
-    }
-    const route = modelRoute(o.api, method, rawUrl);
-    const tallied = (model) => {
-      const call2 = shownRefusal(method, rawUrl, o.placeholder, model);
-      tallyRefusal(refused, call2);
-      try {
-        o.onRefused?.(call2);
-      } catch {
-      }
-    };
-    if (!route.ok) {
-      req.resume();
-      tallied();
-      refuse(403, "PERMISSION_DENIED", REFUSED_MESSAGE);
-      return;
-    }
-    let body;
-    if (route.model?.in === "body") {
-      const read = await readBody(req, MAX_MODEL_REQUEST_BODY).catch(() => void 0);
-      let parsed;
-      try {
-        parsed = read && !req.headers["content-encoding"] ? JSON.parse(read.toString("utf8")) : void 0;
-      } catch {
-        parsed = void 0;
-      }
-      if (parsed === void 0) {
-        refuse(400, "INVALID_ARGUMENT", "a model call needs a JSON body (uncompressed, at most 64 MB)");
-        return;
-      }
-      body = Buffer.from(JSON.stringify(parsed));
-      const named = modelsInBody(parsed);
-      if (allowedModels && (!named || !named.every((m) => allowedModels.has(m)))) {
-        tallied(named?.find((m) => !allowedModels.has(m)) ?? "none");
-        refuse(403, "PERMISSION_DENIED", OTHER_MODEL_MESSAGE);
-        return;
-      }
-    } else if (route.model && allowedModels && !allowedModels.has(route.model.id)) {
-      req.resume();
-      tallied();
-      refuse(403, "PERMISSION_DENIED", OTHER_MODEL_MESSAGE);
-      return;
-    }
-    const stopped = () => {
-      if (!fenced && !(route.model && ledger.spent)) return false;
-      req.resume();
-      if (fenced) refuse(400, "FAILED_PRECONDITION", FENCED_MESSAGE);
-      else {
-        ledger.served.refusedAtLimit++;
-        reportUsage();
-        refuse(400, "FAILED_PRECONDITION", spentMessage(ledger));
-      }
-      return true;
-    };
-    if (stopped()) return;
-    const path = prefix + route.target;
-    if (path.includes(o.placeholder)) {
-      refuse(
-        400,
-        "INVALID_ARGUMENT",
-        "the credential may only travel in x-goog-api-key, key= or Authorization"
-      );
-      return;
-    }
-    let auth;
-    try {
-      auth = await credentialHeader();
-    } catch (e) {
-      log(`access token unavailable: ${oneLine(getErrorMessage(e))}`);
-      refuse(
-        401,
-        "UNAUTHENTICATED",
-        "could not get an access token for the model API (see the action's log)"
-      );
-      return;
-    }
-    if (res.destroyed || stopped()) return;
-    const headers = upstreamHeaders(req.headers, {
-      host: base.host,
-      placeholder: o.placeholder,
-      credential: auth
-    });
-    if (route.model) headers["accept-encoding"] = decodableEncodings(req.headers["accept-encoding"]);
-    if (body) headers["content-length"] = String(body.length);
-    const upReq = upstream.request(method, path, headers);
-    if (route.model) {
-      inFlight.add(res);
-      res.once("close", () => inFlight.delete(res));
-    }
-    const call = ++calls;
-    health.heard(call, Date.now());
-    res.once("close", () => {
-      health.ended(call);
-      if (!res.writableFinished) upReq.destroy();
-    });
-    req.on("error", () => upReq.destroy());
-    upReq.on("error", (e) => {
-      if (res.writableFinished || res.destroyed) return;
-      req.unpipe(upReq);
-      const error62 = secrets.redact(oneLine(getErrorMessage(e)));
-      tell({ kind: "no-answer", error: error62 });
-      reply(res, 502, "UNAVAILABLE", `upstream unreachable: ${error62}`);
-      finish("");
-    });
-    upReq.once("response", (up) => {
-      health.heard(call, Date.now());
-      up.on("data", () => health.heard(call, Date.now()));
-      const status = up.statusCode ?? 502;
-      const judged = status >= 500 || status === 429;
-      if (!judged) tell({ kind: "answer", status });
-      let told = !judged;
-      const tellError = (body2) => {
-        if (told) return;
-        told = true;
-        const detail = status === 429 ? quotaDetail(body2) : errorReason(body2);
-        tell({ kind: "answer", status, ...detail ? { detail } : {} });
-      };
-      res.once("close", () => tellError(""));
-      relay(up, res, finish, tellError);
-      if (route.model && status < 300) meter(up, res);
-    });
-    if (body) upReq.end(body);
-    else req.pipe(upReq);
-  };
-  const serveMetadata = async (req, res, pathname) => {
-    req.resume();
-    const allowed = o.metadata?.uids;
-    if (allowed) {
-      const uid = await loopbackPeerUid(req.socket);
-      if (uid === void 0 || !allowed.includes(uid)) {
-        log(`metadata: refused a connection of uid ${uid ?? "unknown"} (only the agent's uid is answered)`);
-        const body = "Only the agent may ask\n";
-        res.writeHead(403, { "metadata-flavor": "Google", "content-type": "application/text" });
-        res.end(body);
-        return;
-      }
-    }
-    const a = metadataAnswer(
-      { method: req.method ?? "GET", pathname, headers: req.headers },
-      { placeholder: o.placeholder, ...o.metadata?.projectId ? { projectId: o.metadata.projectId } : {} }
-    );
-    res.writeHead(a.status, { ...a.headers, "content-length": String(Buffer.byteLength(a.body)) });
-    res.end(a.body);
-  };
+  return { core, silenceTimer };
+}
+async function startModelProxy(o) {
+  const { core, silenceTimer } = coreOf(o);
   const server = http2.createServer({ noDelay: true }, (req, res) => {
-    forward(req, res).catch((e) => {
-      reply(res, 502, "UNAVAILABLE", `internal error: ${secrets.redact(oneLine(getErrorMessage(e)))}`);
+    handleCall(core, req, res).catch((e) => {
+      reply(res, 502, "UNAVAILABLE", `internal error: ${core.secrets.redact(oneLine(getErrorMessage(e)))}`);
     });
   });
   await new Promise((resolve, reject) => {
@@ -20874,17 +20958,17 @@ async function startModelProxy(o) {
   return {
     url: `http://127.0.0.1:${port}`,
     fence: () => {
-      if (!fenced) log("fenced: every further model call is refused");
-      fenced = true;
+      if (!core.state.fenced) core.log("fenced: every further model call is refused");
+      core.state.fenced = true;
     },
-    refusals: () => ({ count: refused.count, first: [...refused.first] }),
-    usage: () => ({ ...ledger.served }),
+    refusals: () => ({ count: core.refused.count, first: [...core.refused.first] }),
+    usage: () => ({ ...core.ledger.served }),
     close: () => closing ??= new Promise((resolve) => {
       clearInterval(silenceTimer);
-      if (usageTimer) reportUsage();
+      core.usage.flush();
       server.close(() => resolve());
       server.closeAllConnections();
-      upstream.close();
+      core.upstream.close();
     })
   };
 }
