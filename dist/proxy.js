@@ -20366,6 +20366,10 @@ function callOf(core, req, res) {
     const shown = pathname.includes(core.o.placeholder) ? "<path withheld>" : pathname.slice(0, 200);
     core.log(`${method} ${shown} -> ${res.statusCode} in ${ms} ms${note}`);
   };
+  const closers = [];
+  res.once("close", () => {
+    for (const fn of closers) fn();
+  });
   return {
     req,
     res,
@@ -20377,7 +20381,8 @@ function callOf(core, req, res) {
     refuse: (code, status, message) => {
       reply(res, code, status, message);
       finish("");
-    }
+    },
+    onClose: (fn) => void closers.push(fn)
   };
 }
 async function handleCall(core, req, res) {
@@ -20495,11 +20500,11 @@ function send(core, call, s) {
   const upReq = core.upstream.request(call.method, s.path, headers);
   if (s.isModelCall) {
     core.usage.inFlight.add(res);
-    res.once("close", () => core.usage.inFlight.delete(res));
+    call.onClose(() => core.usage.inFlight.delete(res));
   }
   const id = ++core.state.calls;
   core.health.heard(id, Date.now());
-  res.once("close", () => {
+  call.onClose(() => {
     core.health.ended(id);
     if (!res.writableFinished) upReq.destroy();
   });
@@ -20530,9 +20535,9 @@ function answered(core, call, up, c) {
     const detail = status === 429 ? quotaDetail(body) : errorReason(body);
     core.tell({ kind: "answer", status, ...detail ? { detail } : {} });
   };
-  res.once("close", () => tellError(""));
+  call.onClose(() => tellError(""));
   relayAnswer({ up, res, secrets: core.secrets, finish: call.finish, onErrorBody: tellError });
-  if (c.isModelCall && status < 300) core.usage.meter(up, res);
+  if (c.isModelCall && status < 300) core.usage.meter(up, res, call.onClose);
 }
 async function serveMetadata(core, req, res, pathname) {
   req.resume();
@@ -20842,7 +20847,7 @@ var UsageReport = class {
    * Counts the answer `up` to a model call as its bytes go by. Each chunk is read once the loop turn that forwarded
    * it is over: the response flushes its writes on the next tick, so reading at once would delay the first byte.
    */
-  meter(up, res) {
+  meter(up, res, onClose) {
     this.ledger.served.answers++;
     const usage = new AnswerUsage();
     let counted = 0;
@@ -20874,7 +20879,7 @@ var UsageReport = class {
       decoder.on("error", () => this.log("an encoded answer could not be decoded for counting"));
       decoder.once("end", () => this.soon());
     }
-    res.once("close", () => setImmediate(() => this.soon()));
+    onClose(() => setImmediate(() => this.soon()));
   }
 };
 

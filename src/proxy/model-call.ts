@@ -118,6 +118,12 @@ interface Call {
   search: string;
   finish: (note: string) => void;
   refuse: (code: number, status: string, message: string) => void;
+  /**
+   * Runs `fn` when the agent's side of the call closes. One listener on the response serves them all: with the
+   * pipe's and http's own, one 'close' listener each passed Node's leak warning (11 on one response), printed into
+   * the job log for every model call.
+   */
+  onClose: (fn: () => void) => void;
 }
 
 function callOf(core: ProxyCore, req: IncomingMessage, res: ServerResponse): Call {
@@ -131,6 +137,10 @@ function callOf(core: ProxyCore, req: IncomingMessage, res: ServerResponse): Cal
     const shown = pathname.includes(core.o.placeholder) ? '<path withheld>' : pathname.slice(0, 200);
     core.log(`${method} ${shown} -> ${res.statusCode} in ${ms} ms${note}`);
   };
+  const closers: (() => void)[] = [];
+  res.once('close', () => {
+    for (const fn of closers) fn();
+  });
   return {
     req,
     res,
@@ -143,6 +153,7 @@ function callOf(core: ProxyCore, req: IncomingMessage, res: ServerResponse): Cal
       reply(res, code, status, message);
       finish('');
     },
+    onClose: (fn) => void closers.push(fn),
   };
 }
 
@@ -289,12 +300,12 @@ function send(
   const upReq = core.upstream.request(call.method, s.path, headers);
   if (s.isModelCall) {
     core.usage.inFlight.add(res);
-    res.once('close', () => core.usage.inFlight.delete(res));
+    call.onClose(() => core.usage.inFlight.delete(res));
   }
   const id = ++core.state.calls;
   core.health.heard(id, Date.now());
   // The agent hung up (or reset mid-upload): stop the model call too, so no tokens are spent on nobody.
-  res.once('close', () => {
+  call.onClose(() => {
     core.health.ended(id);
     if (!res.writableFinished) upReq.destroy();
   });
@@ -334,10 +345,10 @@ function answered(
     const detail = status === 429 ? quotaDetail(body) : errorReason(body);
     core.tell({ kind: 'answer', status, ...(detail ? { detail } : {}) });
   };
-  res.once('close', () => tellError(''));
+  call.onClose(() => tellError(''));
   relayAnswer({ up, res, secrets: core.secrets, finish: call.finish, onErrorBody: tellError });
   // After the relay: its pipe is the first reader, so each chunk is forwarded before it is counted.
-  if (c.isModelCall && status < 300) core.usage.meter(up, res);
+  if (c.isModelCall && status < 300) core.usage.meter(up, res, call.onClose);
 }
 
 /** The GCE metadata stand-in (Vertex AI auth): the placeholder as the access token, for the agent's uid only. */

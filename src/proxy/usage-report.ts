@@ -77,7 +77,7 @@ export class UsageReport {
    * Counts the answer `up` to a model call as its bytes go by. Each chunk is read once the loop turn that forwarded
    * it is over: the response flushes its writes on the next tick, so reading at once would delay the first byte.
    */
-  meter(up: IncomingMessage, res: ServerResponse): void {
+  meter(up: IncomingMessage, res: ServerResponse, onClose: (fn: () => void) => void): void {
     this.ledger.served.answers++;
     const usage = new AnswerUsage();
     let counted = 0;
@@ -111,6 +111,6 @@ export class UsageReport {
       decoder.once('end', () => this.soon());
     }
     // After the last chunk was read (setImmediate callbacks run in order).
-    res.once('close', () => setImmediate(() => this.soon()));
+    onClose(() => setImmediate(() => this.soon()));
   }
 }
