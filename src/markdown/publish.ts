@@ -84,10 +84,20 @@ export function block(fragment: string): string {
   return `\n\n${fragment.trim()}\n\n`;
 }
 
+/**
+ * `text` as a fenced code block that nothing in it can close or leave: a fence of more backticks than its longest
+ * run (at least three), with `info` (a language, or `suggestion`) on the opening line. Empty text is an empty block
+ * (a suggestion that deletes its lines). The caller puts it between blank lines (`block`).
+ */
+export function codeBlock(text: string, info: string): string {
+  const body = normalizeNewlines(text).replace(/\n$/, '');
+  const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
+  return body === '' ? `${fence}${info}\n${fence}` : `${fence}${info}\n${body}\n${fence}`;
+}
+
 /** Text that cannot be parsed safely (parse.ts bounds), shown verbatim in a fence it cannot close. */
 function verbatim(text: string): string {
-  const fence = '`'.repeat(Math.max(3, longestRun(text, '`') + 1));
-  return `${fence}text\n${text}\n${fence}`;
+  return codeBlock(text, 'text');
 }
 
 const code = (value: string): PhrasingContent => ({ type: 'inlineCode', value });
