@@ -17,6 +17,11 @@ export interface BranchPlan {
   branch: string;
   base: string;
   existingPull?: PullInfo;
+  /**
+   * Where the branch starts when it must be this ref of origin and nothing else (a review's `refs/pull/<n>/head`):
+   * fetched as data, and a run whose ref is gone ends there. The branch itself stays local.
+   */
+  source?: string;
 }
 
 export async function planBranch(
@@ -88,7 +93,14 @@ export async function prepareWorktree(o: {
   }
 
   const { baseSha, remoteSha } = await log.group(`Preparing branch ${plan.branch}`, async () => {
-    const existing = await fetchBranch({ worktree, url: originUrl, branch: plan.branch, token });
+    const existing = await fetchBranch({
+      worktree,
+      url: originUrl,
+      branch: plan.branch,
+      ...(plan.source ? { ref: plan.source } : {}),
+      token,
+    });
+    if (!existing && plan.source) throw new UserError(`Could not fetch ${plan.source} from origin.`);
     if (existing) {
       log.info(`Continuing on ${plan.branch} (${existing.slice(0, 12)})`);
       await git.run(['checkout', '--quiet', '-B', plan.branch, existing]);

@@ -228,6 +228,28 @@ const INPUT_SHAPE = {
       return setting;
     }),
   ),
+  flow: input(
+    'change',
+    z.enum(['change', 'review', 'triage'], { message: "'flow' must be 'change', 'review' or 'triage'" }),
+  ),
+  'allow-fork-review': input('false', bool('allow-fork-review')),
+  'review-may-approve': input('false', bool('review-may-approve')),
+  'max-review-comments': input(
+    '30',
+    z
+      .string()
+      .regex(/^(?:\d|[1-9]\d|100)$/, {
+        message: "'max-review-comments' must be a whole number from 0 to 100",
+      })
+      .transform(Number),
+  ),
+  'max-triage-labels': input(
+    '3',
+    z
+      .string()
+      .regex(/^(?:\d|10)$/, { message: "'max-triage-labels' must be a whole number from 0 to 10" })
+      .transform(Number),
+  ),
   'protected-paths-policy': input(
     'block',
     z.enum(PROTECTED_POLICIES, { message: "'protected-paths-policy' must be 'block' or 'allow'" }),

@@ -26,6 +26,12 @@ export interface ActionOutputs {
   conclusion: 'success' | 'failure';
   /** JSON: tokens per model, turns, tool calls, wall time. */
   usage: string;
+  /** `flow: review`: the review posted, or the one already there for the same head. */
+  'review-id': string;
+  /** `flow: review`: the inline comments the review posted. */
+  'review-comments': string;
+  /** `flow: triage`: the labels the run added, comma-separated. */
+  'labels-applied': string;
 }
 
 export type PullRequestOperation = 'created' | 'updated' | 'none';
@@ -46,6 +52,9 @@ export const OUTPUT_NAMES: readonly (keyof ActionOutputs)[] = [
   'final-message',
   'conclusion',
   'usage',
+  'review-id',
+  'review-comments',
+  'labels-applied',
 ];
 
 /** A step output is kept in the runner's file and copied into later steps' expressions: 64 KB is plenty. */

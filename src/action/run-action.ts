@@ -27,17 +27,18 @@ import { noteDailyBudget, reserveBudget, settleBudget } from './phases/budget.js
 import { Redactor } from './redact.js';
 import { reportEarlyEnd, reportRun } from './phases/report.js';
 import { misconfigured } from './phases/misconfigured.js';
+import { reviewPullRequest, reviewTarget } from './flows/review.js';
 import type {
   ActionIo,
   ActionResult,
+  Admitted,
   AtAdmit,
   AtPrepare,
   Basics,
   Budgeted,
   PipelineDeps,
-  Prepared,
 } from './run-record.js';
-import { restoreWorkspace } from './workspace-restore.js';
+import { restoreAfterRun } from './workspace-restore.js';
 
 export type { ActionIo } from './run-record.js';
 
@@ -104,9 +105,22 @@ async function runRequested(b: Basics, requested: RunTrigger): Promise<ActionRes
   const admitted = await admit(checked);
   if (isEnd(admitted)) return admitted;
   const atAck = extend(checked, admitted);
+  if (checked.inputs.flow === 'review') return reviewFlow(atAck);
   const r = extend(atAck, await acknowledge(atAck));
   try {
     return await afterAcknowledged(r);
+  } catch (error) {
+    return crashedAfterAdmit(r, error);
+  }
+}
+
+/** `flow: review`: the pull request checked, the comment seen (👀; the review itself says how it went), one review. */
+async function reviewFlow(a: AtAdmit & Admitted): Promise<ActionResult> {
+  const target = await reviewTarget(a);
+  if (isEnd(target)) return target;
+  const r = extend(a, await acknowledge({ ...a, inputs: { ...a.inputs, trackProgress: false } }));
+  try {
+    return await reviewPullRequest(r, target);
   } catch (error) {
     return crashedAfterAdmit(r, error);
   }
@@ -181,23 +195,8 @@ async function afterReserved(r: AtPrepare & Budgeted): Promise<ActionResult> {
     await finishTracking(r, result, published.result.usage.totalTokens, notes.join('\n\n') || undefined);
     return result;
   } finally {
-    await restore(p);
+    await restoreAfterRun(p);
   }
-}
-
-/**
- * Last, when nothing of the agent runs and nothing it wrote is read any more: the workspace gets the action's
- * .git back (the agent's is thrown away whole), and only then the checkout's credential.
- */
-async function restore(r: Basics & Prepared): Promise<void> {
-  await restoreWorkspace({
-    snapshot: r.workspace.snapshot,
-    vault: r.workspace.vault.dir,
-    saved: r.savedCredentials,
-    log: r.log,
-  });
-  r.io.saveState('workspace', '');
-  r.io.saveState('savedCredentials', '');
 }
 
 /** The tracking comment's note for a run the day's budget ended before it started. */

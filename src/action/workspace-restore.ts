@@ -5,6 +5,7 @@ import { neutralize } from '../util/untrusted-text.js';
 import { getErrorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { z } from 'zod';
+import type { Basics, Prepared } from './run-record.js';
 
 /**
  * The workspace after the run: a `.git` the action made (src/git/workspace.ts) with the checkout's credential back,
@@ -32,6 +33,21 @@ export async function restoreWorkspace(o: {
       o.log.warning(`Could not restore the checkout's credentials: ${getErrorMessage(e)}`),
     );
   }
+}
+
+/**
+ * Last, when nothing of the agent runs and nothing it wrote is read any more: the workspace gets the action's
+ * .git back (the agent's is thrown away whole), and only then the checkout's credential.
+ */
+export async function restoreAfterRun(r: Basics & Prepared): Promise<void> {
+  await restoreWorkspace({
+    snapshot: r.workspace.snapshot,
+    vault: r.workspace.vault.dir,
+    saved: r.savedCredentials,
+    log: r.log,
+  });
+  r.io.saveState('workspace', '');
+  r.io.saveState('savedCredentials', '');
 }
 
 /** Paths named in one log line at most; the rest is counted. */

@@ -58,6 +58,11 @@ export interface Task {
    * cancelled turn back) and a fresh session knows nothing of it.
    */
   previousRun?: { status: InterruptedStatus };
+  /**
+   * `flow: review`: the agent reviews, it does not change: the pull request's diff, what of it the diff leaves out,
+   * and the file it answers in with that file's JSON shape. Nothing it commits is published.
+   */
+  review?: { diff: string; notShown: string[]; answerFile: string; shape: string };
 }
 
 /** Where a previous run's conversation can be continued from. */

@@ -66,6 +66,7 @@ import {
   type StoredComment,
   type StoredIssue,
   type StoredPull,
+  type StoredReview,
   type StoredReviewComment,
   type TokenPermission,
 } from './github/state.js';
@@ -81,6 +82,8 @@ export type {
   RestArtifact,
   TokenPermission,
 };
+
+export type FakeReview = Omit<StoredReview, 'user'> & { user: string };
 
 export interface FakeGitHubOptions {
   /** The only token accepted, as `token X` or `Bearer X`. */
@@ -233,6 +236,7 @@ export class FakeGitHub implements AsyncDisposable {
       issues: new Map(),
       comments: [],
       reviewComments: [],
+      reviews: [],
       permissions: new Map(),
     });
     return full;
@@ -559,6 +563,14 @@ export class FakeGitHub implements AsyncDisposable {
         createdAt: c.createdAt,
         updatedAt: c.updatedAt,
       }));
+  }
+
+  /** The reviews of pull request `pull`, oldest first, each with its inline comments. */
+  reviews(pull: number, repoName?: string): FakeReview[] {
+    return this.state
+      .repoOf(repoName)
+      .reviews.filter((v) => v.pull === pull)
+      .map((v) => ({ ...v, user: v.user.login, comments: v.comments.map((c) => ({ ...c })) }));
   }
 
   /** Throws listing every request to an endpoint the fake does not know (or to a repository it does not have). */

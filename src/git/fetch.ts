@@ -16,6 +16,8 @@ export async function fetchBranch(o: {
   worktree: string;
   url: string;
   branch: string;
+  /** The ref to fetch in place of `refs/heads/<branch>` (a pull request's `refs/pull/<n>/head`). */
+  ref?: string;
   token?: string;
 }): Promise<string | undefined> {
   const work = Git.forUntrusted(o.worktree);
@@ -32,7 +34,7 @@ export async function fetchBranch(o: {
         '--no-tags',
         '--no-write-fetch-head',
         o.url,
-        `+refs/heads/${o.branch}:refs/heads/fetched`,
+        `+${o.ref ?? `refs/heads/${o.branch}`}:refs/heads/fetched`,
       ],
       { allowAllExitCodes: true, env, timeoutMs: 5 * 60_000 },
     );

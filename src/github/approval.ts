@@ -26,6 +26,8 @@ export const APPROVAL_VIAS = [
   'dispatch',
   'opened',
   'assign',
+  /** A pull request opened or pushed to (flow: review): its author's write access approves its review. */
+  'pull-request',
 ] as const;
 export type ApprovalVia = (typeof APPROVAL_VIAS)[number];
 

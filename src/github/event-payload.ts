@@ -54,6 +54,17 @@ const pullRequestSchema = z.object({
   updated_at: z.string().optional(),
 });
 
+/** `pull_request` (flow: review): the pull request as the event has it; its head is read again from the API. */
+export const pullRequestEventSchema = z.object({
+  action: z.string(),
+  pull_request: pullRequestSchema.extend({
+    user: userSchema.nullish(),
+    draft: z.boolean().nullish(),
+    created_at: z.string().optional(),
+  }),
+  sender: userSchema,
+});
+
 export const reviewCommentEventSchema = z.object({
   action: z.string(),
   comment: commentSchema.extend({

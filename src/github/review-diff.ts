@@ -108,10 +108,14 @@ export function lineRange(startLine: number | undefined, line: number): string {
 }
 
 /** Why `c` cannot go on the diff, or undefined when it can. */
-function outsideReason(c: WantedComment, files: ReadonlyMap<string, FileLines | undefined>): string | undefined {
+function outsideReason(
+  c: WantedComment,
+  files: ReadonlyMap<string, FileLines | undefined>,
+): string | undefined {
   if (!files.has(c.path)) return 'the file is not in this pull request';
   const lines = files.get(c.path);
-  if (!lines) return "GitHub shows no diff for the file (binary, or too large), so it takes no comment on a line";
+  if (!lines)
+    return 'GitHub shows no diff for the file (binary, or too large), so it takes no comment on a line';
   const side = c.side === 'LEFT' ? lines.left : lines.right;
   const where = c.side === 'LEFT' ? 'on the old side of the diff' : 'in the diff';
   const end = side.get(c.line);

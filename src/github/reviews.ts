@@ -117,20 +117,3 @@ export async function postReview(
   });
   return { id: data.id, htmlUrl: data.html_url };
 }
-
-/** A repository label, as the triage agent is shown it. */
-export interface RepoLabel {
-  name: string;
-  description: string;
-}
-
-/** The repository's labels, at most `max`. */
-export async function repositoryLabels(client: GitHubClient, repo: RepoRef, max: number): Promise<RepoLabel[]> {
-  const labels: RepoLabel[] = [];
-  const pages = client.paginate.iterator(client.rest.issues.listLabelsForRepo, { ...repo, per_page: 100 });
-  for await (const page of pages) {
-    for (const l of page.data) labels.push({ name: l.name, description: l.description ?? '' });
-    if (labels.length >= max) break;
-  }
-  return labels.slice(0, max);
-}

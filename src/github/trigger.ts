@@ -15,6 +15,7 @@ import {
   issueCommentEventSchema,
   issuesEventSchema,
   parsePayload,
+  pullRequestEventSchema,
   reviewCommentEventSchema,
   reviewEventSchema,
   workflowDispatchEventSchema,
@@ -37,6 +38,8 @@ export type TriggerVia =
   | 'review'
   | 'opened'
   | 'ci-fix'
+  /** `flow: review`: a pull request opened, pushed to, reopened or marked ready. */
+  | 'pull-request'
   /** A deferred run resumed by a sweep (never from an event's payload: src/action/phases/sweep.ts). */
   | 'resume';
 
@@ -126,6 +129,8 @@ export interface TriggerSettings {
   branchPrefix?: string;
   /** `on-quota`: under `defer`, a dispatch without a task sweeps the deferred runs. */
   onQuota?: 'fail' | 'defer';
+  /** `flow`: what a run does; each flow has its own events (REVIEW_TRIGGERS for `review`). */
+  flow?: 'change' | 'review' | 'triage';
 }
 
 /** One event's decision, given its parsed payload, the settings and the sanitised `prompt` input. */
@@ -174,12 +179,25 @@ export const TRIGGERS = {
   schedule: always(scheduleEventSchema, () => ({ kind: 'sweep' })),
 } satisfies Record<string, EventTrigger>;
 
+/**
+ * `flow: review`: a pull request opened, pushed to, reopened or marked ready for review, and a writer's
+ * `/gemini review` comment on one. Exported for tests.
+ */
+export const REVIEW_TRIGGERS = {
+  pull_request: byAction(pullRequestEventSchema, {
+    opened: onPullRequest,
+    synchronize: onPullRequest,
+    reopened: onPullRequest,
+    ready_for_review: onPullRequest,
+  }),
+  issue_comment: byAction(issueCommentEventSchema, { created: onReviewRequest }),
+} satisfies Record<string, EventTrigger>;
+
 export function interpretEvent(name: string, payload: unknown, settings: TriggerSettings): Trigger {
   const prompt = sanitizeUserText(settings.prompt);
-  const event: EventTrigger | undefined = Object.hasOwn(TRIGGERS, name)
-    ? TRIGGERS[name as keyof typeof TRIGGERS]
-    : undefined;
-  if (!event) return skip(`event '${name}' is not supported (use ${supportedEvents()})`);
+  const table: Record<string, EventTrigger> = settings.flow === 'review' ? REVIEW_TRIGGERS : TRIGGERS;
+  const event: EventTrigger | undefined = Object.hasOwn(table, name) ? table[name] : undefined;
+  if (!event) return skip(`event '${name}' is not supported (use ${supportedEvents(table)})`);
   return event.interpret(name, payload, settings, prompt);
 }
 
@@ -187,9 +205,9 @@ export function interpretEvent(name: string, payload: unknown, settings: Trigger
  * The table's events for the unsupported-event message. An event that starts runs on several actions names
  * them; with one, the action goes without saying (a comment is created, a review submitted).
  */
-function supportedEvents(): string {
+function supportedEvents(table: Record<string, EventTrigger>): string {
   return orList(
-    Object.entries(TRIGGERS).map(([name, event]: [string, EventTrigger]) =>
+    Object.entries(table).map(([name, event]: [string, EventTrigger]) =>
       event.actions.length > 1 ? `${name}: ${orList(event.actions)}` : name,
     ),
   );
@@ -278,6 +296,10 @@ function onIssueComment(
   const hidden = emptyTally();
   const from = commentRun(e.comment.body, e.comment.user, settings, prompt, hidden);
   if (from.kind === 'skip') return from;
+  if (e.issue.pull_request && reviewFocus(from.instruction) !== undefined)
+    return skip(
+      `the comment asks for a review ('${settings.triggerPhrase} review'): the review flow's to run`,
+    );
   return {
     ...from,
     number: e.issue.number,
@@ -330,6 +352,65 @@ function onReview(e: z.infer<typeof reviewEventSchema>, settings: TriggerSetting
     via: 'review',
     ...(e.pull_request.html_url ? { url: e.pull_request.html_url } : {}),
     approved: approvedIssue(e.pull_request, r.submitted_at ?? undefined),
+    ...hiddenIn(prompt ? undefined : hidden),
+  };
+}
+
+/** `review` and what follows it on the line (the focus asked for), when an instruction is a review request. */
+export function reviewFocus(instruction: string): string | undefined {
+  const m = /^review(?:[ \t]+(.*))?$/is.exec(instruction.trim());
+  return m ? (m[1] ?? '').trim() : undefined;
+}
+
+/**
+ * A pull request to review (flow: review): its author asks for it, and it is their access that is checked (the
+ * sender of `synchronize` is whoever pushed). A draft waits for `ready_for_review` (or a `/gemini review`).
+ */
+function onPullRequest(
+  e: z.infer<typeof pullRequestEventSchema>,
+  _s: TriggerSettings,
+  prompt: string,
+): Trigger {
+  const pr = e.pull_request;
+  const author = pr.user;
+  if (!author) return skip('the pull request names no author');
+  if (isBotUser(author)) return skip(`the pull request is by a bot (${who(author)})`);
+  if (pr.draft && e.action !== 'ready_for_review')
+    return skip('the pull request is a draft: it is reviewed when marked ready, or on a review comment');
+  return {
+    kind: 'run',
+    actor: author.login,
+    number: pr.number,
+    isPullRequest: true,
+    instruction: prompt,
+    via: 'pull-request',
+    ...(pr.html_url ? { url: pr.html_url } : {}),
+    approved: approvedIssue(pr, pr.updated_at ?? pr.created_at),
+  };
+}
+
+/** `/gemini review [focus]` on a pull request (flow: review): the commenter's access is checked. */
+function onReviewRequest(
+  e: z.infer<typeof issueCommentEventSchema>,
+  settings: TriggerSettings,
+  prompt: string,
+): Trigger {
+  if (!e.issue.pull_request) return skip('the comment is on an issue: the review flow reviews pull requests');
+  const hidden = emptyTally();
+  const from = commentRun(e.comment.body, e.comment.user, settings, '', hidden);
+  if (from.kind === 'skip') return from;
+  const focus = reviewFocus(from.instruction);
+  if (focus === undefined)
+    return skip(`the comment does not ask for a review ('${settings.triggerPhrase} review')`);
+  return {
+    ...from,
+    instruction: prompt || focus,
+    number: e.issue.number,
+    isPullRequest: true,
+    via: 'comment',
+    commentId: e.comment.id,
+    ...(e.issue.html_url ? { url: e.issue.html_url } : {}),
+    approved: approvedIssue(e.issue, e.comment.created_at),
     ...hiddenIn(prompt ? undefined : hidden),
   };
 }

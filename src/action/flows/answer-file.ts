@@ -26,6 +26,38 @@ export async function clearAnswerFile(worktree: string, name: string): Promise<b
   return true;
 }
 
+/**
+ * JSON whose strings hold raw control characters (a newline, a tab) with those escaped again. gemini 0.42.0's
+ * `write_file` unescapes the content it writes for every model but Gemini 3 (an escaped newline in a string becomes a raw one), so a
+ * model's valid JSON with a multi-line string lands as invalid JSON; this reads it as the model wrote it. Nothing
+ * else is changed: an unescaped quote stays the error it is.
+ */
+function escapeRawControls(text: string): string {
+  let out = '';
+  let inString = false;
+  let escaped = false;
+  for (const ch of text) {
+    const code = ch.charCodeAt(0);
+    if (!inString) inString = ch === '"';
+    else if (escaped) escaped = false;
+    else if (ch === '\\') escaped = true;
+    else if (ch === '"') inString = false;
+    else if (code < 0x20) {
+      out +=
+        code === 10
+          ? '\\n'
+          : code === 9
+            ? '\\t'
+            : code === 13
+              ? '\\r'
+              : `\\u${code.toString(16).padStart(4, '0')}`;
+      continue;
+    }
+    out += ch;
+  }
+  return out;
+}
+
 /** A zod issue as one line: where, and what was wrong. */
 export function issueLine(error: z.ZodError): string {
   const issue = error.issues[0];
@@ -58,7 +90,9 @@ export async function readAnswerFile<T>(o: {
     const why = e instanceof AgentFileRefused ? e.reason : getErrorMessage(e);
     return { kind: 'problem', what: `\`${o.name}\` could not be read (${why})` };
   }
-  const parsed = parseBoundedJson(bytes);
+  let parsed = parseBoundedJson(bytes);
+  if (!parsed.ok && parsed.why === 'invalid')
+    parsed = parseBoundedJson(escapeRawControls(bytes.toString('utf8')));
   if (!parsed.ok)
     return {
       kind: 'problem',
@@ -66,6 +100,9 @@ export async function readAnswerFile<T>(o: {
     };
   const checked = o.schema.safeParse(parsed.value);
   if (!checked.success)
-    return { kind: 'problem', what: `\`${o.name}\` is not in the shape asked for (${issueLine(checked.error)})` };
+    return {
+      kind: 'problem',
+      what: `\`${o.name}\` is not in the shape asked for (${issueLine(checked.error)})`,
+    };
   return { kind: 'read', value: checked.data };
 }

@@ -75,7 +75,10 @@ export interface ReviewAnswer {
 }
 
 function eventOf(raw: string | null | undefined): ReviewEvent {
-  const e = (raw ?? '').trim().toUpperCase().replace(/[\s-]+/g, '_');
+  const e = (raw ?? '')
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
   return e === 'REQUEST_CHANGES' || e === 'APPROVE' ? e : 'COMMENT';
 }
 

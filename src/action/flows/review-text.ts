@@ -103,7 +103,10 @@ function eventOf(f: ReviewFacts): { event: ReviewEvent; note?: string } {
 
 function sinceSection(since: SinceLast | undefined, s: Speaker): string[] {
   if (!since) return [];
-  const out = [`#### Since the last review (${codeSpan(short(since.from))} → ${codeSpan(short(since.to))})`, ''];
+  const out = [
+    `#### Since the last review (${codeSpan(short(since.from))} → ${codeSpan(short(since.to))})`,
+    '',
+  ];
   if (!since.commits) {
     out.push(
       'The branch was rewritten since then: the commit reviewed last is no longer in its history, so this review is of the whole change again.',

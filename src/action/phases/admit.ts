@@ -35,6 +35,7 @@ export async function interpret(r: Basics): Promise<Interpreted> {
     prompt: r.inputs.prompt || undefined,
     triggerAssignee: r.inputs.triggerAssignee,
     onQuota: r.inputs.onQuota,
+    flow: r.inputs.flow,
   });
   if (trigger.kind === 'sweep') return { sweep: trigger };
   if (trigger.kind === 'skip') {

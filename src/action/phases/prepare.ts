@@ -11,7 +11,7 @@ import { buildTask } from '../../github/task.js';
 import { describeTally } from '../../markdown/visible.js';
 import { UserError, getErrorMessage, oneLine } from '../../util/errors.js';
 import { neutralize } from '../../util/untrusted-text.js';
-import { planBranch, prepareWorktree } from '../branch.js';
+import { planBranch, prepareWorktree, type BranchPlan } from '../branch.js';
 import { prepareOAuth, prepareVertex } from '../../host/model-access.js';
 import { ended, reportEarlyEnd } from './report.js';
 import { isNetworkFailure } from '../issue-report.js';
@@ -22,7 +22,7 @@ import type { ActionResult, AtPrepare, Prepared } from '../run-record.js';
  * The auth the preflight accepted, with its token source fetched once now. A refusal by Google ends the run
  * `auth-failed` with Google's own reason; a network failure says network (`crashed`), never "refused".
  */
-async function readyAuth(r: AtPrepare): Promise<Pick<Prepared, 'oauth' | 'vertex'> | ActionResult> {
+export async function readyAuth(r: AtPrepare): Promise<Pick<Prepared, 'oauth' | 'vertex'> | ActionResult> {
   const { auth } = r;
   try {
     return { oauth: await prepareOAuth(auth, r.io.env), vertex: await prepareVertex(auth, r.io.env) };
@@ -65,6 +65,28 @@ async function readTask(r: AtPrepare): Promise<Task> {
   });
 }
 
+/**
+ * The run's directory, the workspace on the plan's branch with its vault, and the checkouts' credentials out of
+ * the agent's reach; each recorded for the post step as soon as it exists.
+ */
+export async function openWorkspace(
+  r: AtPrepare,
+  plan: BranchPlan,
+): Promise<Pick<Prepared, 'runDir' | 'workspace' | 'savedCredentials'>> {
+  const { ctx, io, log } = r;
+  const runDir = await mkdtemp(join(ctx.runnerTemp, 'gemini-run-'));
+  io.saveState('runDir', runDir);
+  io.saveState('worktree', ctx.workspace);
+  const workspace = await prepareWorktree({ worktree: ctx.workspace, plan, token: r.token, log, runDir });
+  // From here on the post step rebuilds the workspace's .git if this step cannot.
+  io.saveState('workspace', JSON.stringify({ snapshot: workspace.snapshot, vault: workspace.vault.dir }));
+  // The agent never sees the checkouts' credentials (a second checkout's in the workspace too); the workspace gets
+  // them back after publishing.
+  const savedCredentials = await isolateWorkspaceCredentials(workspace.snapshot, join(runDir, 'credentials'));
+  io.saveState('savedCredentials', JSON.stringify(savedCredentials));
+  return { runDir, workspace, savedCredentials };
+}
+
 export async function prepare(r: AtPrepare): Promise<Prepared | ActionResult> {
   const { inputs, ctx, io, log } = r;
   const auth = await readyAuth(r);
@@ -79,16 +101,7 @@ export async function prepare(r: AtPrepare): Promise<Prepared | ActionResult> {
     await r.tellIssue(plan.refuse);
     return ended('refused');
   }
-  const runDir = await mkdtemp(join(ctx.runnerTemp, 'gemini-run-'));
-  io.saveState('runDir', runDir);
-  io.saveState('worktree', ctx.workspace);
-  const workspace = await prepareWorktree({ worktree: ctx.workspace, plan, token: r.token, log, runDir });
-  // From here on the post step rebuilds the workspace's .git if this step cannot.
-  io.saveState('workspace', JSON.stringify({ snapshot: workspace.snapshot, vault: workspace.vault.dir }));
-  // The agent never sees the checkouts' credentials (a second checkout's in the workspace too); the workspace gets
-  // them back after publishing.
-  const savedCredentials = await isolateWorkspaceCredentials(workspace.snapshot, join(runDir, 'credentials'));
-  io.saveState('savedCredentials', JSON.stringify(savedCredentials));
+  const { runDir, workspace, savedCredentials } = await openWorkspace(r, plan);
 
   const store = io.transcriptStore({ token: r.token, repo: r.repo });
   const previous = plan.existingPull

@@ -33,7 +33,7 @@ import { SUMMARY_MARKER } from '../resume.js';
 import { budgetSummaryLine } from '../daily-budget.js';
 import type { ActionResult, AtPrepare, AtReport, Basics } from '../run-record.js';
 
-function emptyOutputs(status: ActionStatus): ActionOutputs {
+export function emptyOutputs(status: ActionStatus): ActionOutputs {
   return {
     status,
     'session-id': '',
@@ -50,6 +50,9 @@ function emptyOutputs(status: ActionStatus): ActionOutputs {
     'final-message': '',
     conclusion: conclusionOf(status),
     usage: usageJson(undefined, 0),
+    'review-id': '',
+    'review-comments': '',
+    'labels-applied': '',
   };
 }
 

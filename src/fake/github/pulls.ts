@@ -4,6 +4,7 @@
  */
 import { asRecord, checkBodyLength, fail, optString, validationFailed } from './http.js';
 import { editIssue } from './issues.js';
+import { pullHeadInGit } from './reviews.js';
 import { paginate, pullAt, REPO, route, type Ctx, type Route } from './route.js';
 import {
   apiRepoUrl,
@@ -25,7 +26,9 @@ export async function pullJson(
 ): Promise<Record<string, unknown>> {
   const p = i.pull as StoredPull;
   const full = `${r.owner}/${r.name}`;
+  // GitHub's head sha is its `refs/pull/<n>/head`, a fork's too; the head branch's when the origin has no such ref.
   const headSha =
+    (await pullHeadInGit(s, r, i)) ??
     (p.headRepo && s.resolveBranch ? await s.resolveBranch(p.headRepo, p.headRef) : undefined) ??
     fakeSha(`${p.headRepo ?? 'ghost'}:${p.headRef}`);
   const baseSha =

@@ -12,6 +12,7 @@ import { pullRoutes } from './pulls.js';
 import { reactionRoutes } from './reactions.js';
 import { repoRoutes } from './repos.js';
 import { reviewCommentRoutes } from './review-comments.js';
+import { reviewRoutes } from './reviews.js';
 import type { Route } from './route.js';
 import type { GitHubState, RecordedRequest } from './state.js';
 import { workflowRunRoutes } from './workflow-runs.js';
@@ -27,6 +28,7 @@ const ROUTES: readonly Route[] = [
   ...pullRoutes,
   ...pullControlRoutes,
   ...reviewCommentRoutes,
+  ...reviewRoutes,
   ...permissionRoutes,
   ...artifactRoutes,
   ...workflowRunRoutes,

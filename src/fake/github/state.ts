@@ -134,6 +134,25 @@ export interface StoredReviewComment {
   minimized?: string;
 }
 
+/** A pull request review as `POST /pulls/{n}/reviews` made it, with its inline comments. */
+export interface StoredReview {
+  id: number;
+  pull: number;
+  user: StoredUser;
+  body: string;
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'PENDING';
+  commitId: string;
+  submittedAt: string;
+  comments: {
+    path: string;
+    body: string;
+    line: number;
+    side: 'LEFT' | 'RIGHT';
+    startLine?: number;
+    startSide?: 'LEFT' | 'RIGHT';
+  }[];
+}
+
 export interface StoredRepo {
   id: number;
   owner: string;
@@ -144,6 +163,7 @@ export interface StoredRepo {
   issues: Map<number, StoredIssue>;
   comments: StoredComment[];
   reviewComments: StoredReviewComment[];
+  reviews: StoredReview[];
   permissions: Map<string, { user: StoredUser; role: RepoRole; roleName: string }>;
 }
 
