@@ -180,11 +180,18 @@ export const TRIGGERS = {
 } satisfies Record<string, EventTrigger>;
 
 /**
- * `flow: review`: a pull request opened, pushed to, reopened or marked ready for review, and a writer's
- * `/gemini review` comment on one. Exported for tests.
+ * `flow: review`: a pull request opened, pushed to, reopened or marked ready for review (`pull_request`, or
+ * `pull_request_target` for forks' pull requests), and a `/gemini review` comment on one. Exported for tests.
  */
 export const REVIEW_TRIGGERS = {
   pull_request: byAction(pullRequestEventSchema, {
+    opened: onPullRequest,
+    synchronize: onPullRequest,
+    reopened: onPullRequest,
+    ready_for_review: onPullRequest,
+  }),
+  // A fork's pull request, run with the base repository's secrets: the checkout is the base; its head is data.
+  pull_request_target: byAction(pullRequestEventSchema, {
     opened: onPullRequest,
     synchronize: onPullRequest,
     reopened: onPullRequest,

@@ -13,6 +13,7 @@ import { useActionWorld } from '../harness/action-world.js';
 import { publishViolations } from '../harness/publish-oracle.js';
 
 const PULL = 2;
+const FORK = 3;
 const WHERE = { owner: OWNER, repo: REPO, ownIssue: PULL };
 
 describe('issue 42: flow review', () => {
@@ -151,5 +152,79 @@ describe('issue 42: flow review', () => {
     expect(publishViolations(second?.body ?? '', { agentHtml: true, sentinel: false, where: WHERE })).toEqual(
       [],
     );
+  });
+
+  it("a fork's pull request: its stranger author is refused, a writer's request is refused without allow-fork-review, reviewed with it under network none", async () => {
+    const world = worldOf();
+    const { repo } = world;
+    await repo.git(['checkout', '--quiet', '-b', 'fork-head', 'main']);
+    await writeFile(join(repo.dir, 'src', 'calc.js'), 'export function add(a, b) {\n  return a - b;\n}\n');
+    await repo.git(['add', '-A']);
+    await repo.git(['commit', '--quiet', '-m', 'Add add() from a fork']);
+    // Only GitHub's ref of the pull request is in this repository: the branch is the fork's.
+    await repo.git(['push', '--quiet', 'origin', `fork-head:refs/pull/${FORK}/head`]);
+    const head = (await repo.git(['rev-parse', 'HEAD'])).trim();
+    expect(
+      world.github.addPull({
+        title: 'Add add()',
+        body: 'From a fork.',
+        head: 'main',
+        headRepo: 'stranger/widgets',
+        user: 'stranger',
+      }),
+    ).toBe(FORK);
+    const before = world.github.comments(FORK).length;
+
+    const byAuthor = await world.run({
+      mode: 'headless',
+      eventName: 'pull_request_target',
+      payload: {
+        ...(pullPayload('opened') as object),
+        pull_request: {
+          number: FORK,
+          title: 'Add add()',
+          body: 'From a fork.',
+          user: { login: 'stranger', type: 'User' },
+          draft: false,
+        },
+      },
+      inputs: { flow: 'review', 'allow-fork-review': 'true' },
+      script: 'review-bug',
+    });
+    expect(byAuthor.main.outputs.status).toBe('refused');
+    expect(byAuthor.gemini.requests).toHaveLength(0);
+    // Said in the log, not on the pull request: every push of a stranger's pull request would repeat it.
+    expect(byAuthor.main.stdout).toContain('stranger does not have write access');
+    expect(world.github.comments(FORK)).toHaveLength(before);
+
+    const refused = await world.run({
+      mode: 'headless',
+      eventName: 'issue_comment',
+      payload: world.commentPayload('/gemini review', { issue: FORK, isPull: true, actor: 'alice' }),
+      inputs: { flow: 'review' },
+      script: 'review-bug',
+    });
+    expect(refused.main.outputs.status).toBe('refused');
+    expect(refused.gemini.requests).toHaveLength(0);
+    const said = world.github
+      .comments(FORK)
+      .slice(before)
+      .map((c) => c.body)
+      .join('\n');
+    expect(said).toContain("does not set 'allow-fork-review'");
+    expect(world.github.reviews(FORK)).toEqual([]);
+
+    const reviewed = await world.run({
+      mode: 'headless',
+      eventName: 'issue_comment',
+      payload: world.commentPayload('/gemini review', { issue: FORK, isPull: true, actor: 'alice' }),
+      inputs: { flow: 'review', 'allow-fork-review': 'true' },
+      script: 'review-bug',
+    });
+    expect(reviewed.main.exitCode, reviewed.main.stderr).toBe(0);
+    expect(reviewed.main.stdout).toContain('network: none');
+    const [review] = world.github.reviews(FORK);
+    expect(review?.commitId).toBe(head);
+    expect(review?.comments.map((c) => c.line)).toEqual([2, 1]);
   });
 });

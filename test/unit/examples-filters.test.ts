@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { INPUT_DEFAULTS, parseInputs, type InputName } from '../../src/action/inputs.js';
-import { interpretEvent, TRIGGERS, type TriggerSettings } from '../../src/github/trigger.js';
+import { interpretEvent, REVIEW_TRIGGERS, TRIGGERS, type TriggerSettings } from '../../src/github/trigger.js';
 
 type Payload = Record<string, unknown>;
 const definitions = createRequire(import.meta.url)(
@@ -87,6 +87,7 @@ function settingsOf(withInputs: Record<string, unknown>): TriggerSettings {
     phraseAnywhere: i.triggerPhraseAnywhere,
     fixCi: i.fixCi,
     branchPrefix: i.branchPrefix,
+    flow: i.flow,
   };
 }
 
@@ -102,8 +103,16 @@ function variants(event: string, s: TriggerSettings): Payload[] {
     at[path.at(-1)!] = value;
     return copy;
   };
-  const texts = [`${s.triggerPhrase} fix it`, 'hello', `see above. ${s.triggerPhrase} fix it`];
-  for (const p of definitions.find((d) => d.name === event)?.examples ?? []) {
+  const texts = [
+    `${s.triggerPhrase} fix it`,
+    'hello',
+    `see above. ${s.triggerPhrase} fix it`,
+    `${s.triggerPhrase} review`,
+    `${s.triggerPhrase} review the tests`,
+  ];
+  // pull_request_target delivers pull_request's payload (the examples have none of their own).
+  const name = event === 'pull_request_target' ? 'pull_request' : event;
+  for (const p of definitions.find((d) => d.name === name)?.examples ?? []) {
     const repo = (p.repository as { full_name: string }).full_name;
     const branches = [`${s.branchPrefix ?? 'gemini-run/'}issue-1`, 'main'];
     if (event === 'workflow_run') {
@@ -154,7 +163,7 @@ function droppedRuns(yamlText: string): string[] {
     if (!step || !job.if) continue;
     const s = settingsOf(step.with ?? {});
     for (const [event, types] of eventsOf(wf.on)) {
-      if (!(event in TRIGGERS)) continue;
+      if (!(event in (s.flow === 'review' ? REVIEW_TRIGGERS : TRIGGERS))) continue;
       for (const p of variants(event, s)) {
         if (types && typeof p.action === 'string' && !types.includes(p.action)) continue;
         let run: boolean;

@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { interpretEvent, TRIGGERS, type TriggerSettings } from '../../src/github/trigger.js';
+import { interpretEvent, REVIEW_TRIGGERS, TRIGGERS, type TriggerSettings } from '../../src/github/trigger.js';
 
 type Payload = Record<string, unknown> & { action?: string };
 interface Definition {
@@ -19,7 +19,9 @@ const definitions = createRequire(import.meta.url)(
 ) as Definition[];
 
 function examplesOf(event: string, action?: string): Payload[] {
-  const examples = definitions.find((d) => d.name === event)?.examples ?? [];
+  // pull_request_target delivers pull_request's payload (the examples have none of their own).
+  const name = event === 'pull_request_target' ? 'pull_request' : event;
+  const examples = definitions.find((d) => d.name === name)?.examples ?? [];
   return action === undefined ? examples : examples.filter((e) => e.action === action);
 }
 
@@ -39,6 +41,40 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
       expect(['run', 'skip']).toContain(interpretEvent(event, payload, { ...settings, prompt: 'x' }).kind);
     }
   });
+
+  it.each(Object.keys(REVIEW_TRIGGERS))(
+    'flow review: every %s example passes the payload schema',
+    (event) => {
+      const examples = examplesOf(event);
+      expect(examples.length).toBeGreaterThan(0);
+      for (const payload of examples)
+        expect(['run', 'skip']).toContain(
+          interpretEvent(event, payload, { ...settings, flow: 'review' }).kind,
+        );
+    },
+  );
+
+  it.each(['pull_request', 'pull_request_target'])(
+    'flow review: %s opened, synchronize, reopened, ready_for_review: a review of the pull request, for its author',
+    (event) => {
+      const actions = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
+      const examples = examplesOf(event).filter((p) => actions.includes(p.action ?? ''));
+      expect(examples.length).toBeGreaterThan(0);
+      for (const p of examples) {
+        const pull = field(p, 'pull_request');
+        const ready = {
+          ...p,
+          pull_request: { ...pull, draft: false, user: { login: 'alice', type: 'User' } },
+        };
+        expect(interpretEvent(event, ready, { ...settings, flow: 'review' })).toMatchObject({
+          kind: 'run',
+          via: 'pull-request',
+          actor: 'alice',
+          number: pull.number,
+        });
+      }
+    },
+  );
 
   it('issues.labeled: a run on the labelled issue, by the labeller', () => {
     const examples = examplesOf('issues', 'labeled');

@@ -175,7 +175,9 @@ async function approveEvent(r: Basics, s: Speaker, trigger: RunTrigger): Promise
     return result;
   });
   if (approved.kind === 'approved') return approved.approval;
-  if (trigger.number !== undefined) {
+  // A pull request's own events (flow: review) are said in the log only: every push of an outside contributor's
+  // pull request would otherwise get the same comment; a writer's `/gemini review` asks for its review.
+  if (trigger.number !== undefined && trigger.via !== 'pull-request') {
     await createComment(
       client,
       repo,
