@@ -10,12 +10,7 @@ const ROOT = new URL('../..', import.meta.url).pathname;
  * Functions of src/ over the limit, each with the lines it has now (it may not grow) and why it is allowed. An
  * entry that is split below the limit must leave the list.
  */
-const ALLOWED: Record<string, { lines: number; why: string }> = {
-  'src/fake/github/pulls.ts: pullJson': {
-    lines: 82,
-    why: "GitHub's pull request object field for field in the REST description's shape: one literal, read as one",
-  },
-};
+const ALLOWED: Record<string, { lines: number; why: string }> = {};
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

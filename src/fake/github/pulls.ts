@@ -19,6 +19,16 @@ import {
 } from './shapes.js';
 import type { GitHubState, StoredIssue, StoredPull, StoredRepo } from './state.js';
 
+/** GitHub's head sha is its `refs/pull/<n>/head`, a fork's too; the head branch's when the origin has no such ref. */
+async function headShaOf(s: GitHubState, r: StoredRepo, i: StoredIssue): Promise<string> {
+  const p = i.pull as StoredPull;
+  return (
+    (await pullHeadInGit(s, r, i)) ??
+    (p.headRepo && s.resolveBranch ? await s.resolveBranch(p.headRepo, p.headRef) : undefined) ??
+    fakeSha(`${p.headRepo ?? 'ghost'}:${p.headRef}`)
+  );
+}
+
 export async function pullJson(
   s: GitHubState,
   r: StoredRepo,
@@ -26,11 +36,7 @@ export async function pullJson(
 ): Promise<Record<string, unknown>> {
   const p = i.pull as StoredPull;
   const full = `${r.owner}/${r.name}`;
-  // GitHub's head sha is its `refs/pull/<n>/head`, a fork's too; the head branch's when the origin has no such ref.
-  const headSha =
-    (await pullHeadInGit(s, r, i)) ??
-    (p.headRepo && s.resolveBranch ? await s.resolveBranch(p.headRepo, p.headRef) : undefined) ??
-    fakeSha(`${p.headRepo ?? 'ghost'}:${p.headRef}`);
+  const headSha = await headShaOf(s, r, i);
   const baseSha =
     (s.resolveBranch ? await s.resolveBranch(full, p.baseRef) : undefined) ?? fakeSha(`${full}:${p.baseRef}`);
   const api = `${apiRepoUrl(s, r)}/pulls/${i.number}`;
