@@ -28,6 +28,7 @@ import { Redactor } from './redact.js';
 import { reportEarlyEnd, reportRun } from './phases/report.js';
 import { misconfigured } from './phases/misconfigured.js';
 import { reviewPullRequest, reviewTarget } from './flows/review.js';
+import { triageIssue } from './flows/triage.js';
 import type {
   ActionIo,
   ActionResult,
@@ -106,6 +107,7 @@ async function runRequested(b: Basics, requested: RunTrigger): Promise<ActionRes
   if (isEnd(admitted)) return admitted;
   const atAck = extend(checked, admitted);
   if (checked.inputs.flow === 'review') return reviewFlow(atAck);
+  if (checked.inputs.flow === 'triage') return triageFlow(atAck);
   const r = extend(atAck, await acknowledge(atAck));
   try {
     return await afterAcknowledged(r);
@@ -121,6 +123,16 @@ async function reviewFlow(a: AtAdmit & Admitted): Promise<ActionResult> {
   const r = extend(a, await acknowledge({ ...a, inputs: { ...a.inputs, trackProgress: false } }));
   try {
     return await reviewPullRequest(r, target);
+  } catch (error) {
+    return crashedAfterAdmit(r, error);
+  }
+}
+
+/** `flow: triage`: the comment seen (👀; the triage's own comment says how it went), the issue labelled. */
+async function triageFlow(a: AtAdmit & Admitted): Promise<ActionResult> {
+  const r = extend(a, await acknowledge({ ...a, inputs: { ...a.inputs, trackProgress: false } }));
+  try {
+    return await triageIssue(r);
   } catch (error) {
     return crashedAfterAdmit(r, error);
   }

@@ -63,6 +63,13 @@ export interface Task {
    * and the file it answers in with that file's JSON shape. Nothing it commits is published.
    */
   review?: { diff: string; notShown: string[]; answerFile: string; shape: string };
+  /** `flow: triage`: the agent proposes labels of the repository's own set; the action applies them. */
+  triage?: {
+    labels: { name: string; description: string }[];
+    max: number;
+    answerFile: string;
+    shape: string;
+  };
 }
 
 /** Where a previous run's conversation can be continued from. */

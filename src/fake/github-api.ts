@@ -237,6 +237,7 @@ export class FakeGitHub implements AsyncDisposable {
       comments: [],
       reviewComments: [],
       reviews: [],
+      repoLabels: [],
       permissions: new Map(),
     });
     return full;
@@ -563,6 +564,11 @@ export class FakeGitHub implements AsyncDisposable {
         createdAt: c.createdAt,
         updatedAt: c.updatedAt,
       }));
+  }
+
+  /** Adds a label to the repository's set (`GET /repos/{o}/{r}/labels`); an issue's labels are apart from it. */
+  addRepoLabel(name: string, description: string | null = null, repoName?: string): void {
+    this.state.repoOf(repoName).repoLabels.push({ name, description });
   }
 
   /** The reviews of pull request `pull`, oldest first, each with its inline comments. */

@@ -1,6 +1,6 @@
 /**
  * Issues (a pull request is one too, to these endpoints): read one, list the open ones with a label, put a label on
- * or take it off, and who last put a label on.
+ * or take it off, and who last put a label on; the repository's own labels.
  */
 import type { GitHubClient, RepoRef } from './client.js';
 import { capBody } from './limits.js';
@@ -136,6 +136,49 @@ export async function removeLabel(
   label: string,
 ): Promise<void> {
   await client.rest.issues.removeLabel({ ...repo, issue_number: number, name: label });
+}
+
+/** A label of the repository, as the triage agent is shown it. */
+export interface RepoLabel {
+  name: string;
+  description: string;
+}
+
+/** The repository's labels, at most `max` (a triage shows them all to the agent, so the set is bounded). */
+export async function repositoryLabels(
+  client: GitHubClient,
+  repo: RepoRef,
+  max: number,
+): Promise<RepoLabel[]> {
+  const labels: RepoLabel[] = [];
+  for await (const page of client.paginate.iterator(client.rest.issues.listLabelsForRepo, {
+    ...repo,
+    per_page: 100,
+  })) {
+    for (const l of page.data) labels.push({ name: l.name, description: l.description ?? '' });
+    if (labels.length >= max) break;
+  }
+  return labels.slice(0, max);
+}
+
+/** The labels on an issue now. */
+export async function labelsOn(client: GitHubClient, repo: RepoRef, number: number): Promise<string[]> {
+  const { data } = await client.rest.issues.listLabelsOnIssue({
+    ...repo,
+    issue_number: number,
+    per_page: 100,
+  });
+  return data.map((l) => l.name);
+}
+
+/** Adds `labels` to an issue (never removes one). */
+export async function addLabels(
+  client: GitHubClient,
+  repo: RepoRef,
+  number: number,
+  labels: string[],
+): Promise<void> {
+  await client.rest.issues.addLabels({ ...repo, issue_number: number, labels });
 }
 
 /** The repository's default branch. */

@@ -96,6 +96,11 @@ export interface RunTrigger {
    * again (approval.ts `carryApproval`). Never from an event's payload.
    */
   carried?: Approval;
+  /**
+   * Started by the item's own event (a pull request pushed to, an issue opened for triage), not by a person asking:
+   * a refusal is said in the log only, never on the item (an outside contributor would get it on every push).
+   */
+  implicit?: true;
   /** A resumed deferral: the instruction as approved (the trigger's own says to continue it), for a new deferral. */
   approvedInstruction?: string;
   /** A resumed deferral of a CI fix: its attempt count and failure, so the loop's bounds still hold. */
@@ -200,9 +205,21 @@ export const REVIEW_TRIGGERS = {
   issue_comment: byAction(issueCommentEventSchema, { created: onReviewRequest }),
 } satisfies Record<string, EventTrigger>;
 
+/** `flow: triage`: a new issue, and a `/gemini triage` comment on one. Exported for tests. */
+export const TRIAGE_TRIGGERS = {
+  issues: byAction(issuesEventSchema, { opened: onTriageOpened }),
+  issue_comment: byAction(issueCommentEventSchema, { created: onTriageRequest }),
+} satisfies Record<string, EventTrigger>;
+
+const FLOW_TRIGGERS: Record<'change' | 'review' | 'triage', Record<string, EventTrigger>> = {
+  change: TRIGGERS,
+  review: REVIEW_TRIGGERS,
+  triage: TRIAGE_TRIGGERS,
+};
+
 export function interpretEvent(name: string, payload: unknown, settings: TriggerSettings): Trigger {
   const prompt = sanitizeUserText(settings.prompt);
-  const table: Record<string, EventTrigger> = settings.flow === 'review' ? REVIEW_TRIGGERS : TRIGGERS;
+  const table = FLOW_TRIGGERS[settings.flow ?? 'change'];
   const event: EventTrigger | undefined = Object.hasOwn(table, name) ? table[name] : undefined;
   if (!event) return skip(`event '${name}' is not supported (use ${supportedEvents(table)})`);
   return event.interpret(name, payload, settings, prompt);
@@ -307,6 +324,10 @@ function onIssueComment(
     return skip(
       `the comment asks for a review ('${settings.triggerPhrase} review'): the review flow's to run`,
     );
+  if (!e.issue.pull_request && TRIAGE_COMMAND.test(from.instruction.trim()))
+    return skip(
+      `the comment asks for a triage ('${settings.triggerPhrase} triage'): the triage flow's to run`,
+    );
   return {
     ...from,
     number: e.issue.number,
@@ -363,6 +384,9 @@ function onReview(e: z.infer<typeof reviewEventSchema>, settings: TriggerSetting
   };
 }
 
+/** A comment's instruction that asks for a triage (flow: triage). */
+const TRIAGE_COMMAND = /^triage(?:\s|$)/i;
+
 /** `review` and what follows it on the line (the focus asked for), when an instruction is a review request. */
 export function reviewFocus(instruction: string): string | undefined {
   const m = /^review(?:[ \t]+(.*))?$/is.exec(instruction.trim());
@@ -391,6 +415,7 @@ function onPullRequest(
     isPullRequest: true,
     instruction: prompt,
     via: 'pull-request',
+    implicit: true,
     ...(pr.html_url ? { url: pr.html_url } : {}),
     approved: approvedIssue(pr, pr.updated_at ?? pr.created_at),
   };
@@ -419,6 +444,49 @@ function onReviewRequest(
     ...(e.issue.html_url ? { url: e.issue.html_url } : {}),
     approved: approvedIssue(e.issue, e.comment.created_at),
     ...hiddenIn(prompt ? undefined : hidden),
+  };
+}
+
+/**
+ * A new issue to triage (flow: triage): its author asks for it, as for `issues: opened` in the change flow, and it
+ * is their access that is checked; a transferred issue was triaged where it was written.
+ */
+function onTriageOpened(e: IssuesEvent, _s: TriggerSettings, prompt: string): Trigger {
+  if (e.changes?.old_issue) return skip('the issue was transferred from another repository');
+  const author = e.issue.user;
+  if (!author) return skip('the new issue names no author');
+  if (isBotUser(author)) return skip(`the issue was opened by a bot (${who(author)})`);
+  const run = issueRun(e, prompt, 'opened');
+  return run.kind === 'run'
+    ? {
+        ...run,
+        actor: author.login,
+        implicit: true,
+        approved: approvedIssue(e.issue, e.issue.created_at ?? e.issue.updated_at),
+      }
+    : run;
+}
+
+/** `/gemini triage` on an issue (flow: triage): the commenter's access is checked. */
+function onTriageRequest(
+  e: z.infer<typeof issueCommentEventSchema>,
+  settings: TriggerSettings,
+  prompt: string,
+): Trigger {
+  if (e.issue.pull_request) return skip('the comment is on a pull request: the triage flow labels issues');
+  const from = commentRun(e.comment.body, e.comment.user, settings, '', emptyTally());
+  if (from.kind === 'skip') return from;
+  if (!TRIAGE_COMMAND.test(from.instruction.trim()))
+    return skip(`the comment does not ask for a triage ('${settings.triggerPhrase} triage')`);
+  return {
+    ...from,
+    instruction: prompt,
+    number: e.issue.number,
+    isPullRequest: false,
+    via: 'comment',
+    commentId: e.comment.id,
+    ...(e.issue.html_url ? { url: e.issue.html_url } : {}),
+    approved: approvedIssue(e.issue, e.comment.created_at),
   };
 }
 

@@ -12,7 +12,13 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { INPUT_DEFAULTS, parseInputs, type InputName } from '../../src/action/inputs.js';
-import { interpretEvent, REVIEW_TRIGGERS, TRIGGERS, type TriggerSettings } from '../../src/github/trigger.js';
+import {
+  interpretEvent,
+  REVIEW_TRIGGERS,
+  TRIAGE_TRIGGERS,
+  TRIGGERS,
+  type TriggerSettings,
+} from '../../src/github/trigger.js';
 
 type Payload = Record<string, unknown>;
 const definitions = createRequire(import.meta.url)(
@@ -109,6 +115,7 @@ function variants(event: string, s: TriggerSettings): Payload[] {
     `see above. ${s.triggerPhrase} fix it`,
     `${s.triggerPhrase} review`,
     `${s.triggerPhrase} review the tests`,
+    `${s.triggerPhrase} triage`,
   ];
   // pull_request_target delivers pull_request's payload (the examples have none of their own).
   const name = event === 'pull_request_target' ? 'pull_request' : event;
@@ -163,7 +170,10 @@ function droppedRuns(yamlText: string): string[] {
     if (!step || !job.if) continue;
     const s = settingsOf(step.with ?? {});
     for (const [event, types] of eventsOf(wf.on)) {
-      if (!(event in (s.flow === 'review' ? REVIEW_TRIGGERS : TRIGGERS))) continue;
+      const table = { change: TRIGGERS, review: REVIEW_TRIGGERS, triage: TRIAGE_TRIGGERS }[
+        s.flow ?? 'change'
+      ];
+      if (!(event in table)) continue;
       for (const p of variants(event, s)) {
         if (types && typeof p.action === 'string' && !types.includes(p.action)) continue;
         let run: boolean;

@@ -6,7 +6,13 @@
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { interpretEvent, REVIEW_TRIGGERS, TRIGGERS, type TriggerSettings } from '../../src/github/trigger.js';
+import {
+  interpretEvent,
+  REVIEW_TRIGGERS,
+  TRIAGE_TRIGGERS,
+  TRIGGERS,
+  type TriggerSettings,
+} from '../../src/github/trigger.js';
 
 type Payload = Record<string, unknown> & { action?: string };
 interface Definition {
@@ -50,6 +56,18 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
       for (const payload of examples)
         expect(['run', 'skip']).toContain(
           interpretEvent(event, payload, { ...settings, flow: 'review' }).kind,
+        );
+    },
+  );
+
+  it.each(Object.keys(TRIAGE_TRIGGERS))(
+    'flow triage: every %s example passes the payload schema',
+    (event) => {
+      const examples = examplesOf(event);
+      expect(examples.length).toBeGreaterThan(0);
+      for (const payload of examples)
+        expect(['run', 'skip']).toContain(
+          interpretEvent(event, payload, { ...settings, flow: 'triage' }).kind,
         );
     },
   );

@@ -14,17 +14,14 @@ import { linesByPath, placeComments, type DiffFile } from '../../github/review-d
 import { listPullFiles, ownReviews, postReview, reviewMarker, type OwnReview } from '../../github/reviews.js';
 import { reviewFocus } from '../../github/trigger.js';
 import { buildTask } from '../../github/task.js';
-import { failsStep, statusLine } from '../../domain/status.js';
+import { statusLine } from '../../domain/status.js';
 import { getErrorMessage, oneLine } from '../../util/errors.js';
 import { neutralize } from '../../util/untrusted-text.js';
 import type { BranchPlan } from '../branch.js';
-import { capUtf8, usageJson } from '../outputs.js';
-import { work } from '../phases/work.js';
-import { openWorkspace, readyAuth } from '../phases/prepare.js';
-import { emptyOutputs, ended, writeJobSummary } from '../phases/report.js';
-import type { ActionResult, AtAdmit, AtPrepare, Admitted, Prepared } from '../run-record.js';
-import { restoreAfterRun } from '../workspace-restore.js';
-import { clearAnswerFile, readAnswerFile, type AnswerFile } from './answer-file.js';
+import { ended, writeJobSummary } from '../phases/report.js';
+import type { ActionResult, AtAdmit, AtPrepare, Admitted } from '../run-record.js';
+import type { AnswerFile } from './answer-file.js';
+import { agentOutputs, isEnd, openAnswerRun, runForAnswer, type ReadyRun } from './answer-run.js';
 import { REVIEW_FILE, REVIEW_FILE_SHAPE, reviewFileSchema, type ReviewAnswer } from './review-file.js';
 import type { ActionStatus, RunResult } from '../../run/types.js';
 import { MAX_REVIEW_FILES, notShownLines, reviewInput } from './review-input.js';
@@ -36,7 +33,6 @@ import {
   type Speaker,
 } from './review-text.js';
 import type { Task } from '../../domain/types.js';
-import { extend } from '../../util/record.js';
 
 /** The pull request a review run reviews, checked before anything is acknowledged or installed. */
 export interface ReviewTarget {
@@ -44,10 +40,6 @@ export interface ReviewTarget {
   fork: boolean;
   /** The action's last complete review of an earlier head: the new one says what changed since. */
   last?: OwnReview;
-}
-
-function isEnd<T extends object>(x: T | ActionResult): x is ActionResult {
-  return 'outputs' in x;
 }
 
 async function skipped(r: AtAdmit, why: string, reviewId?: number): Promise<ActionResult> {
@@ -130,43 +122,23 @@ async function reviewTask(r: AtPrepare, t: ReviewTarget, diff: string, notShown:
 async function prepareReview(
   r: AtPrepare,
   t: ReviewTarget,
-): Promise<{ prepared: Prepared; reviewed: Reviewed } | ActionResult> {
-  const { inputs, ctx, io, log } = r;
-  const auth = await readyAuth(r);
-  if (isEnd(auth)) return auth;
-  const binary =
-    r.gemini.kind === 'path'
-      ? r.gemini.binary
-      : await log.group('Installing gemini', () => r.deps.installGemini(r.gemini, ctx.toolCache, log));
+): Promise<{ ready: ReadyRun; task: Task; reviewed: Reviewed } | ActionResult> {
   const plan: BranchPlan = {
-    branch: `${inputs.branchPrefix}review-${t.pull.number}`,
+    branch: `${r.inputs.branchPrefix}review-${t.pull.number}`,
     base: t.pull.baseRef,
     source: `refs/pull/${t.pull.number}/head`,
   };
-  const { runDir, workspace, savedCredentials } = await openWorkspace(r, plan);
-  // The pull request cannot answer for the agent: whatever it has at the answer's path goes first.
-  if (await clearAnswerFile(ctx.workspace, REVIEW_FILE))
-    log.info(`Removed ${REVIEW_FILE} from the pull request's tree: the agent's answer is read there.`);
-  const head = workspace.baseSha;
+  const ready = await openAnswerRun(r, plan, REVIEW_FILE);
+  if (isEnd(ready)) return ready;
+  const head = ready.workspace.baseSha;
   if (head !== t.pull.headSha)
-    log.info(`The pull request moved to ${head.slice(0, 12)} since the event: that head is reviewed.`);
+    r.log.info(`The pull request moved to ${head.slice(0, 12)} since the event: that head is reviewed.`);
   const listed = await listPullFiles(r.client, r.repo, t.pull.number, MAX_REVIEW_FILES);
   const input = reviewInput(listed.files, listed.more);
-  const since = await sinceLast(ctx.workspace, t.last, head);
-  const prepared: Prepared = {
-    ...auth,
-    binary,
-    task: await reviewTask(r, t, input.diff, notShownLines(input.notReviewed)),
-    plan,
-    runDir,
-    workspace,
-    savedCredentials,
-    store: io.transcriptStore({ token: r.token, repo: r.repo }),
-    previousSummary: '',
-    resume: undefined,
-  };
+  const since = await sinceLast(r.ctx.workspace, t.last, head);
   return {
-    prepared,
+    ready,
+    task: await reviewTask(r, t, input.diff, notShownLines(input.notReviewed)),
     reviewed: { head, files: listed.files, notReviewed: input.notReviewed, ...(since ? { since } : {}) },
   };
 }
@@ -233,43 +205,22 @@ async function reported(
       `## gemini-run review: ${statusLine(status)}\n\n[Review](${posted.htmlUrl}) of \`${o.head.slice(0, 12)}\` on #${o.number}: ${posted.comments} comment(s) on lines${answer.kind === 'problem' ? `; incomplete: ${answer.what}` : ''}.\n`,
     ),
   );
-  const outputs = {
-    ...emptyOutputs(status),
-    'session-id': result.sessionId,
-    models: result.usage.models
-      .filter((m) => !m.utility)
-      .map((m) => m.model)
-      .join(','),
-    'total-tokens': String(result.usage.totalTokens),
-    'final-message': capUtf8(r.publishBlock(result.transcript.finalAnswer)),
-    usage: usageJson(result.usage, result.durationMs, result.served),
+  return agentOutputs(r, status, result, {
     'review-id': String(posted.id),
     'review-comments': String(posted.comments),
-  };
-  return {
-    outputs,
-    ...(failsStep(status) ? { failure: result.message ?? `the agent's run ended ${status}` } : {}),
-  };
+  });
 }
 
 /** The review run after acknowledgement: prepare, the agent, its answer read, one review posted. */
 export async function reviewPullRequest(r: AtPrepare, t: ReviewTarget): Promise<ActionResult> {
   const number = t.pull.number;
-  const ready = await prepareReview(r, t);
-  if (isEnd(ready)) return ready;
-  const { head, files, notReviewed, since } = ready.reviewed;
-  const p = extend(r, ready.prepared);
-  try {
-    // A fork's author wrote the code the agent reads: it reaches the model and nothing else.
-    const inputs = t.fork ? { ...p.inputs, network: 'none' as const } : p.inputs;
-    const { engineResult: result } = await work({ ...p, inputs });
-    const answer = await readAnswerFile({
-      worktree: r.ctx.workspace,
-      name: REVIEW_FILE,
-      // The sandbox gave the agent's files to us when it settled.
-      agentUid: undefined,
-      schema: reviewFileSchema,
-    });
+  const prepared = await prepareReview(r, t);
+  if (isEnd(prepared)) return prepared;
+  const { head, files, notReviewed, since } = prepared.reviewed;
+  // A fork's author wrote the code the agent reads: it reaches the model and nothing else.
+  const network = t.fork ? 'none' : r.inputs.network;
+  const run = { task: prepared.task, network, answer: { name: REVIEW_FILE, schema: reviewFileSchema } };
+  return runForAnswer(r, prepared.ready, run, async (result, answer) => {
     const placement =
       answer.kind === 'read'
         ? placeComments(answer.value.comments, linesByPath(files), r.inputs.maxReviewComments)
@@ -291,7 +242,7 @@ export async function reviewPullRequest(r: AtPrepare, t: ReviewTarget): Promise<
     if (answer.kind === 'problem') r.log.warning(`The review is incomplete: ${neutralize(answer.what)}`);
     const posted = await post(r, number, head, facts);
     r.log.info(`Posted review ${posted.id} with ${posted.comments} comment(s) on lines: ${posted.htmlUrl}`);
-    return await reported(r, {
+    return reported(r, {
       status: finished ? 'finished' : result.status,
       result,
       posted,
@@ -299,7 +250,5 @@ export async function reviewPullRequest(r: AtPrepare, t: ReviewTarget): Promise<
       number,
       head,
     });
-  } finally {
-    await restoreAfterRun(p);
-  }
+  });
 }

@@ -175,9 +175,9 @@ async function approveEvent(r: Basics, s: Speaker, trigger: RunTrigger): Promise
     return result;
   });
   if (approved.kind === 'approved') return approved.approval;
-  // A pull request's own events (flow: review) are said in the log only: every push of an outside contributor's
-  // pull request would otherwise get the same comment; a writer's `/gemini review` asks for its review.
-  if (trigger.number !== undefined && trigger.via !== 'pull-request') {
+  // An item's own event (a push to a pull request, a new issue to triage) is refused in the log only: an outside
+  // contributor would get the comment on every push; a writer's `/gemini review` or `/gemini triage` asks instead.
+  if (trigger.number !== undefined && !trigger.implicit) {
     await createComment(
       client,
       repo,

@@ -34,6 +34,15 @@ function eventJson(s: GitHubState, r: StoredRepo, issue: StoredIssue): Record<st
 }
 
 export const labelRoutes: Route[] = [
+  route('GET', `${REPO}/labels`, (c) =>
+    paginate(
+      c,
+      c.repo.repoLabels.map((l) => {
+        const [json] = labelsJson(c.state, c.repo, [l.name]);
+        return { ...json, description: l.description };
+      }),
+    ),
+  ),
   route('GET', `${REPO}/issues/:number/labels`, (c) =>
     paginate(c, labelsJson(c.state, c.repo, issueAt(c).labels)),
   ),

@@ -164,6 +164,8 @@ export interface StoredRepo {
   comments: StoredComment[];
   reviewComments: StoredReviewComment[];
   reviews: StoredReview[];
+  /** The repository's own labels (an issue's may name others: GitHub creates a label it is given). */
+  repoLabels: { name: string; description: string | null }[];
   permissions: Map<string, { user: StoredUser; role: RepoRole; roleName: string }>;
 }
 

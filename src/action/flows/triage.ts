@@ -1,0 +1,86 @@
+/**
+ * `flow: triage`: a new issue (or one a writer asks `/gemini triage` of) gets labels from the repository's own
+ * set. The agent is shown the issue as approved and the labels (the action lists them: the agent never needs the
+ * token), works in a read-only sense (nothing it changes is kept) with `network: none`, and answers in a file
+ * (triage-file.ts); the action adds only labels that exist, at most `max-triage-labels`, never removes one, and
+ * says on the issue what it did, in one comment of its own (updated by a later triage of the same issue).
+ */
+import { commentMarker, upsertMarkedComment } from '../../github/comments.js';
+import { addLabels, getIssue, labelsOn, repositoryLabels } from '../../github/issues.js';
+import { buildTask } from '../../github/task.js';
+import { statusLine } from '../../domain/status.js';
+import { neutralize } from '../../util/untrusted-text.js';
+import { defaultBranch } from '../../github/issues.js';
+import type { BranchPlan } from '../branch.js';
+import { ended, writeJobSummary } from '../phases/report.js';
+import type { ActionResult, AtPrepare } from '../run-record.js';
+import { agentOutputs, isEnd, openAnswerRun, runForAnswer } from './answer-run.js';
+import {
+  planLabels,
+  TRIAGE_FILE,
+  TRIAGE_FILE_SHAPE,
+  triageComment,
+  triageFileSchema,
+} from './triage-file.js';
+
+const TRIAGE_MARKER = commentMarker('triage');
+/** Labels shown to the agent at most: a repository with more is said in the log. */
+const MAX_REPO_LABELS = 200;
+
+export async function triageIssue(r: AtPrepare): Promise<ActionResult> {
+  const number = r.trigger.number;
+  if (number === undefined) return ended('skipped');
+  const issue = await getIssue(r.client, r.repo, number);
+  if (issue.isPullRequest) return ended('skipped');
+  const labels = await repositoryLabels(r.client, r.repo, MAX_REPO_LABELS);
+  if (labels.length === 0) {
+    r.log.info('The repository has no labels: nothing to triage with.');
+    await writeJobSummary(
+      r,
+      `## gemini-run triage: ${statusLine('skipped')}\n\nThe repository has no labels.\n`,
+    );
+    return ended('skipped');
+  }
+  const plan: BranchPlan = {
+    branch: `${r.inputs.branchPrefix}triage-${number}`,
+    base: await defaultBranch(r.client, r.repo),
+  };
+  const ready = await openAnswerRun(r, plan, TRIAGE_FILE);
+  if (isEnd(ready)) return ready;
+  const { task } = await buildTask(r.client, r.repo, r.trigger, r.approval);
+  const max = r.inputs.maxTriageLabels;
+  const triage = { labels, max, answerFile: TRIAGE_FILE, shape: TRIAGE_FILE_SHAPE };
+  // The agent needs nothing but the issue and the labels: it reaches the model and nothing else.
+  const run = {
+    task: { ...task, triage },
+    network: 'none' as const,
+    answer: { name: TRIAGE_FILE, schema: triageFileSchema },
+  };
+  return runForAnswer(r, ready, run, async (result, answer) => {
+    const labelPlan =
+      answer.kind === 'read'
+        ? planLabels(answer.value.labels ?? [], labels, await labelsOn(r.client, r.repo, number), max)
+        : undefined;
+    if (labelPlan?.add.length) await addLabels(r.client, r.repo, number, labelPlan.add);
+    const finished = result.status === 'finished';
+    const body = triageComment(
+      {
+        answer,
+        plan: labelPlan,
+        max,
+        finalAnswer: result.transcript.finalAnswer,
+        ...(finished ? {} : { ended: `the agent's run ended ${statusLine(result.status)}` }),
+        runUrl: r.runUrl,
+      },
+      r,
+    );
+    await upsertMarkedComment(r.client, r.repo, number, TRIAGE_MARKER, body, await r.self());
+    const added = labelPlan?.add ?? [];
+    r.log.info(
+      `Triage of #${number}: ${added.length ? `added ${neutralize(added.join(', '))}` : 'no label added'}.`,
+    );
+    const status = finished ? 'finished' : result.status;
+    await writeJobSummary(r, `## gemini-run triage: ${statusLine(status)}\n\n${body}\n`);
+    return agentOutputs(r, status, result, { 'labels-applied': added.join(',') });
+  });
+}

@@ -1,0 +1,70 @@
+/**
+ * Issue 42, `flow: triage`, end to end (0.42.0 through dist/, headless, one gemini run): a new issue gets labels
+ * from the repository's own set only, at most `max-triage-labels`, a person's label stays, and one comment says what
+ * was added and what was not, with the agent's note made inert; the agent ran under `network: none`.
+ */
+import { describe, expect, it } from 'vitest';
+import { OWNER, REPO } from '../harness/action-job.js';
+import { useActionWorld } from '../harness/action-world.js';
+import { publishViolations } from '../harness/publish-oracle.js';
+
+describe('issue 42: flow triage', () => {
+  const worldOf = useActionWorld({ noUnexpectedCalls: true });
+
+  it('adds only existing labels, at most the limit, never removes one, and says so on the issue', async () => {
+    const world = worldOf();
+    for (const [name, description] of [
+      ['bug', 'Something is broken'],
+      ['area: parser', null],
+      ['question', 'A question, not a change'],
+      ['needs-info', null],
+    ] as const)
+      world.github.addRepoLabel(name, description);
+    // A person's label, before the triage: it stays.
+    world.github.labelIssue(1, 'needs-info');
+    const issue = world.github.issue(1);
+    const { main, gemini } = await world.run({
+      mode: 'headless',
+      eventName: 'issues',
+      payload: {
+        action: 'opened',
+        issue: {
+          number: 1,
+          title: issue?.title,
+          body: issue?.body,
+          user: { login: 'alice', type: 'User' },
+          created_at: issue?.updatedAt,
+          updated_at: issue?.updatedAt,
+        },
+        repository: { full_name: `${OWNER}/${REPO}`, name: REPO, owner: { login: OWNER } },
+        sender: { login: 'alice', type: 'User' },
+      },
+      inputs: { flow: 'triage', 'max-triage-labels': '2' },
+      script: 'triage',
+    });
+    expect(main.exitCode, main.stderr).toBe(0);
+    expect(main.outputs.status).toBe('finished');
+    expect(main.outputs['labels-applied']).toBe('bug,area: parser');
+    expect(world.github.issue(1)?.labels).toEqual(['needs-info', 'bug', 'area: parser']);
+    // The agent was shown the repository's labels and reached the model only.
+    const sent = JSON.stringify(gemini.requests.filter((r) => r.kind === 'stream').map((r) => r.body));
+    expect(sent).toContain('A question, not a change');
+    expect(sent).toContain('gemini-triage.json');
+    expect(main.stdout).toContain('network: none');
+
+    const comments = world.github.comments(1).filter((c) => c.body.startsWith('<!-- gemini-run:triage -->'));
+    expect(comments).toHaveLength(1);
+    const body = comments[0]?.body ?? '';
+    expect(body).toContain('Labels added: `bug`, `area: parser`.');
+    expect(body).toContain('Not labels of this repository (not applied): `made-up-label`.');
+    expect(body).toContain('Over the limit of 2 label(s) a triage adds (not applied): `question`.');
+    expect(body).toContain('Please add the steps to reproduce.');
+    expect(
+      publishViolations(body, {
+        agentHtml: true,
+        sentinel: false,
+        where: { owner: OWNER, repo: REPO, ownIssue: 1 },
+      }),
+    ).toEqual([]);
+  });
+});
