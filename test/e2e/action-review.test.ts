@@ -1,9 +1,11 @@
 /**
- * Issue 42, `flow: review`, end to end (0.42.0 through dist/, headless): a pull request with a bug gets one review
+ * Issue 42, `flow: review`, end to end (0.42.0 through dist/, headless but the last case): a pull request with a bug gets one review
  * with an inline comment on the right line and a suggestion GitHub can apply, whatever the agent asked for besides
  * (an approval, mentions, comments off the diff, a suggestion that tries to leave its fence); the same head again
  * adds nothing and starts no gemini; a new push whose review file is not JSON still gets a review saying so, with
- * what changed since the last one. One shared world, two gemini runs of two model calls each.
+ * what changed since the last one; a fork's pull request only with `allow-fork-review`, then under `network: none`
+ * (interactive mode: the review does not depend on the mode, so one case covers the other). One shared world, three
+ * gemini runs of two model calls each.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -215,7 +217,8 @@ describe('issue 42: flow review', () => {
     expect(world.github.reviews(FORK)).toEqual([]);
 
     const reviewed = await world.run({
-      mode: 'headless',
+      // The other mode: the same review from the interactive TUI.
+      mode: 'interactive',
       eventName: 'issue_comment',
       payload: world.commentPayload('/gemini review', { issue: FORK, isPull: true, actor: 'alice' }),
       inputs: { flow: 'review', 'allow-fork-review': 'true' },
@@ -223,6 +226,7 @@ describe('issue 42: flow review', () => {
     });
     expect(reviewed.main.exitCode, reviewed.main.stderr).toBe(0);
     expect(reviewed.main.stdout).toContain('network: none');
+    expect(reviewed.main.stdout).toContain('Running gemini (interactive)');
     const [review] = world.github.reviews(FORK);
     expect(review?.commitId).toBe(head);
     expect(review?.comments.map((c) => c.line)).toEqual([2, 1]);
