@@ -55,6 +55,8 @@ export interface ReviewFacts {
   notReviewed: NotReviewed;
   since?: SinceLast;
   runUrl: string;
+  /** GitHub refused the review as asked (its line): it goes again as a comment, its line comments in the summary. */
+  refused?: string;
 }
 
 /** One inline comment as `POST /pulls/{n}/reviews` takes it. */
@@ -90,7 +92,12 @@ function replacement(text: string, applies: boolean, note: string | undefined, s
   return applies ? block(code) : `${block(`Suggested replacement (${note}):`)}${block(code)}`;
 }
 
-function eventOf(f: ReviewFacts): { event: ReviewEvent; note?: string } {
+function eventOf(f: ReviewFacts, s: Speaker): { event: ReviewEvent; note?: string } {
+  if (f.refused !== undefined)
+    return {
+      event: 'COMMENT',
+      note: `GitHub refused this review as first posted (${plainInline(f.refused, s.publishOn)}): it is posted as a comment, its comments on lines below.`,
+    };
   if (f.answer.kind !== 'read') return { event: 'COMMENT' };
   const wanted = f.answer.value.event;
   if (wanted === 'APPROVE' && !f.mayApprove)
@@ -194,7 +201,7 @@ function draftComment(i: Placement['inline'][number], s: Speaker): DraftComment 
 
 export function composeReview(f: ReviewFacts, s: Speaker): ComposedReview {
   const complete = f.answer.kind === 'read';
-  const { event, note } = eventOf(f);
+  const { event, note } = eventOf(f, s);
   const heading = complete
     ? `### 🔎 gemini-run review of ${codeSpan(short(f.headSha))}`
     : `### ⚠️ gemini-run could not complete its review of ${codeSpan(short(f.headSha))}`;

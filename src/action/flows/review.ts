@@ -163,11 +163,14 @@ async function post(
     });
     return { ...posted, comments: draft.comments.length };
   } catch (e) {
-    if (!hasStatus(e, 422) || draft.comments.length === 0) throw e;
+    // A line GitHub will not place, or a verdict it will not take (changes requested on the token's own pull
+    // request): the review goes again as a comment with everything in its summary.
+    if (!hasStatus(e, 422) || (draft.comments.length === 0 && draft.event === 'COMMENT')) throw e;
+    const refused = oneLine(getErrorMessage(e));
     r.log.warning(
-      `GitHub refused the review's line comments (${oneLine(getErrorMessage(e))}): posting them in its summary.`,
+      `GitHub refused the review (${neutralize(refused)}): posting it as a comment, all in its summary.`,
     );
-    const why = 'GitHub refused the comments on lines';
+    const why = 'GitHub refused the review with it on its line';
     const placement = {
       inline: [],
       outside: [
@@ -175,10 +178,10 @@ async function post(
         ...facts.placement.outside,
       ],
     };
-    const again = composeReview({ ...facts, placement }, s);
+    const again = composeReview({ ...facts, placement, refused }, s);
     const posted = await postReview(r.client, r.repo, number, {
       commitId: head,
-      event: again.event === 'APPROVE' ? 'COMMENT' : again.event,
+      event: again.event,
       body: `${reviewMarker(head, again.complete)}\n${again.body}`,
       comments: [],
     });

@@ -1,7 +1,7 @@
 /**
  * `flow: triage`: a new issue (or one a writer asks `/gemini triage` of) gets labels from the repository's own
  * set. The agent is shown the issue as approved and the labels (the action lists them: the agent never needs the
- * token), works in a read-only sense (nothing it changes is kept) with `network: none`, and answers in a file
+ * token), works in a read-only sense (nothing it changes is kept) with `network: none` when isolated, and answers in a file
  * (triage-file.ts); the action adds only labels that exist, at most `max-triage-labels`, never removes one, and
  * says on the issue what it did, in one comment of its own (updated by a later triage of the same issue).
  */
@@ -50,10 +50,11 @@ export async function triageIssue(r: AtPrepare): Promise<ActionResult> {
   const { task } = await buildTask(r.client, r.repo, r.trigger, r.approval);
   const max = r.inputs.maxTriageLabels;
   const triage = { labels, max, answerFile: TRIAGE_FILE, shape: TRIAGE_FILE_SHAPE };
-  // The agent needs nothing but the issue and the labels: it reaches the model and nothing else.
+  // The agent needs nothing but the issue and the labels: isolated, it reaches the model and nothing else (a
+  // network policy needs the agent's own user: under `isolation: none` the input's stands).
   const run = {
     task: { ...task, triage },
-    network: 'none' as const,
+    network: r.privilege ? ('none' as const) : r.inputs.network,
     answer: { name: TRIAGE_FILE, schema: triageFileSchema },
   };
   return runForAnswer(r, ready, run, async (result, answer) => {
