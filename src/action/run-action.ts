@@ -110,7 +110,7 @@ async function runRequested(b: Basics, requested: RunTrigger): Promise<ActionRes
   if (checked.inputs.flow === 'triage') return triageFlow(atAck);
   const r = extend(atAck, await acknowledge(atAck));
   try {
-    return await afterAcknowledged(r);
+    return await afterAcknowledged(r, afterReserved);
   } catch (error) {
     return crashedAfterAdmit(r, error);
   }
@@ -122,7 +122,7 @@ async function reviewFlow(a: AtAdmit & Admitted): Promise<ActionResult> {
   if (isEnd(target)) return target;
   const r = extend(a, await acknowledge({ ...a, inputs: { ...a.inputs, trackProgress: false } }));
   try {
-    return await reviewPullRequest(r, target);
+    return await afterAcknowledged(r, (rb) => reviewPullRequest(rb, target));
   } catch (error) {
     return crashedAfterAdmit(r, error);
   }
@@ -132,7 +132,7 @@ async function reviewFlow(a: AtAdmit & Admitted): Promise<ActionResult> {
 async function triageFlow(a: AtAdmit & Admitted): Promise<ActionResult> {
   const r = extend(a, await acknowledge({ ...a, inputs: { ...a.inputs, trackProgress: false } }));
   try {
-    return await triageIssue(r);
+    return await afterAcknowledged(r, triageIssue);
   } catch (error) {
     return crashedAfterAdmit(r, error);
   }
@@ -163,14 +163,18 @@ async function crashedAfterAdmit(r: AtPrepare, error: unknown): Promise<ActionRe
   return result;
 }
 
-async function afterAcknowledged(r: AtPrepare): Promise<ActionResult> {
+/** The run's share of the day's budget reserved (every flow's agent spends from it), then the flow's run. */
+async function afterAcknowledged(
+  r: AtPrepare,
+  run: (r: AtPrepare & Budgeted) => Promise<ActionResult>,
+): Promise<ActionResult> {
   const budget = await reserveBudget(r);
   if (isEnd(budget)) {
     await finishTracking(r, budget, undefined, budgetNotice(budget));
     return budget;
   }
   try {
-    return await afterReserved(extend(r, budget));
+    return await run(extend(r, budget));
   } catch (error) {
     // Whatever ended the run before the agent's spend was known: nothing more of the reservation is spent, and
     // the job summary still says the day's figures.

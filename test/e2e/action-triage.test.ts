@@ -22,23 +22,10 @@ describe('issue 42: flow triage', () => {
       world.github.addRepoLabel(name, description);
     // A person's label, before the triage: it stays.
     world.github.labelIssue(1, 'needs-info');
-    const issue = world.github.issue(1);
     const { main, gemini } = await world.run({
       mode: 'headless',
       eventName: 'issues',
-      payload: {
-        action: 'opened',
-        issue: {
-          number: 1,
-          title: issue?.title,
-          body: issue?.body,
-          user: { login: 'alice', type: 'User' },
-          created_at: issue?.updatedAt,
-          updated_at: issue?.updatedAt,
-        },
-        repository: { full_name: `${OWNER}/${REPO}`, name: REPO, owner: { login: OWNER } },
-        sender: { login: 'alice', type: 'User' },
-      },
+      payload: world.openedPayload(1),
       inputs: { flow: 'triage', 'max-triage-labels': '2' },
       script: 'triage',
     });

@@ -208,6 +208,23 @@ export class ActionWorld implements AsyncDisposable {
     };
   }
 
+  /** The `issues: opened` payload of issue `issue` as it stands, opened by `author`. */
+  openedPayload(issue: number, author = 'alice'): unknown {
+    const i = this.github.issue(issue);
+    return {
+      action: 'opened',
+      issue: {
+        number: issue,
+        title: i?.title ?? 'x',
+        body: i?.body ?? '',
+        user: { login: author, type: 'User' },
+        ...(i ? { created_at: i.updatedAt, updated_at: i.updatedAt } : {}),
+      },
+      repository: { full_name: `${OWNER}/${REPO}`, name: REPO, owner: { login: OWNER } },
+      sender: { login: author, type: 'User' },
+    };
+  }
+
   commentPayload(body: string, opts: { issue: number; isPull?: boolean; actor?: string }): unknown {
     const actor = opts.actor ?? 'alice';
     const commentId = this.github.addComment({ issue: opts.issue, body, user: actor });

@@ -473,6 +473,22 @@ describe('max-daily-tokens: a run and its day', () => {
     expect(w.github.pulls()).toHaveLength(0);
   });
 
+  it('a triage (flow: triage) spends from the same day: with nothing left it ends before gemini, no label added', async () => {
+    const ledger = seedLedger();
+    seedEntry(ledger, { reserved: CAP, spent: CAP });
+    w.github.addRepoLabel('bug');
+    const r = await run({
+      eventName: 'issues',
+      payload: w.world.openedPayload(1),
+      inputs: { flow: 'triage' },
+      play: { leftovers: { 'gemini-triage.json': '{"labels": ["bug"]}' } },
+      deps: { installGemini: () => Promise.reject(new Error('gemini was installed')) },
+    });
+    expect(ended(r).outputs.status).toBe('daily-budget-exceeded');
+    expect(r.seen).toHaveLength(0);
+    expect(w.github.issue(1)?.labels).toEqual([]);
+  });
+
   it('a run that fails after it reserved (gemini cannot be installed) gives the reservation back and still shows the day', async () => {
     const r = await run({
       inputs: { 'max-tokens': String(RUN) },

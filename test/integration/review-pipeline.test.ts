@@ -6,7 +6,6 @@
  * triage without an answer adds no label and says so.
  */
 import { describe, expect, it } from 'vitest';
-import { OWNER, REPO } from '../harness/action-job.js';
 import { ended, usePipelineWorld, type PipelineWorld } from '../harness/pipeline-world.js';
 
 let w: PipelineWorld;
@@ -98,15 +97,9 @@ describe('flow review through the pipeline', () => {
 describe('flow triage through the pipeline', () => {
   it('no answer: no label added, and the comment says what happened', async () => {
     w.github.addRepoLabel('bug');
-    const issue = w.github.issue(1);
     const run = await w.run({
       eventName: 'issues',
-      payload: {
-        action: 'opened',
-        issue: { number: 1, title: issue?.title, body: issue?.body, user: { login: 'alice', type: 'User' } },
-        repository: { full_name: `${OWNER}/${REPO}`, name: REPO, owner: { login: OWNER } },
-        sender: { login: 'alice', type: 'User' },
-      },
+      payload: w.world.openedPayload(1),
       inputs: { flow: 'triage' },
       play: { answer: 'Not sure which label.' },
     });
@@ -122,12 +115,7 @@ describe('flow triage through the pipeline', () => {
     const id = w.github.addIssue({ title: 'Crash', body: 'It crashes.', user: 'stranger' });
     const run = await w.run({
       eventName: 'issues',
-      payload: {
-        action: 'opened',
-        issue: { number: id, title: 'Crash', body: 'It crashes.', user: { login: 'stranger', type: 'User' } },
-        repository: { full_name: `${OWNER}/${REPO}`, name: REPO, owner: { login: OWNER } },
-        sender: { login: 'stranger', type: 'User' },
-      },
+      payload: w.world.openedPayload(id, 'stranger'),
       inputs: { flow: 'triage' },
     });
     expect(ended(run).outputs.status).toBe('refused');

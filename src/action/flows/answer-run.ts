@@ -12,7 +12,8 @@ import { capUtf8, usageJson, type ActionOutputs } from '../outputs.js';
 import { openWorkspace, readyAuth } from '../phases/prepare.js';
 import { emptyOutputs } from '../phases/report.js';
 import { work } from '../phases/work.js';
-import type { ActionResult, AtPrepare, Prepared } from '../run-record.js';
+import type { ActionResult, AtPrepare, Budgeted, Prepared } from '../run-record.js';
+import { noteDailyBudget, settleBudget } from '../phases/budget.js';
 import { restoreAfterRun } from '../workspace-restore.js';
 import type { z } from 'zod';
 import { clearAnswerFile, readAnswerFile, type AnswerFile } from './answer-file.js';
@@ -53,12 +54,12 @@ export async function openAnswerRun(
 }
 
 /**
- * The agent's run on `task`, its answer at `answer.name` read (answer-file.ts), then `after` acts on both; the
- * workspace is given back afterwards whatever happens. `network` overrides the input (a fork's review, a triage:
+ * The agent's run on `task` (spending from the day's budget reserved before), its answer at `answer.name` read
+ * (answer-file.ts), then `after` acts on both; the workspace is given back afterwards whatever happens. `network` overrides the input (a fork's review, a triage:
  * `none`).
  */
 export async function runForAnswer<A, T>(
-  r: AtPrepare,
+  r: AtPrepare & Budgeted,
   ready: ReadyRun,
   run: {
     task: Task;
@@ -70,6 +71,8 @@ export async function runForAnswer<A, T>(
   const p = extend(r, { ...ready, task: run.task });
   try {
     const { engineResult } = await work({ ...p, inputs: { ...p.inputs, network: run.network } });
+    await settleBudget(r, engineResult.usage.totalTokens);
+    await noteDailyBudget(r, r);
     const answer = await readAnswerFile({
       worktree: r.ctx.workspace,
       name: run.answer.name,

@@ -19,7 +19,7 @@ import { getErrorMessage, oneLine } from '../../util/errors.js';
 import { neutralize } from '../../util/untrusted-text.js';
 import type { BranchPlan } from '../branch.js';
 import { ended, writeJobSummary } from '../phases/report.js';
-import type { ActionResult, AtAdmit, AtPrepare, Admitted } from '../run-record.js';
+import type { ActionResult, AtAdmit, AtPrepare, Admitted, Budgeted } from '../run-record.js';
 import type { AnswerFile } from './answer-file.js';
 import { agentOutputs, isEnd, openAnswerRun, runForAnswer, type ReadyRun } from './answer-run.js';
 import { REVIEW_FILE, REVIEW_FILE_SHAPE, reviewFileSchema, type ReviewAnswer } from './review-file.js';
@@ -215,7 +215,7 @@ async function reported(
 }
 
 /** The review run after acknowledgement: prepare, the agent, its answer read, one review posted. */
-export async function reviewPullRequest(r: AtPrepare, t: ReviewTarget): Promise<ActionResult> {
+export async function reviewPullRequest(r: AtPrepare & Budgeted, t: ReviewTarget): Promise<ActionResult> {
   const number = t.pull.number;
   const prepared = await prepareReview(r, t);
   if (isEnd(prepared)) return prepared;

@@ -13,7 +13,7 @@ import { neutralize } from '../../util/untrusted-text.js';
 import { defaultBranch } from '../../github/issues.js';
 import type { BranchPlan } from '../branch.js';
 import { ended, writeJobSummary } from '../phases/report.js';
-import type { ActionResult, AtPrepare } from '../run-record.js';
+import type { ActionResult, AtPrepare, Budgeted } from '../run-record.js';
 import { agentOutputs, isEnd, openAnswerRun, runForAnswer } from './answer-run.js';
 import {
   planLabels,
@@ -27,7 +27,7 @@ const TRIAGE_MARKER = commentMarker('triage');
 /** Labels shown to the agent at most: a repository with more is said in the log. */
 const MAX_REPO_LABELS = 200;
 
-export async function triageIssue(r: AtPrepare): Promise<ActionResult> {
+export async function triageIssue(r: AtPrepare & Budgeted): Promise<ActionResult> {
   const number = r.trigger.number;
   if (number === undefined) return ended('skipped');
   const issue = await getIssue(r.client, r.repo, number);
