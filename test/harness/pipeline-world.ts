@@ -174,13 +174,14 @@ export class PipelineWorld implements AsyncDisposable {
     };
     const agent: AgentSeen | undefined = o.agent ? { runs: seen, user: [], fetched: [] } : undefined;
     const acts = o.agent;
+    const now = () => Date.now() + this.clockOffsetMs;
     const deps: PipelineDeps = {
       runAgent:
         acts && agent
           ? (opts) => runAgent(opts, { spawn: stubAgent(acts, agent) })
-          : stubEngine(o.play ?? {}, seen),
+          : stubEngine(o.play ?? {}, seen, now),
       ...offlineGemini,
-      now: () => Date.now() + this.clockOffsetMs,
+      now,
       ...o.deps,
     };
     const out: PipelineRun = {

@@ -102,10 +102,15 @@ const AGENT = ['-c', 'user.name=agent', '-c', 'user.email=agent@example.com'];
 /** What each call of the stub was given, for assertions. */
 export type SeenRuns = RunOptions[];
 
-export function stubEngine(play: AgentPlay, seen: SeenRuns = []): (o: RunOptions) => Promise<RunResult> {
+/** `now`: the pipeline's clock (PipelineWorld.advance moves it), which the run's start and end are told in. */
+export function stubEngine(
+  play: AgentPlay,
+  seen: SeenRuns = [],
+  now: () => number = Date.now,
+): (o: RunOptions) => Promise<RunResult> {
   return async (opts) => {
     seen.push(opts);
-    const startedAt = Date.now();
+    const startedAt = now();
     const base = await git(opts.worktree, ['rev-parse', 'HEAD']);
     if (play.reset) await git(opts.worktree, ['reset', '--quiet', '--hard', `origin/${play.reset}`]);
     if (play.merge) {
@@ -151,7 +156,7 @@ export function stubEngine(play: AgentPlay, seen: SeenRuns = []): (o: RunOptions
       usage: { ...usage, totalTokens: play.tokens ?? 0 },
       exitCode: 0,
       startedAt: new Date(startedAt).toISOString(),
-      durationMs: Date.now() - startedAt,
+      durationMs: now() - startedAt,
       geminiLifetimeMs: 0,
       baseSha: base,
       headSha: head,
