@@ -1,12 +1,36 @@
 /**
  * The import graph of src/, read with the TypeScript scanner (`preProcessFile`: static, re-exported and dynamic
- * imports, type-only ones included). Shared by the import-rule and dead-code tests.
+ * imports, type-only ones included), and src/'s files parsed once for every check. Shared by the import-rule,
+ * dead-code and function-size tests.
  */
 import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import type * as TS from 'typescript';
+
+/**
+ * Loaded with require: an ESM import of typescript.js (9 MB of CommonJS) first has Node's loader scan it for its
+ * export names, 0.25 s more per worker.
+ */
+export const ts = createRequire(import.meta.url)('typescript') as typeof TS;
+export type { TS };
 
 export const SRC = resolve(import.meta.dirname, '../../src');
+
+/**
+ * Parsed src/ files by path, kept for the worker's life (the unit project shares modules between files): the
+ * dead-code check reads src/ three times and the size check once more; parsing src/ is about 0.5 s each time.
+ */
+const parsed = new Map<string, TS.SourceFile>();
+
+/** `text` (the file at `abs`) parsed, with parent links; a src/ file is parsed once while its text stays the same. */
+export function parseSource(abs: string, text: string): TS.SourceFile {
+  const known = parsed.get(abs);
+  if (known?.text === text) return known;
+  const sf = ts.createSourceFile(abs, text, ts.ScriptTarget.Latest, true);
+  if (abs.startsWith(SRC + '/')) parsed.set(abs, sf);
+  return sf;
+}
 
 export interface SourceFile {
   /** Path below src/, e.g. `run/engine.ts`. */
@@ -91,10 +115,10 @@ export interface ExportedName {
 }
 
 /** Top-level names a module exports (`export function f`, `export const a, b`, `export { x as y }`). */
-export function exportedNames(text: string): ExportedName[] {
-  const sf = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, false);
+export function exportedNames(abs: string, text: string): ExportedName[] {
+  const sf = parseSource(abs, text);
   const names: ExportedName[] = [];
-  const exported = (n: ts.Node): boolean =>
+  const exported = (n: TS.Node): boolean =>
     ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
   for (const st of sf.statements) {
     if (ts.isExportDeclaration(st)) {
@@ -131,7 +155,7 @@ export function exportedNames(text: string): ExportedName[] {
  * import, `export *`, or a dynamic `import()` whose names are not read here). Relative specifiers only.
  */
 export function importedNames(abs: string, text: string): Map<string, Set<string>> {
-  const sf = ts.createSourceFile(abs, text, ts.ScriptTarget.Latest, false);
+  const sf = parseSource(abs, text);
   const uses = new Map<string, Set<string>>();
   const use = (spec: string, name: string): void => {
     if (!spec.startsWith('.')) return;
@@ -140,7 +164,7 @@ export function importedNames(abs: string, text: string): Map<string, Set<string
     set.add(name);
     uses.set(target, set);
   };
-  const visit = (n: ts.Node): void => {
+  const visit = (n: TS.Node): void => {
     if (ts.isImportDeclaration(n) && ts.isStringLiteral(n.moduleSpecifier)) {
       const spec = n.moduleSpecifier.text;
       const clause = n.importClause;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { parseSource, ts, type TS } from '../harness/source-graph.js';
 
 const MAX_LINES = 80;
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -24,9 +24,9 @@ function filesUnder(dir: string): string[] {
  * function is named after the named function around it (`outer/<anonymous>`), or its line without one.
  */
 function longFunctions(path: string, text: string, max: number): Map<string, number> {
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const source = parseSource(join(ROOT, path), text);
   const found = new Map<string, number>();
-  const visit = (node: ts.Node, outer: string | undefined): void => {
+  const visit = (node: TS.Node, outer: string | undefined): void => {
     let name = outer;
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const from = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
