@@ -151,8 +151,8 @@ export class ActionWorld implements AsyncDisposable {
 
   static async create(o: { token?: string; tokenUser?: FakeUser } = {}): Promise<ActionWorld> {
     const token = o.token ?? GITHUB_TOKEN;
+    // main is on origin already (createWorkRepo pushes it).
     const repo = await createWorkRepo({ name: REPO });
-    await repo.git(['push', '--quiet', 'origin', 'main']);
     const github = new FakeGitHub({
       token,
       ...(o.tokenUser ? { tokenUser: o.tokenUser } : {}),
