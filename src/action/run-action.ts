@@ -72,13 +72,14 @@ function basics(o: ActionRun): Basics {
     io.mask(s);
     redactor.add(s);
   };
+  const deps = o.deps ?? REAL_DEPS;
   const github = openGitHubSession({
     token: githubTokenOf(inputs.githubToken, io.env),
     apiUrl: ctx.apiUrl,
     logger: io.log,
+    ...(deps.githubBackoffMs === undefined ? {} : { backoffMs: deps.githubBackoffMs }),
   });
   if (github) mask(github.token);
-  const deps = o.deps ?? REAL_DEPS;
   return { inputs, ctx, io, deps, log: io.log, redactor, mask, github, now: () => new Date(deps.now()) };
 }
 

@@ -65,6 +65,11 @@ export interface PipelineDeps {
   installGemini(check: GeminiCheck, toolCache: string, log: Logger): Promise<GeminiBinary>;
   /** The pipeline's clock (epoch ms): when a deferral is due, when an approval was made. */
   now(): number;
+  /**
+   * Milliseconds per second of GitHub's back-off (a retry-after, the retry plugin's 1 s, 4 s, 9 s after a 5xx).
+   * Default 1000; tests make it small so a retried request is exercised without waiting 14 s.
+   */
+  githubBackoffMs?: number;
 }
 
 /** The gemini the inputs name, checked: a path that ran, or a version to install. */

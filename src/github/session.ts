@@ -30,18 +30,24 @@ export function openGitHubSession(o: {
   token: string;
   apiUrl: string;
   logger: Logger;
+  /** Milliseconds per second of back-off (GitHubClientOptions.retryAfterBaseValue); default 1000. */
+  backoffMs?: number;
 }): GitHubSession | undefined {
   if (!o.token) return undefined;
-  const { token, apiUrl, logger } = o;
-  const client = createGitHubClient(token, apiUrl, { logger });
+  const { token, apiUrl } = o;
+  const base = {
+    logger: o.logger,
+    ...(o.backoffMs === undefined ? {} : { retryAfterBaseValue: o.backoffMs }),
+  };
+  const client = createGitHubClient(token, apiUrl, base);
   let identity: Promise<string> | undefined;
   return {
     token,
     client,
-    until: (deadline) => createGitHubClient(token, apiUrl, { logger, deadline }),
+    until: (deadline) => createGitHubClient(token, apiUrl, { ...base, deadline }),
     notice: (ms) =>
       createGitHubClient(token, apiUrl, {
-        logger,
+        ...base,
         retries: 0,
         rateLimitRetries: 0,
         signal: AbortSignal.timeout(ms),

@@ -182,6 +182,8 @@ export class PipelineWorld implements AsyncDisposable {
           : stubEngine(o.play ?? {}, seen, now),
       ...offlineGemini,
       now,
+      // GitHub's back-off (1 s, 4 s, 9 s after a 5xx) in hundredths: the retries happen, without 14 s of waiting.
+      githubBackoffMs: 10,
       ...o.deps,
     };
     const out: PipelineRun = {
