@@ -2,8 +2,8 @@
  * One action run, from the event to the pull request, as a short list of phases over one record
  * (run-record.ts). Pure of @actions/core: the host passes its I/O in, so the demo runs the very same pipeline
  * against its local fakes, and a test passes a stub engine and a clock (PipelineDeps) and runs every path in
- * seconds. One way in: the event's trigger (github/trigger.ts) is a run, a sweep of the deferred runs (each due
- * one then runs this same pipeline from the preflight on), or a skip.
+ * seconds. One way in: the event's trigger (github/trigger.ts) is a run, a sweep (of the deferred runs that are due,
+ * or under `flow: triage` of the untriaged issues: each then runs this same pipeline from the preflight on), or a skip.
  */
 import { protectedChangesLine } from '../domain/protected-paths.js';
 import { runAgent } from '../run/engine.js';
@@ -29,6 +29,7 @@ import { reportEarlyEnd, reportRun } from './phases/report.js';
 import { misconfigured } from './phases/misconfigured.js';
 import { reviewPullRequest, reviewTarget } from './flows/review.js';
 import { triageIssue } from './flows/triage.js';
+import { triageSweep } from './flows/triage-sweep.js';
 import type {
   ActionIo,
   ActionResult,
@@ -95,7 +96,11 @@ export async function runAction(o: ActionRun): Promise<ActionResult> {
     const requested = interpreted && 'requested' in interpreted ? interpreted.requested : undefined;
     return misconfigured(b, requested, getErrorMessage(error));
   }
-  if ('sweep' in interpreted) return sweep(b, (requested) => runRequested(b, requested));
+  if ('sweep' in interpreted) {
+    const of = interpreted.sweep;
+    const run = (requested: RunTrigger) => runRequested(b, requested);
+    return of.of === 'triage' ? triageSweep(b, of.instruction, run) : sweep(b, run);
+  }
   if (isEnd(interpreted)) return interpreted;
   return runRequested(b, interpreted.requested);
 }

@@ -53,6 +53,26 @@ export async function openIssuesLabelled(
   return issues.map(infoOf);
 }
 
+/** An open issue as a sweep weighs it: who opened it and how many labels it has. */
+export interface OpenIssue extends IssueInfo {
+  author: { login: string; type?: string | null } | undefined;
+  labelCount: number;
+}
+
+/** The open issues and pull requests, oldest first, a page at a time (a sweep stops reading when it has enough). */
+export async function* openIssuesOldestFirst(client: GitHubClient, repo: RepoRef): AsyncGenerator<OpenIssue> {
+  for await (const page of client.paginate.iterator(client.rest.issues.listForRepo, {
+    ...repo,
+    state: 'open',
+    sort: 'created',
+    direction: 'asc',
+    per_page: 100,
+  })) {
+    for (const i of page.data)
+      yield { ...infoOf(i), author: i.user ?? undefined, labelCount: i.labels.length };
+  }
+}
+
 /** Who put `label` on the issue the last time it was put on (its events say), or undefined when they do not say. */
 export async function lastLabelledBy(
   client: GitHubClient,

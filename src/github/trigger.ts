@@ -110,12 +110,13 @@ export interface RunTrigger {
 type Skip = { kind: 'skip'; reason: string };
 
 /**
- * `on-quota: defer`'s other half: the run resumes the deferred runs that are due, each as a run of its own (a
- * `schedule`, or a `workflow_dispatch` without a task under `on-quota: defer`).
+ * A run that finds its items itself, each then a run of its own: `deferred`, `on-quota: defer`'s other half (the
+ * deferred runs that are due; a `schedule`, or a `workflow_dispatch` without a task under `on-quota: defer`);
+ * `triage`, `flow: triage`'s sweep (the untriaged open issues; a `schedule`, or a `workflow_dispatch` without an
+ * issue), whose runs get `instruction`.
  */
-export interface SweepTrigger {
-  kind: 'sweep';
-}
+export type SweepTrigger =
+  { kind: 'sweep'; of: 'deferred' } | { kind: 'sweep'; of: 'triage'; instruction: string };
 
 export type Trigger = Skip | RunTrigger | SweepTrigger;
 
@@ -181,7 +182,7 @@ export const TRIGGERS = {
   workflow_dispatch: always(workflowDispatchEventSchema, onDispatch),
   workflow_run: byAction(workflowRunEventSchema, { completed: onWorkflowRun }),
   check_suite: byAction(checkSuiteEventSchema, { completed: onCheckSuite }),
-  schedule: always(scheduleEventSchema, () => ({ kind: 'sweep' })),
+  schedule: always(scheduleEventSchema, () => ({ kind: 'sweep', of: 'deferred' })),
 } satisfies Record<string, EventTrigger>;
 
 /**
@@ -205,10 +206,19 @@ export const REVIEW_TRIGGERS = {
   issue_comment: byAction(issueCommentEventSchema, { created: onReviewRequest }),
 } satisfies Record<string, EventTrigger>;
 
-/** `flow: triage`: a new issue, and a `/gemini triage` comment on one. Exported for tests. */
+/**
+ * `flow: triage`: a new issue, a `/gemini triage` comment on one, a dispatch naming one, and the sweep of the
+ * untriaged open issues (a `schedule`, a dispatch without an issue). Exported for tests.
+ */
 export const TRIAGE_TRIGGERS = {
   issues: byAction(issuesEventSchema, { opened: onTriageOpened }),
   issue_comment: byAction(issueCommentEventSchema, { created: onTriageRequest }),
+  workflow_dispatch: always(workflowDispatchEventSchema, onTriageDispatch),
+  schedule: always(scheduleEventSchema, (_e, _s, prompt) => ({
+    kind: 'sweep',
+    of: 'triage',
+    instruction: prompt,
+  })),
 } satisfies Record<string, EventTrigger>;
 
 const FLOW_TRIGGERS: Record<'change' | 'review' | 'triage', Record<string, EventTrigger>> = {
@@ -608,8 +618,14 @@ function ciFailure(
 
 const FIXABLE = new Set(['failure', 'timed_out']);
 
-/** The dispatch inputs that give a run its task. */
-const DISPATCH_TASK_INPUTS = ['prompt', 'issue', 'issue-number', 'issue_number'];
+/** The dispatch inputs that name an issue, and all that give a run its task. */
+const ISSUE_INPUTS = ['issue', 'issue-number', 'issue_number'];
+const DISPATCH_TASK_INPUTS = ['prompt', ...ISSUE_INPUTS];
+
+/** A dispatch's instruction: the action's `prompt`, else the dispatch's own `prompt` input as GitHub shows it. */
+function dispatchInstruction(inputs: Record<string, unknown>, prompt: string): string {
+  return prompt || sanitizeUserText(typeof inputs.prompt === 'string' ? inputs.prompt : '');
+}
 
 function onDispatch(
   e: z.infer<typeof workflowDispatchEventSchema>,
@@ -619,8 +635,8 @@ function onDispatch(
   const inputs = e.inputs ?? {};
   // Neither the action's `prompt` nor any dispatch input gives a task: under `on-quota: defer` that is a sweep.
   if (settings.onQuota === 'defer' && !settings.prompt && !DISPATCH_TASK_INPUTS.some((k) => inputs[k]))
-    return { kind: 'sweep' };
-  const instruction = prompt || sanitizeUserText(typeof inputs.prompt === 'string' ? inputs.prompt : '');
+    return { kind: 'sweep', of: 'deferred' };
+  const instruction = dispatchInstruction(inputs, prompt);
   const number = parseIssueInput(inputs.issue ?? inputs['issue-number'] ?? inputs.issue_number);
   if (!instruction && number === undefined) {
     throw new UserError(
@@ -635,6 +651,21 @@ function onDispatch(
     instruction,
     via: 'dispatch',
   };
+}
+
+/**
+ * A dispatch under `flow: triage`: one naming an issue triages it (the dispatcher approves it, as in the change
+ * flow); one without sweeps the untriaged open issues, each run given the prompt (the action's, else the
+ * dispatch's).
+ */
+function onTriageDispatch(
+  e: z.infer<typeof workflowDispatchEventSchema>,
+  settings: TriggerSettings,
+  prompt: string,
+): Trigger {
+  const inputs = e.inputs ?? {};
+  if (ISSUE_INPUTS.some((k) => inputs[k])) return onDispatch(e, settings, prompt);
+  return { kind: 'sweep', of: 'triage', instruction: dispatchInstruction(inputs, prompt) };
 }
 
 function who(user: { login: string } | null | undefined): string {

@@ -149,7 +149,7 @@ describe('interpretEvent', () => {
 
   it('a schedule sweeps the deferred runs; a dispatch without a task too, under on-quota: defer only', () => {
     const defer: TriggerSettings = { ...settings, onQuota: 'defer' };
-    const sweep = { kind: 'sweep' };
+    const sweep = { kind: 'sweep', of: 'deferred' };
     const dispatch = (inputs?: Record<string, unknown>) => (inputs === undefined ? {} : { inputs });
     expect(interpretEvent('schedule', { schedule: '*/15 * * * *' }, settings)).toEqual(sweep);
     expect(interpretEvent('schedule', {}, defer)).toEqual(sweep);

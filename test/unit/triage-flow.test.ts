@@ -141,7 +141,20 @@ describe('the triggers of flow: triage', () => {
     });
     expect(interpretEvent('issue_comment', comment('/gemini triage', true), settings).kind).toBe('skip');
     expect(interpretEvent('issue_comment', comment('/gemini triaged it'), settings).kind).toBe('skip');
-    expect(interpretEvent('schedule', {}, settings).kind).toBe('skip');
+  });
+
+  it('a schedule, or a dispatch without an issue, sweeps the untriaged issues; a dispatch naming one triages it', () => {
+    const sweep = (instruction: string) => ({ kind: 'sweep', of: 'triage', instruction });
+    expect(interpretEvent('schedule', { schedule: '0 * * * *' }, settings)).toEqual(sweep(''));
+    expect(interpretEvent('schedule', {}, { ...settings, prompt: 'Prefer `area:` labels.' })).toEqual(
+      sweep('Prefer `area:` labels.'),
+    );
+    expect(interpretEvent('workflow_dispatch', { inputs: {} }, settings)).toEqual(sweep(''));
+    // Even under on-quota: defer: the triage flow's schedule is its own sweep, never the deferred runs'.
+    expect(interpretEvent('workflow_dispatch', {}, { ...settings, onQuota: 'defer' })).toEqual(sweep(''));
+    expect(
+      interpretEvent('workflow_dispatch', { inputs: { issue: '7' }, sender: { login: 'bob' } }, settings),
+    ).toMatchObject({ kind: 'run', number: 7, actor: 'bob', via: 'dispatch' });
   });
 
   it('the change flow leaves /gemini triage on an issue to the triage flow', () => {

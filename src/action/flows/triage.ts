@@ -23,7 +23,8 @@ import {
   triageFileSchema,
 } from './triage-file.js';
 
-const TRIAGE_MARKER = commentMarker('triage');
+/** The marker of the triage's own comment on an issue: an issue with one (the action's own) was triaged. */
+export const TRIAGE_MARKER = commentMarker('triage');
 /** Labels shown to the agent at most: a repository with more is said in the log. */
 const MAX_REPO_LABELS = 200;
 
