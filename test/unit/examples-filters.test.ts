@@ -117,6 +117,8 @@ function variants(event: string, s: TriggerSettings): Payload[] {
     `${s.triggerPhrase} review the tests`,
     `${s.triggerPhrase} triage`,
   ];
+  // A schedule is no webhook (GitHub records no example): its payload names the cron line.
+  if (event === 'schedule') out.push({ schedule: '0 * * * *', repository: { full_name: 'octo/repo' } });
   // pull_request_target delivers pull_request's payload (the examples have none of their own).
   const name = event === 'pull_request_target' ? 'pull_request' : event;
   for (const p of definitions.find((d) => d.name === name)?.examples ?? []) {
@@ -179,8 +181,9 @@ function droppedRuns(yamlText: string): string[] {
         let run: boolean;
         try {
           run =
+            // A sweep (the deferred runs', a triage's) is a run the filter must let through too.
             interpretEvent(event, p, { ...s, ...(event === 'workflow_dispatch' ? { prompt: 'x' } : {}) })
-              .kind === 'run';
+              .kind !== 'skip';
         } catch {
           continue;
         }
