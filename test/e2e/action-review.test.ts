@@ -4,14 +4,16 @@
  * (an approval, mentions, comments off the diff, a suggestion that tries to leave its fence); the same head again
  * adds nothing and starts no gemini; a new push whose review file is not JSON still gets a review saying so, with
  * what changed since the last one; a fork's pull request only with `allow-fork-review`, then under `network: none`
- * (interactive mode: the review does not depend on the mode, so one case covers the other). One shared world, three
- * gemini runs of two model calls each.
+ * (interactive mode: the review does not depend on the mode, so one case covers the other); and a push reviewed with
+ * the step run as a hosted runner's user (passwordless sudo: the agent's user is switched to through sudo, not
+ * root's setpriv). One shared world, four gemini runs of two model calls each.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OWNER, REPO } from '../harness/action-job.js';
 import { useActionWorld } from '../harness/action-world.js';
+import { hostedRunner } from '../harness/hosted-runner.js';
 import { publishViolations } from '../harness/publish-oracle.js';
 
 const PULL = 2;
@@ -231,4 +233,39 @@ describe('issue 42: flow review', () => {
     expect(review?.commitId).toBe(head);
     expect(review?.comments.map((c) => c.line)).toEqual([2, 1]);
   });
+
+  // Last: the world's files become the runner user's (root's git then refuses them as another's).
+  it.skipIf(process.getuid?.() !== 0)(
+    "as a hosted runner's user (passwordless sudo): a new push gets its review",
+    async () => {
+      const world = worldOf();
+      const head = await push(
+        { 'src/calc.js': 'export function add(a, b) {\n  return a - b;\n}\n' },
+        'Break add() again',
+      );
+      const hosted = await hostedRunner(world);
+      try {
+        const { main } = await world.run({
+          mode: 'headless',
+          eventName: 'pull_request',
+          payload: pullPayload('synchronize'),
+          inputs: { flow: 'review' },
+          script: 'review-bug',
+          asUser: hosted.user,
+        });
+        expect(main.exitCode, main.stderr).toBe(0);
+        expect(main.outputs.status).toBe('finished');
+        const reviews = world.github.reviews(PULL);
+        expect(reviews).toHaveLength(3);
+        expect(reviews[2]?.commitId).toBe(head);
+        expect(reviews[2]?.comments.map((c) => [c.path, c.line])).toEqual([
+          ['src/calc.js', 2],
+          ['src/calc.js', 1],
+        ]);
+        expect(reviews[2]?.body).toContain('Since the last review');
+      } finally {
+        await hosted.release();
+      }
+    },
+  );
 });
