@@ -47317,15 +47317,19 @@ function githubTokenOf(input2, env) {
 }
 function openGitHubSession(o) {
   if (!o.token) return void 0;
-  const { token, apiUrl, logger } = o;
-  const client = createGitHubClient(token, apiUrl, { logger });
+  const { token, apiUrl } = o;
+  const base = {
+    logger: o.logger,
+    ...o.backoffMs === void 0 ? {} : { retryAfterBaseValue: o.backoffMs }
+  };
+  const client = createGitHubClient(token, apiUrl, base);
   let identity;
   return {
     token,
     client,
-    until: (deadline) => createGitHubClient(token, apiUrl, { logger, deadline }),
+    until: (deadline) => createGitHubClient(token, apiUrl, { ...base, deadline }),
     notice: (ms) => createGitHubClient(token, apiUrl, {
-      logger,
+      ...base,
       retries: 0,
       rateLimitRetries: 0,
       signal: AbortSignal.timeout(ms)
