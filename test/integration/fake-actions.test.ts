@@ -106,7 +106,7 @@ describe('the fake results service with the real clients', () => {
       await job(7, blobHost);
       github.serveArtifacts(services);
       const ws = join(tmp, 'ws');
-      // The action's files in its order; a transcript deflate cannot shrink, so the archive is read by ranges.
+      // The action's files; a transcript too long to fetch whole, so the archive is read by ranges.
       await writeFile(join(ws, 'run-summary.json'), JSON.stringify({ status: 'finished', blobHost }));
       await writeFile(join(ws, 'summary.md'), '## gemini-run\n');
       await writeFile(join(ws, 'transcript.jsonl'), randomBytes(600_000).toString('base64'));
@@ -127,7 +127,10 @@ describe('the fake results service with the real clients', () => {
       );
       expect(read).toEqual({ kind: 'summary', text: JSON.stringify({ status: 'finished', blobHost }) });
       const gets = services.calls.slice(before).filter((c) => c.service === 'blob');
-      expect(gets.map((c) => `${c.op} ${c.status}`)).toEqual(['get-range 206', 'get-range 206']);
+      // The directory from the archive's end, then the entry; one read when the entry lies in those last bytes:
+      // archiver adds `file()`s in the order their stat calls finish (four at a time), not the order given.
+      const ranges = gets.map((c) => `${c.op} ${c.status}`);
+      expect(ranges).toEqual(ranges.length === 1 ? ['get-range 206'] : ['get-range 206', 'get-range 206']);
       await services.stop();
       services = undefined as unknown as FakeActionsServices;
     }
