@@ -90,14 +90,17 @@ export interface ReviewRequest {
   event: 'COMMENT' | 'REQUEST_CHANGES' | 'APPROVE';
   /** With its marker first. */
   body: string;
-  comments: {
-    path: string;
-    line: number;
-    side: Side;
-    start_line?: number;
-    start_side?: Side;
-    body: string;
-  }[];
+  comments: ReviewComment[];
+}
+
+/** One inline comment as `POST /pulls/{n}/reviews` takes it. */
+export interface ReviewComment {
+  path: string;
+  line: number;
+  side: Side;
+  start_line?: number;
+  start_side?: Side;
+  body: string;
 }
 
 /** One review, its inline comments and its verdict in one request (`POST /pulls/{n}/reviews`). */

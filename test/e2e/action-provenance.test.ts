@@ -23,10 +23,8 @@ import { DEFERRAL_MARKER } from '../../src/action/deferral.js';
 import { hiddenRecord } from '../../src/action/pr-text.js';
 import type { Script } from '../../src/fake/gemini-api.js';
 import { commentMarker } from '../../src/github/comments.js';
-import { exec } from '../../src/util/exec.js';
 import { ActionWorld, OWNER, REPO } from '../harness/action-job.js';
 import { useActionWorld } from '../harness/action-world.js';
-import { scrubbedGitEnv } from '../harness/repo.js';
 
 const MODE = 'headless';
 const KINDS = ['LABEL', 'COMMENT', 'OPENED', 'DISPATCH', 'FOLLOWUP', 'CIFIX', 'DEFER'] as const;
@@ -230,33 +228,15 @@ describe('provenance on gemini 0.42.0: the model is told what a writer approved,
     expectTold(r, [mark('FOLLOWUP', 'WRITER-BEFORE')], [mark('LABEL', 'WRITER-BEFORE')]);
   });
 
-  const originTip = async () =>
-    (
-      await exec('git', ['--git-dir', world.repo.originDir, 'rev-parse', `refs/heads/gemini-run/issue-1`], {
-        env: scrubbedGitEnv(),
-      })
-    ).stdout.trim();
-
   let nextCi = 7100;
   /** A failed CI run on the pull request's head; `error` tells failures apart (the loop stops at the same one). */
   async function failedCi(error: string): Promise<unknown> {
-    const id = nextCi++;
-    const headSha = await originTip();
-    world.github.addWorkflowRun({
-      id,
-      workflowName: 'CI',
-      headBranch: 'gemini-run/issue-1',
-      headSha,
-      jobs: [
-        {
-          name: 'test',
-          conclusion: 'failure',
-          steps: [{ name: 'Run npm test', conclusion: 'failure' }],
-          log: `##[group]Run npm test\nnpm test\n##[endgroup]\n${error}\n##[error]Process completed with exit code 1.\n`,
-        },
-      ],
+    return world.failedCiRun({
+      id: nextCi++,
+      headSha: await world.originTip(),
+      pull,
+      log: `##[group]Run npm test\nnpm test\n##[endgroup]\n${error}\n##[error]Process completed with exit code 1.\n`,
     });
-    return world.workflowRunPayload({ id, branch: 'gemini-run/issue-1', headSha, pull });
   }
 
   it('CI fix: the CI evidence, nothing of the thread (the session brings the approved tasks)', async () => {

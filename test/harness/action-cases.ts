@@ -271,23 +271,12 @@ export function describeVersionedCases(bin: CheckedBinary): void {
         const world = worldOf();
         const first = await world.run({ mode, script: commitScript('NOTES.md', 'Add NOTES.md'), inputs });
         expect(first.main.outputs['pr-number'], first.main.stdout).toBe('2');
-        const failed = (id: number, headSha: string) => {
-          world.github.addWorkflowRun({
+        const failed = (id: number, headSha: string) =>
+          world.failedCiRun({
             id,
-            workflowName: 'CI',
-            headBranch: 'gemini-run/issue-1',
             headSha,
-            jobs: [
-              {
-                name: 'test',
-                conclusion: 'failure',
-                steps: [{ name: 'Run npm test', conclusion: 'failure' }],
-                log: '##[group]Run npm test\nnpm test\n##[endgroup]\nAssertionError: NOTES.md has no title line\n##[error]Process completed with exit code 1.\n',
-              },
-            ],
+            log: '##[group]Run npm test\nnpm test\n##[endgroup]\nAssertionError: NOTES.md has no title line\n##[error]Process completed with exit code 1.\n',
           });
-          return world.workflowRunPayload({ id, branch: 'gemini-run/issue-1', headSha, pull: 2 });
-        };
         /** A fix run for the CI run `id` failed at `headSha`, whose agent would commit `file`. */
         const fixRun = async (id: number, headSha: string, file: string, subject: string) => {
           await world.checkout();

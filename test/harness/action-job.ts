@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FakeGemini, type Script } from '../../src/fake/gemini-api.js';
 import { FakeGitHub, branchesFromGit, type FakeUser } from '../../src/fake/github-api.js';
+import type { JobConclusion } from '../../src/fake/github/workflow-runs.js';
 import { exec } from '../../src/util/exec.js';
 import { node24Path } from './node24.js';
 import { createWorkRepo, scrubbedGitEnv, type WorkRepo } from './repo.js';
@@ -326,15 +327,7 @@ export class ActionWorld implements AsyncDisposable {
       // GitHub knows the run while it is in progress (a record it writes names it).
       const given = o.runId ?? Number(o.env?.GITHUB_RUN_ID ?? NaN);
       const runId = Number.isInteger(given) ? given : ++nextRunId;
-      this.github.recordRun({
-        id: runId,
-        workflowName: 'gemini-run',
-        headBranch: 'main',
-        headSha: '0'.repeat(40),
-        workflowPath: WORKFLOW_PATH,
-        event: o.eventName ?? 'issues',
-        status: 'in_progress',
-      });
+      this.recordRunning(runId, o.eventName ?? 'issues');
       const files = {
         event: join(stepDir, 'event.json'),
         output: join(stepDir, 'output'),
@@ -444,6 +437,57 @@ export class ActionWorld implements AsyncDisposable {
       .split('\n')
       .filter((l) => !l.startsWith('::add-mask::'))
       .join('\n');
+  }
+
+  /** A run of the action's workflow, in progress now, as GitHub knows it while it runs (a record it writes names it). */
+  recordRunning(id: number, event: string): void {
+    this.github.recordRun({
+      id,
+      workflowName: 'gemini-run',
+      headBranch: 'main',
+      headSha: '0'.repeat(40),
+      workflowPath: WORKFLOW_PATH,
+      event,
+      status: 'in_progress',
+    });
+  }
+
+  /** The tip of `branch` on the origin (the action's run branch by default). */
+  async originTip(branch = 'gemini-run/issue-1'): Promise<string> {
+    const r = await exec('git', ['--git-dir', this.repo.originDir, 'rev-parse', `refs/heads/${branch}`], {
+      env: scrubbedGitEnv(),
+    });
+    return r.stdout.trim();
+  }
+
+  /**
+   * A failed CI run `id` at `headSha` in the fake GitHub (workflow CI, one failed job `test` whose step `Run npm
+   * test` failed, with `log`), on the action's pull request unless `branch`/`pull` say otherwise; its payload.
+   */
+  failedCiRun(o: {
+    id: number;
+    headSha: string;
+    log: string;
+    branch?: string;
+    pull?: number;
+    steps?: { name: string; conclusion: JobConclusion }[];
+  }): unknown {
+    const branch = o.branch ?? 'gemini-run/issue-1';
+    this.github.addWorkflowRun({
+      id: o.id,
+      workflowName: 'CI',
+      headBranch: branch,
+      headSha: o.headSha,
+      jobs: [
+        {
+          name: 'test',
+          conclusion: 'failure',
+          steps: o.steps ?? [{ name: 'Run npm test', conclusion: 'failure' }],
+          log: o.log,
+        },
+      ],
+    });
+    return this.workflowRunPayload({ id: o.id, branch, headSha: o.headSha, pull: o.pull ?? 2 });
   }
 
   async originLog(branch: string): Promise<string> {

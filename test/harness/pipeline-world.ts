@@ -20,15 +20,7 @@ import { localTranscriptStore } from '../../src/action/transcript-store.js';
 import { profileFor } from '../../src/gemini/cli-profile.js';
 import type { FakeUser } from '../../src/fake/github-api.js';
 import { createMemoryLogger } from '../../src/util/log.js';
-import {
-  ActionWorld,
-  GEMINI_API_KEY,
-  GEMINI_JS,
-  OWNER,
-  REPO,
-  WORKFLOW_PATH,
-  WORKFLOW_REF,
-} from './action-job.js';
+import { ActionWorld, GEMINI_API_KEY, GEMINI_JS, OWNER, REPO, WORKFLOW_REF } from './action-job.js';
 import { assertNoSecrets } from './action-world.js';
 import { assertConformsToGitHub } from './openapi-check.js';
 import { runAgent } from '../../src/run/engine.js';
@@ -141,15 +133,7 @@ export class PipelineWorld implements AsyncDisposable {
     };
     const before = this.github.requests.length;
     const runId = 2000 + n;
-    this.github.recordRun({
-      id: runId,
-      workflowName: 'gemini-run',
-      headBranch: 'main',
-      headSha: '0'.repeat(40),
-      workflowPath: WORKFLOW_PATH,
-      event: o.eventName ?? 'issues',
-      status: 'in_progress',
-    });
+    this.world.recordRunning(runId, o.eventName ?? 'issues');
     const ctx = {
       eventName: o.eventName ?? 'issues',
       payload: o.payload ?? this.world.labeledPayload(),

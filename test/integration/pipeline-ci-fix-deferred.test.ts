@@ -8,10 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFERRAL_MARKER, deferralRecordOf } from '../../src/action/deferral.js';
 import { sessionRecordOf } from '../../src/action/pr-text.js';
 import { commentMarker } from '../../src/github/comments.js';
-import { exec } from '../../src/util/exec.js';
 import { OWNER, REPO } from '../harness/action-job.js';
 import { ended, PipelineWorld, usePipelineWorld } from '../harness/pipeline-world.js';
-import { scrubbedGitEnv } from '../harness/repo.js';
 
 let w: PipelineWorld;
 usePipelineWorld((world) => (w = world));
@@ -22,32 +20,14 @@ const WALL =
 const BRANCH = 'gemini-run/issue-1';
 const INPUTS = { 'fix-ci': 'true', 'on-quota': 'defer' };
 
-const originTip = async () =>
-  (
-    await exec('git', ['--git-dir', w.world.repo.originDir, 'rev-parse', `refs/heads/${BRANCH}`], {
-      env: scrubbedGitEnv(),
-    })
-  ).stdout.trim();
-
 let nextCi = 9500;
 async function failedCi(): Promise<unknown> {
-  const id = nextCi++;
-  const headSha = await originTip();
-  w.github.addWorkflowRun({
-    id,
-    workflowName: 'CI',
-    headBranch: BRANCH,
-    headSha,
-    jobs: [
-      {
-        name: 'test',
-        conclusion: 'failure',
-        steps: [{ name: 'Run npm test', conclusion: 'failure' }],
-        log: '2026-12-04T10:00:01.0000000Z Error: expected a title\n2026-12-04T10:00:01.0000000Z ##[error]Process completed with exit code 1.',
-      },
-    ],
+  return w.world.failedCiRun({
+    id: nextCi++,
+    headSha: await w.world.originTip(BRANCH),
+    branch: BRANCH,
+    log: '2026-12-04T10:00:01.0000000Z Error: expected a title\n2026-12-04T10:00:01.0000000Z ##[error]Process completed with exit code 1.',
   });
-  return w.world.workflowRunPayload({ id, branch: BRANCH, headSha, pull: 2 });
 }
 
 const summaryRecord = () =>

@@ -7,9 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { sessionMarker } from '../../src/action/pr-text.js';
 import { SUMMARY_MARKER } from '../../src/action/resume.js';
-import { exec } from '../../src/util/exec.js';
 import { ended, PipelineWorld, usePipelineWorld } from '../harness/pipeline-world.js';
-import { scrubbedGitEnv } from '../harness/repo.js';
 
 let w: PipelineWorld;
 usePipelineWorld((world) => (w = world));
@@ -19,12 +17,7 @@ const SESSION = '59a5b615-5d0e-4568-a47c-c548122c16b5';
 const BRANCH = 'gemini-run/issue-1';
 const FIX = { 'fix-ci': 'true' };
 
-const originTip = async (branch = BRANCH) =>
-  (
-    await exec('git', ['--git-dir', w.world.repo.originDir, 'rev-parse', `refs/heads/${branch}`], {
-      env: scrubbedGitEnv(),
-    })
-  ).stdout.trim();
+const originTip = (branch = BRANCH) => w.world.originTip(branch);
 
 const testLog = (error: string) =>
   [
@@ -39,25 +32,17 @@ const testLog = (error: string) =>
 let nextRun = 9000;
 /** A failed CI run at `headSha` in the fake (its jobs, steps and log), and its event's payload. */
 function failedRun(headSha: string, o: { error?: string; pull?: number; branch?: string } = {}) {
-  const id = nextRun++;
-  w.github.addWorkflowRun({
-    id,
-    workflowName: 'CI',
-    headBranch: o.branch ?? BRANCH,
+  return w.world.failedCiRun({
+    id: nextRun++,
     headSha,
-    jobs: [
-      {
-        name: 'test',
-        conclusion: 'failure',
-        steps: [
-          { name: 'Set up job', conclusion: 'success' },
-          { name: 'Run npm test', conclusion: 'failure' },
-        ],
-        log: testLog(o.error ?? 'AssertionError: expected "" to contain "# Notes"'),
-      },
+    branch: o.branch ?? BRANCH,
+    pull: o.pull ?? 2,
+    steps: [
+      { name: 'Set up job', conclusion: 'success' },
+      { name: 'Run npm test', conclusion: 'failure' },
     ],
+    log: testLog(o.error ?? 'AssertionError: expected "" to contain "# Notes"'),
   });
-  return w.world.workflowRunPayload({ id, branch: o.branch ?? BRANCH, headSha, pull: o.pull ?? 2 });
 }
 
 /** Run 1: the label run that opens PR #2 with a resumable session. */

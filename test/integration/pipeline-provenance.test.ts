@@ -12,10 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFERRAL_MARKER } from '../../src/action/deferral.js';
 import { hiddenRecord } from '../../src/action/pr-text.js';
 import { commentMarker } from '../../src/github/comments.js';
-import { exec } from '../../src/util/exec.js';
 import { OWNER, REPO } from '../harness/action-job.js';
 import { ended, PipelineWorld, usePipelineWorld, type PipelineRun } from '../harness/pipeline-world.js';
-import { scrubbedGitEnv } from '../harness/repo.js';
 
 let w: PipelineWorld;
 usePipelineWorld((world) => (w = world));
@@ -60,33 +58,14 @@ async function firstRun(): Promise<void> {
   expect(ended(first).outputs).toMatchObject({ status: 'finished', 'pr-number': '2' });
 }
 
-const originTip = async () =>
-  (
-    await exec('git', ['--git-dir', w.world.repo.originDir, 'rev-parse', 'refs/heads/gemini-run/issue-1'], {
-      env: scrubbedGitEnv(),
-    })
-  ).stdout.trim();
-
 let nextCi = 7000;
 /** A failed CI run on the action's pull request, at its head; its `workflow_run` payload. */
 async function failedCi(): Promise<unknown> {
-  const id = nextCi++;
-  const headSha = await originTip();
-  w.github.addWorkflowRun({
-    id,
-    workflowName: 'CI',
-    headBranch: 'gemini-run/issue-1',
-    headSha,
-    jobs: [
-      {
-        name: 'test',
-        conclusion: 'failure',
-        steps: [{ name: 'Run npm test', conclusion: 'failure' }],
-        log: '2026-12-04T10:00:01.0000000Z ##[error]Process completed with exit code 1.',
-      },
-    ],
+  return w.world.failedCiRun({
+    id: nextCi++,
+    headSha: await w.world.originTip(),
+    log: '2026-12-04T10:00:01.0000000Z ##[error]Process completed with exit code 1.',
   });
-  return w.world.workflowRunPayload({ id, branch: 'gemini-run/issue-1', headSha, pull: 2 });
 }
 
 /** A run of another workflow file of the repository, in progress now: what a forged record names. */

@@ -5,8 +5,9 @@
  * the diff is in the body with why, and a review that could not be completed says what happened, with the agent's
  * final answer.
  */
-import type { Placement, Side } from '../../github/review-diff.js';
+import type { Placement } from '../../github/review-diff.js';
 import { lineRange } from '../../github/review-diff.js';
+import type { ReviewComment } from '../../github/reviews.js';
 import { block, codeBlock, codeSpan, plainInline, type PublishContext } from '../../markdown/publish.js';
 import { statusLine } from '../../domain/status.js';
 import type { ActionStatus } from '../../run/types.js';
@@ -59,21 +60,11 @@ export interface ReviewFacts {
   refused?: string;
 }
 
-/** One inline comment as `POST /pulls/{n}/reviews` takes it. */
-export interface DraftComment {
-  path: string;
-  line: number;
-  side: Side;
-  start_line?: number;
-  start_side?: Side;
-  body: string;
-}
-
 export interface ComposedReview {
   event: ReviewEvent;
   /** Published; the marker goes in front of it after. */
   body: string;
-  comments: DraftComment[];
+  comments: ReviewComment[];
   /** The agent's review was read: a re-run on the same head adds no second one. */
   complete: boolean;
 }
@@ -185,7 +176,7 @@ function summaryOf(f: ReviewFacts, s: Speaker): string[] {
 }
 
 /** One inline comment: the agent's text as a block, its suggestion as a fence, the last check over both. */
-function draftComment(i: Placement['inline'][number], s: Speaker): DraftComment {
+function draftComment(i: Placement['inline'][number], s: Speaker): ReviewComment {
   const c = i.comment;
   let body = s.publishBlock(c.body) || '_(no text)_';
   if (c.suggestion !== undefined) body += replacement(c.suggestion, i.suggestionApplies, i.suggestionNote, s);
