@@ -1,35 +1,94 @@
 /**
- * The import graph of src/, read with the TypeScript scanner (`preProcessFile`: static, re-exported and dynamic
- * imports, type-only ones included), and src/'s files parsed once for every check. Shared by the import-rule,
- * dead-code and function-size tests.
+ * The import graph of src/ and what the source checks need of each file (its imports, exports, the names it takes
+ * from other modules, the length of every function), read with the TypeScript parser and scanner. Shared by the
+ * import-rule, dead-code and function-size tests.
+ *
+ * Parsing the repository's ~500 files is most of the unit project's CPU (TypeScript's 9 MB module loaded in each
+ * worker, then every file parsed), so a file's facts are kept on disk under node_modules/.cache, keyed by the
+ * SHA-256 of this module's own text, the TypeScript version, the file's path and its text: a changed file, or a
+ * changed analysis, is parsed again; TypeScript is loaded only when one is.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import type * as TS from 'typescript';
 
-/**
- * Loaded with require: an ESM import of typescript.js (9 MB of CommonJS) first has Node's loader scan it for its
- * export names, 0.25 s more per worker.
- */
-export const ts = createRequire(import.meta.url)('typescript') as typeof TS;
-export type { TS };
-
 export const SRC = resolve(import.meta.dirname, '../../src');
+const ROOT = resolve(SRC, '..');
+const CACHE = join(ROOT, 'node_modules/.cache/gemini-run-source-facts');
+const require = createRequire(import.meta.url);
 
+let loadedTs: typeof TS | undefined;
 /**
- * Parsed src/ files by path, kept for the worker's life (the unit project shares modules between files): the
- * dead-code check reads src/ three times and the size check once more; parsing src/ is about 0.5 s each time.
+ * Loaded on the first cache miss, with require: an ESM import of typescript.js (9 MB of CommonJS) first has Node's
+ * loader scan it for its export names, 0.25 s more per worker.
  */
-const parsed = new Map<string, TS.SourceFile>();
+function typescript(): typeof TS {
+  return (loadedTs ??= require('typescript') as typeof TS);
+}
 
-/** `text` (the file at `abs`) parsed, with parent links; a src/ file is parsed once while its text stays the same. */
-export function parseSource(abs: string, text: string): TS.SourceFile {
-  const known = parsed.get(abs);
-  if (known?.text === text) return known;
+const ANALYSIS = createHash('sha256')
+  .update(readFileSync(import.meta.filename))
+  .update((require('typescript/package.json') as { version: string }).version)
+  .digest('hex');
+
+export interface ExportedName {
+  name: string;
+  /** Interfaces and type aliases: they vanish from the bundle, and may be exported as part of a signature. */
+  typeOnly: boolean;
+}
+
+/** What the source checks read of one file; plain data, so it can be kept on disk. */
+interface Facts {
+  /** Relative import specifiers as written (static, re-exported, dynamic and type-only imports). */
+  specifiers: string[];
+  exported: ExportedName[];
+  /** Module path (absolute, `.ts`) → the names taken from it, `*` for all of them. */
+  uses: [string, string[]][];
+  /** Every function-like node with a body: its name (see functionName) and its length in lines. */
+  functions: [string, number][];
+}
+
+function factsKey(abs: string, text: string): string {
+  return createHash('sha256')
+    .update(ANALYSIS)
+    .update('\0')
+    .update(abs)
+    .update('\0')
+    .update(text)
+    .digest('hex');
+}
+
+/** The facts of `text` (the file at `abs`): from the disk cache for a file of the repository, else parsed. */
+function factsOf(abs: string, text: string): Facts {
+  if (!abs.startsWith(ROOT + '/')) return parseFacts(abs, text);
+  const file = join(CACHE, `${factsKey(abs, text)}.json`);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Facts;
+  } catch {
+    const facts = parseFacts(abs, text);
+    mkdirSync(CACHE, { recursive: true });
+    // Two workers may write the same entry: each writes its own temp file and renames it into place.
+    const temp = `${file}.${process.pid}.${process.hrtime.bigint()}`;
+    writeFileSync(temp, JSON.stringify(facts));
+    renameSync(temp, file);
+    return facts;
+  }
+}
+
+function parseFacts(abs: string, text: string): Facts {
+  const ts = typescript();
   const sf = ts.createSourceFile(abs, text, ts.ScriptTarget.Latest, true);
-  if (abs.startsWith(SRC + '/')) parsed.set(abs, sf);
-  return sf;
+  return {
+    specifiers: ts
+      .preProcessFile(text, true, true)
+      .importedFiles.map((f) => f.fileName)
+      .filter((spec) => spec.startsWith('.')),
+    exported: exportsOf(ts, sf),
+    uses: [...usesOf(ts, sf, abs)].map(([k, v]) => [k, [...v]]),
+    functions: functionsOf(ts, sf),
+  };
 }
 
 export interface SourceFile {
@@ -52,11 +111,8 @@ export function readSourceGraph(): Map<string, SourceFile> {
   const files = new Map<string, SourceFile>();
   for (const abs of listTs(SRC)) {
     const text = readFileSync(abs, 'utf8');
-    const imports = ts
-      .preProcessFile(text, true, true)
-      .importedFiles.map((f) => f.fileName)
-      .filter((spec) => spec.startsWith('.'))
-      .map((spec) => resolve(dirname(abs), spec.replace(/\.js$/, '.ts')))
+    const imports = factsOf(abs, text)
+      .specifiers.map((spec) => resolve(dirname(abs), spec.replace(/\.js$/, '.ts')))
       .filter((target) => target.startsWith(SRC + '/') && target.endsWith('.ts'))
       .map((target) => relative(SRC, target));
     files.set(relative(SRC, abs), { path: relative(SRC, abs), text, imports: [...new Set(imports)] });
@@ -108,15 +164,12 @@ export function importCycles(graph: Map<string, SourceFile>): string[][] {
   return cycles;
 }
 
-export interface ExportedName {
-  name: string;
-  /** Interfaces and type aliases: they vanish from the bundle, and may be exported as part of a signature. */
-  typeOnly: boolean;
-}
-
 /** Top-level names a module exports (`export function f`, `export const a, b`, `export { x as y }`). */
 export function exportedNames(abs: string, text: string): ExportedName[] {
-  const sf = parseSource(abs, text);
+  return factsOf(abs, text).exported;
+}
+
+function exportsOf(ts: typeof TS, sf: TS.SourceFile): ExportedName[] {
   const names: ExportedName[] = [];
   const exported = (n: TS.Node): boolean =>
     ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
@@ -155,7 +208,10 @@ export function exportedNames(abs: string, text: string): ExportedName[] {
  * import, `export *`, or a dynamic `import()` whose names are not read here). Relative specifiers only.
  */
 export function importedNames(abs: string, text: string): Map<string, Set<string>> {
-  const sf = parseSource(abs, text);
+  return new Map(factsOf(abs, text).uses.map(([k, v]) => [k, new Set(v)]));
+}
+
+function usesOf(ts: typeof TS, sf: TS.SourceFile, abs: string): Map<string, Set<string>> {
   const uses = new Map<string, Set<string>>();
   const use = (spec: string, name: string): void => {
     if (!spec.startsWith('.')) return;
@@ -203,4 +259,33 @@ export function importedNames(abs: string, text: string): Map<string, Set<string
 /** Every .ts file below these folders of the repository, as absolute paths. */
 export function listRepoTs(...folders: string[]): string[] {
   return folders.flatMap((f) => listTs(resolve(SRC, '..', f)));
+}
+
+/**
+ * Every function-like node of a source text longer than `max` lines, as `path: name` → lines (`path` as given). An
+ * anonymous function is named after the named function around it (`outer/<anonymous>`), or its line without one.
+ */
+export function longFunctions(abs: string, path: string, text: string, max: number): Map<string, number> {
+  return new Map(
+    factsOf(abs, text)
+      .functions.filter(([, lines]) => lines > max)
+      .map(([name, lines]) => [`${path}: ${name}`, lines]),
+  );
+}
+
+function functionsOf(ts: typeof TS, sf: TS.SourceFile): [string, number][] {
+  const found: [string, number][] = [];
+  const visit = (node: TS.Node, outer: string | undefined): void => {
+    let name = outer;
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const from = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+      const to = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const own = node.name?.getText(sf);
+      name = own ?? (outer ? `${outer}/<anonymous>` : `<anonymous at line ${from + 1}>`);
+      found.push([name, to - from + 1]);
+    }
+    ts.forEachChild(node, (child) => visit(child, name));
+  };
+  visit(sf, undefined);
+  return found;
 }

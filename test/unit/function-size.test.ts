@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseSource, ts, type TS } from '../harness/source-graph.js';
+import { longFunctions } from '../harness/source-graph.js';
 
 const MAX_LINES = 80;
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -19,32 +19,10 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/**
- * Every function-like node of a source text longer than `max` lines, as `path: name` → lines. An anonymous
- * function is named after the named function around it (`outer/<anonymous>`), or its line without one.
- */
-function longFunctions(path: string, text: string, max: number): Map<string, number> {
-  const source = parseSource(join(ROOT, path), text);
-  const found = new Map<string, number>();
-  const visit = (node: TS.Node, outer: string | undefined): void => {
-    let name = outer;
-    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
-      const from = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
-      const to = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-      const own = node.name?.getText(source);
-      name = own ?? (outer ? `${outer}/<anonymous>` : `<anonymous at line ${from + 1}>`);
-      if (to - from + 1 > max) found.set(`${path}: ${name}`, to - from + 1);
-    }
-    ts.forEachChild(node, (child) => visit(child, name));
-  };
-  visit(source, undefined);
-  return found;
-}
-
 function longInSrc(): Map<string, number> {
   const found = new Map<string, number>();
   for (const f of filesUnder(join(ROOT, 'src'))) {
-    for (const [k, v] of longFunctions(relative(ROOT, f), readFileSync(f, 'utf8'), MAX_LINES))
+    for (const [k, v] of longFunctions(f, relative(ROOT, f), readFileSync(f, 'utf8'), MAX_LINES))
       found.set(k, v);
   }
   return found;
@@ -67,7 +45,7 @@ describe('function size', () => {
   it('finds a long function, named or not (the check can fail)', () => {
     const body = Array.from({ length: MAX_LINES }, (_, i) => `  const v${i} = ${i};`).join('\n');
     const text = `function big() {\n${body}\n}\nfunction outer() {\n  return () => {\n${body}\n  };\n}\n`;
-    expect(Object.fromEntries(longFunctions('x.ts', text, MAX_LINES))).toEqual({
+    expect(Object.fromEntries(longFunctions('/x.ts', 'x.ts', text, MAX_LINES))).toEqual({
       'x.ts: big': MAX_LINES + 2,
       'x.ts: outer': MAX_LINES + 4,
       'x.ts: outer/<anonymous>': MAX_LINES + 2,
