@@ -14,6 +14,7 @@ import {
   type ProtectedChange,
 } from '../../domain/protected-paths.js';
 import { contextFileNamesAt } from '../../gemini/context-names.js';
+import { Git } from '../../git/git.js';
 import { listRemoteRefs } from '../../git/push.js';
 import type { IdentityChange } from '../../git/scrub.js';
 import { diffStat, pathsTouched } from '../../git/touched.js';
@@ -49,6 +50,18 @@ function identityOf(r: AtPublish): (sha: string) => IdentityChange {
  */
 function messageOf(r: AtPublish): (message: string) => string {
   return (m) => neutraliseCommitMessage(r.inputs.scrubAttribution ? scrubAttribution(m) : m);
+}
+
+/**
+ * Whether the run leaves anything to publish: commits of its own, or a branch moved to work that already exists on
+ * the remote (a branch merged in, or a commit identical to one another run pushed a moment before: the same change,
+ * message, author and second). A branch moved back, into its own history, leaves nothing.
+ */
+async function hasWork(r: AtPublish, result: RunResult): Promise<boolean> {
+  if (result.commits.length > 0) return true;
+  const start = r.workspace.baseSha;
+  if (result.headSha === start) return false;
+  return !(await Git.forUntrusted(r.workspace.vault.dir).isAncestor(result.headSha, start));
 }
 
 function remoteTipsOf(r: AtPublish): Promise<Map<string, string>> {
@@ -130,7 +143,7 @@ export async function publish(r: AtPublish): Promise<Published> {
     protectedWarning(allowed) + renderSummary(res, { task, publishOn: r.publishOn });
   const summaryBody = summaryOf(result);
   const base = { result, summaryBody, outDir, artifactName };
-  if (result.commits.length === 0) {
+  if (!(await hasWork(r, result))) {
     return {
       ...base,
       runStatus: result.status === 'finished' ? 'no-changes' : result.status,
