@@ -1,6 +1,7 @@
-// First: the event file is hidden from @actions/github's load-time parse (load-guard.ts).
-import { restoreEventPath } from './load-guard.js';
-import { run } from './main.js';
+// The main step's entry: its modules load with the event file hidden (load-guard.ts), then it runs.
+import { hideEventPath } from './load-guard.js';
 
-restoreEventPath();
+const restore = hideEventPath();
+const { run } = await import('./main.js');
+restore();
 void run();

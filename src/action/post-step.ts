@@ -1,5 +1,3 @@
-// First: the event file is hidden from @actions/github's load-time parse (load-guard.ts).
-import { restoreEventPath } from './load-guard.js';
 import * as core from '@actions/core';
 import { parseSavedCredentials, type SavedCredentials } from '../git/credentials.js';
 import { parseWorkspaceState, restoreWorkspace } from './workspace-restore.js';
@@ -16,7 +14,7 @@ import { finishAbandoned } from './tracking-comment.js';
  * Post step (always runs, even when the main step crashed): stops the run's tmux server, removes the isolated
  * Gemini home and the context file, restores the checkout's credential. Trouble is only a warning.
  */
-async function post(): Promise<void> {
+export async function post(): Promise<void> {
   await finishTracking();
   const runDir = getState('runDir') || undefined;
   const worktree = getState('worktree') || undefined;
@@ -72,6 +70,3 @@ async function finishTracking(): Promise<void> {
     coreLogger.warning(`Could not finish the tracking comment: ${getErrorMessage(error)}`);
   }
 }
-
-restoreEventPath();
-void post();

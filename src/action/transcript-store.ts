@@ -1,4 +1,3 @@
-import { DefaultArtifactClient } from '@actions/artifact';
 import { mkdir, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { AGENT_FILE_LIMITS, copyAgentFile, ownFile } from '../util/agent-file.js';
@@ -85,6 +84,12 @@ export function localTranscriptStore(root: string, repo: RepoRef): TranscriptSto
   };
 }
 
+/** The artifact client, loaded on use (a chunk of dist/): it and the Azure SDK behind it weigh more than the rest. */
+async function artifactClient() {
+  const { DefaultArtifactClient } = await import('@actions/artifact');
+  return new DefaultArtifactClient();
+}
+
 export function artifactTranscriptStore(o: {
   token: string;
   repo: RepoRef;
@@ -94,7 +99,9 @@ export function artifactTranscriptStore(o: {
   return {
     async save(name, files, rootDir) {
       if (!available()) return undefined;
-      const { id } = await new DefaultArtifactClient().uploadArtifact(name, files, rootDir, {
+      const { id } = await (
+        await artifactClient()
+      ).uploadArtifact(name, files, rootDir, {
         retentionDays: TRANSCRIPT_RETENTION_DAYS,
       });
       return `artifact ${name}${id ? ` (id ${id})` : ''}`;
@@ -107,7 +114,7 @@ export function artifactTranscriptStore(o: {
         repositoryOwner: o.repo.owner,
         repositoryName: o.repo.repo,
       };
-      const client = new DefaultArtifactClient();
+      const client = await artifactClient();
       try {
         const { artifact } = await client.getArtifact(record.artifact, { findBy });
         await client.downloadArtifact(artifact.id, { path: destDir, findBy });

@@ -279,6 +279,11 @@ export async function startModelAccess(o: ModelAccessOptions): Promise<ModelAcce
     },
   });
   o.log.info(route.told(proxy.url));
+  o.log.debug(
+    proxy.pid === undefined
+      ? 'model proxy: in this process (running from source, no bundle to start)'
+      : `model proxy: its own process, pid ${proxy.pid}`,
+  );
   await probeAtLaunch(upstream, o, health);
   return {
     endpoint: {

@@ -5,7 +5,7 @@
  * does the minting, caching and refresh, as it would have done inside gemini. This runs in the action's process
  * only: the proxy child receives tokens on its stdin, and the agent gets neither the file nor its path.
  */
-import { GoogleAuth } from 'google-auth-library';
+import type { GoogleAuth } from 'google-auth-library';
 import { UserError, getErrorMessage, oneLine } from '../util/errors.js';
 
 const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
@@ -15,7 +15,9 @@ export interface AccessTokenSource {
 }
 
 export class VertexTokenSource implements AccessTokenSource {
-  private readonly auth: GoogleAuth;
+  /** Made on first use: google-auth-library is loaded then (a chunk of dist/), never by a job on an API key. */
+  private auth: Promise<GoogleAuth> | undefined;
+  private readonly keyFilename: string | undefined;
   /** Where the credential came from, for messages (a path, never a secret). */
   readonly origin: string;
 
@@ -24,12 +26,20 @@ export class VertexTokenSource implements AccessTokenSource {
     this.origin = keyFilename
       ? `GOOGLE_APPLICATION_CREDENTIALS (${keyFilename})`
       : "Application Default Credentials (gcloud's ADC file or the host's metadata server)";
-    this.auth = new GoogleAuth({ scopes: [CLOUD_PLATFORM_SCOPE], ...(keyFilename ? { keyFilename } : {}) });
+    this.keyFilename = keyFilename;
+  }
+
+  private googleAuth(): Promise<GoogleAuth> {
+    const keyFilename = this.keyFilename;
+    return (this.auth ??= import('google-auth-library').then(
+      ({ GoogleAuth }) =>
+        new GoogleAuth({ scopes: [CLOUD_PLATFORM_SCOPE], ...(keyFilename ? { keyFilename } : {}) }),
+    ));
   }
 
   /** A valid access token; google-auth-library caches it and refreshes it 5 minutes before it expires. */
   async token(): Promise<string> {
-    const token = await this.auth.getAccessToken();
+    const token = await (await this.googleAuth()).getAccessToken();
     if (!token) throw new Error('the credentials gave no access token');
     return token;
   }

@@ -53,6 +53,8 @@ describe.each(['interactive', 'headless'] as const)('the action, end to end (%s)
       env: { SOME_SECRET: 'hunter2-secret-value' },
     });
     expect(r.main.outputs.status, r.main.stdout).toBe('finished');
+    // The bundle starts the proxy as its own process (dist/proxy.js, found from a shared chunk of dist/).
+    expect(r.main.stdout).toMatch(/^::debug::model proxy: its own process, pid \d+$/m);
     const spy = await world.originFile('gemini-run/issue-1', 'SPY.txt');
     expect(spy).toContain('---CONFIG---');
     expect(spy).toContain('GEMINI_CLI_HOME=');

@@ -423,10 +423,12 @@ describe('minting the Vertex AI token in the action (real google-auth-library, l
     const source = new VertexTokenSource({ GOOGLE_APPLICATION_CREDENTIALS: keyFile });
     const seen: { url: string; body: string }[] = [];
     const client = await (
-      source as unknown as {
-        auth: { getClient(): Promise<{ transporter: { request: unknown } }> };
-      }
-    ).auth.getClient();
+      await (
+        source as unknown as {
+          googleAuth(): Promise<{ getClient(): Promise<{ transporter: { request: unknown } }> }>;
+        }
+      ).googleAuth()
+    ).getClient();
     client.transporter.request = (opts: { url: string | URL; data?: unknown }) => {
       seen.push({ url: String(opts.url), body: String(opts.data) });
       return Promise.resolve({
