@@ -8,6 +8,9 @@
  * checked against another reading and not against themselves.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface XmlNode {
   name: string;
@@ -18,12 +21,16 @@ export interface XmlNode {
 }
 
 const EXTENSIONS = ['table', 'strikethrough', 'autolink', 'tagfilter', 'tasklist', 'footnotes'];
+const XML_ARGS = ['-t', 'xml', '--unsafe', ...EXTENSIONS.flatMap((e) => ['-e', e])];
 
-/** The cmark-gfm tree of `markdown`, as GitHub parses it (raw HTML kept: GitHub renders it, sanitised). */
-export function cmarkTree(markdown: string): XmlNode {
+/**
+ * The cmark-gfm tree of `markdown`, as GitHub parses it (raw HTML kept: GitHub renders it, sanitised). `keep: false`
+ * for a text that is never asked again (a benchmark's), so it is not kept on disk.
+ */
+export function cmarkTree(markdown: string, o: { keep?: boolean } = {}): XmlNode {
   const known = trees.get(markdown);
   if (known) return known;
-  const tree = render(markdown);
+  const tree = parseXml(renderXml(markdown, o.keep !== false));
   trees.set(markdown, tree);
   return tree;
 }
@@ -31,13 +38,46 @@ export function cmarkTree(markdown: string): XmlNode {
 /** Trees already rendered: the tests ask for the same text more than once, and each render is a process. */
 const trees = new Map<string, XmlNode>();
 
-function render(markdown: string): XmlNode {
-  const xml = execFileSync('cmark-gfm', ['-t', 'xml', '--unsafe', ...EXTENSIONS.flatMap((e) => ['-e', e])], {
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+let cacheDir: string | undefined;
+/**
+ * Where cmark-gfm's answers are kept between runs (node_modules/.cache): the oracle's thousands of fixed inputs are
+ * a process each, most of the markdown tests' time. The directory is named by the binary's own `--version` and the
+ * arguments, so another cmark-gfm renders afresh; asking the version also fails the test, before any kept answer is
+ * read, where the binary is missing.
+ */
+function answers(): string {
+  const version = execFileSync('cmark-gfm', ['--version'], { encoding: 'utf8' });
+  return (cacheDir ??= join(
+    import.meta.dirname,
+    '../../node_modules/.cache/gemini-run-cmark',
+    sha256(`${version}\0${XML_ARGS.join(' ')}`).slice(0, 16),
+  ));
+}
+
+function renderXml(markdown: string, keep: boolean): string {
+  const file = keep ? join(cacheDir ?? answers(), `${sha256(markdown)}.xml`) : undefined;
+  if (file) {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      // not kept yet
+    }
+  }
+  const xml = execFileSync('cmark-gfm', XML_ARGS, {
     input: markdown,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
-  return parseXml(xml);
+  if (file) {
+    mkdirSync(join(file, '..'), { recursive: true });
+    // Two workers may render the same text: each writes its own file and renames it into place.
+    const temp = `${file}.${process.pid}.${process.hrtime.bigint()}`;
+    writeFileSync(temp, xml);
+    renameSync(temp, file);
+  }
+  return xml;
 }
 
 /** cmark-gfm's HTML for `markdown` (for messages). */

@@ -59,10 +59,10 @@ function liveIn(value: string, w: Where, sameRepoRefs = false): string[] {
 /** The problems of a published document (empty when it is clean). `agentHtml`: the action's own tags may stay. */
 export function publishViolations(
   markdown: string,
-  o: { agentHtml: boolean; sameRepoRefs?: boolean; sentinel?: boolean; where?: Where },
+  o: { agentHtml: boolean; sameRepoRefs?: boolean; sentinel?: boolean; where?: Where; keep?: boolean },
 ): string[] {
   const w = o.where ?? CTX;
-  const doc = cmarkTree(markdown);
+  const doc = cmarkTree(markdown, { keep: o.keep !== false });
   const problems: string[] = [];
   for (const run of proseRuns(doc, { inQuotes: true, inLinks: false }))
     problems.push(...liveIn(run.value, w, o.sameRepoRefs));

@@ -1,9 +1,10 @@
 /**
  * GitHub's rate limits as GitHub documents them, in real time (seconds of it): the primary limit is waited out until
  * `x-ratelimit-reset`, whether it comes as a 403 or a 429; the secondary one for `retry-after`; a reset beyond what
- * the run waits fails at once, naming when it lifts. Asserted from the fake GitHub's request log.
+ * the run waits fails at once, naming when it lifts. Asserted from the fake GitHub's request log. The cases wait
+ * at once (each with its own fake GitHub): the seconds are the plugin's, not the machine's.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { createGitHubClient } from '../../src/github/client.js';
 import { createMemoryLogger } from '../../src/util/log.js';
 import { FakeGitHub } from '../harness/fake-github.js';
@@ -11,21 +12,21 @@ import { FakeGitHub } from '../harness/fake-github.js';
 const TOKEN = 'ghs_rateLimitTestToken000000000000000';
 const repo = { owner: 'acme', repo: 'demo' };
 const PATH = '/repos/acme/demo';
-let gh: FakeGitHub;
 
-beforeEach(async () => {
-  gh = new FakeGitHub({ token: TOKEN });
+/** A fake GitHub for one test, stopped with it (by the test's own context: the cases run concurrently). */
+async function fakeGitHub({ onTestFinished }: TestContext): Promise<FakeGitHub> {
+  const gh = new FakeGitHub({ token: TOKEN });
   gh.addRepo({ owner: 'acme', name: 'demo' });
   await gh.start();
-});
-afterEach(async () => {
-  await gh.stop();
-});
+  onTestFinished(() => gh.stop());
+  return gh;
+}
 
-describe('rate limits', () => {
-  it.each(['rate-limit', 'rate-limit-429'] as const)(
+describe.concurrent('rate limits', () => {
+  it.for(['rate-limit', 'rate-limit-429'] as const)(
     'a primary limit (%s) with its reset 2 s ahead is asked again only after the reset, and the wait is logged',
-    async (kind) => {
+    async (kind, context) => {
+      const gh = await fakeGitHub(context);
       const logger = createMemoryLogger();
       const client = createGitHubClient(TOKEN, gh.url, { logger });
       gh.failNext({ path: PATH, kind, retryAfter: 2 });
@@ -41,7 +42,8 @@ describe('rate limits', () => {
     },
   );
 
-  it('a secondary limit with retry-after: 3 waits at least 3 s', async () => {
+  it('a secondary limit with retry-after: 3 waits at least 3 s', async (context) => {
+    const gh = await fakeGitHub(context);
     const client = createGitHubClient(TOKEN, gh.url, {});
     gh.failNext({ path: PATH, kind: 'secondary-rate-limit', retryAfter: 3 });
     await client.rest.repos.get(repo);
@@ -49,7 +51,8 @@ describe('rate limits', () => {
     expect(retried!.at - limited!.at).toBeGreaterThanOrEqual(3000);
   });
 
-  it('a reset beyond what the run waits fails at once, naming when the limit lifts', async () => {
+  it('a reset beyond what the run waits fails at once, naming when the limit lifts', async (context) => {
+    const gh = await fakeGitHub(context);
     const logger = createMemoryLogger();
     const client = createGitHubClient(TOKEN, gh.url, { logger, maxRetryAfterSeconds: 60 });
     gh.failNext({ path: PATH, kind: 'rate-limit-429', retryAfter: 900 });
@@ -62,7 +65,8 @@ describe('rate limits', () => {
     );
   });
 
-  it("waits out a reset beyond two minutes when the run's time allows it", async () => {
+  it("waits out a reset beyond two minutes when the run's time allows it", async (context) => {
+    const gh = await fakeGitHub(context);
     const logger = createMemoryLogger();
     // 10 ms per "second": a 150 s reset is 1.5 s here, and the run has 500 "s" left.
     const client = createGitHubClient(TOKEN, gh.url, {
@@ -76,7 +80,8 @@ describe('rate limits', () => {
     expect(logger.lines.join('\n')).toMatch(/waiting 15\d s until/);
   });
 
-  it("fails at once when the limit lifts after the run's time is up, naming both", async () => {
+  it("fails at once when the limit lifts after the run's time is up, naming both", async (context) => {
+    const gh = await fakeGitHub(context);
     const logger = createMemoryLogger();
     const client = createGitHubClient(TOKEN, gh.url, { logger, deadline: Date.now() + 30_000 });
     gh.failNext({ path: PATH, kind: 'rate-limit', retryAfter: 900 });

@@ -62,7 +62,13 @@ interface Seen {
 type Handler = (req: IncomingMessage, res: ServerResponse, seen: Seen) => void | Promise<void>;
 
 /** A local stand-in for the model API: records every request, then lets `handler` answer it. */
-async function startUpstream(handler: Handler = (_q, res) => void res.end('{"ok":true}')) {
+/** How a helper's server is stopped with its test: concurrent tests pass their own context's onTestFinished. */
+type Finished = (fn: () => Promise<void>) => void;
+
+async function startUpstream(
+  handler: Handler = (_q, res) => void res.end('{"ok":true}'),
+  finished: Finished = onTestFinished,
+) {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -80,11 +86,15 @@ async function startUpstream(handler: Handler = (_q, res) => void res.end('{"ok"
       server.closeAllConnections();
       server.close(() => r());
     });
-  onTestFinished(() => close());
+  finished(() => close());
   return { url: `http://127.0.0.1:${port}`, port, seen, server, close };
 }
 
-async function proxyTo(upstream: string, extra: Partial<ModelProxyOptions> = {}) {
+async function proxyTo(
+  upstream: string,
+  extra: Partial<ModelProxyOptions> = {},
+  finished: Finished = onTestFinished,
+) {
   const lines: string[] = [];
   const p = await startModelProxy({
     upstream,
@@ -94,7 +104,7 @@ async function proxyTo(upstream: string, extra: Partial<ModelProxyOptions> = {})
     log: (l) => lines.push(l),
     ...extra,
   });
-  onTestFinished(() => p.close());
+  finished(() => p.close());
   return { ...p, lines };
 }
 
@@ -905,17 +915,22 @@ describe('model proxy: a model API that is not there', () => {
   });
 });
 
-describe('model proxy: a model that stops answering', () => {
+// Both cases wait real seconds for the proxy's silence bound: they wait at once (each stops its servers through its
+// own context: the module's onTestFinished cannot tell concurrent tests apart).
+describe.concurrent('model proxy: a model that stops answering', () => {
   const model = '/v1beta/models/m:streamGenerateContent';
 
-  it('gives a call that hears nothing for the silence bound up as down, while the CLI would wait for ever', async () => {
+  it('gives a call that hears nothing for the silence bound up as down, while the CLI would wait for ever', async ({
+    onTestFinished: finished,
+  }) => {
     // Takes the request, never answers (the fake's `hang`, a dead backend behind a load balancer).
-    const up = await startUpstream(() => undefined);
+    const up = await startUpstream(() => undefined, finished);
     const notes: { note: HealthNote; at: number }[] = [];
-    const proxy = await proxyTo(up.url, {
-      silenceMs: 1500,
-      onHealth: (note) => notes.push({ note, at: performance.now() }),
-    });
+    const proxy = await proxyTo(
+      up.url,
+      { silenceMs: 1500, onHealth: (note) => notes.push({ note, at: performance.now() }) },
+      finished,
+    );
     const sent = performance.now();
     const pending = call(proxy.url, model, { body: '{}', headers: withKey() }).catch(() => undefined);
     await vi.waitFor(() => expect(notes).toHaveLength(1), { timeout: 5000, interval: 50 });
@@ -931,7 +946,9 @@ describe('model proxy: a model that stops answering', () => {
     await pending;
   });
 
-  it('leaves a slow stream alone: each chunk is heard, whatever the call lasts', async () => {
+  it('leaves a slow stream alone: each chunk is heard, whatever the call lasts', async ({
+    onTestFinished: finished,
+  }) => {
     const up = await startUpstream(async (_q, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       for (let i = 0; i < 6; i++) {
@@ -939,9 +956,9 @@ describe('model proxy: a model that stops answering', () => {
         await new Promise((r) => setTimeout(r, 500));
       }
       res.end();
-    });
+    }, finished);
     const notes: HealthNote[] = [];
-    const proxy = await proxyTo(up.url, { silenceMs: 1200, onHealth: (n) => notes.push(n) });
+    const proxy = await proxyTo(up.url, { silenceMs: 1200, onHealth: (n) => notes.push(n) }, finished);
     const r = await call(proxy.url, model, { body: '{}', headers: withKey() });
     expect(r.status).toBe(200);
     expect(r.body.toString()).toContain('"i":5');
