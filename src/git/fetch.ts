@@ -21,8 +21,7 @@ export async function fetchBranch(o: {
   token?: string;
 }): Promise<string | undefined> {
   const work = Git.forUntrusted(o.worktree);
-  const objects = await work.output(['rev-parse', '--path-format=absolute', '--git-path', 'objects']);
-  const format = await work.objectFormat();
+  const { objects, format } = await work.objectStore();
   return withTempDir('gemini-run-fetch-', async (dir) => {
     const clean = Git.create(dir, pushBaseEnv(process.env));
     await clean.run(['init', '--quiet', '--bare', `--object-format=${format}`, dir]);

@@ -190,6 +190,25 @@ export class Git {
     return parseStatusPorcelain(r.stdout);
   }
 
+  /**
+   * Where the repository keeps its objects and its shallow list (absolute paths) and its hash algorithm, in one
+   * command: the fetch and the push borrow the object store from a repository of their own.
+   */
+  async objectStore(): Promise<{ objects: string; shallow: string; format: 'sha1' | 'sha256' }> {
+    const out = await this.output([
+      'rev-parse',
+      '--show-object-format',
+      '--path-format=absolute',
+      '--git-path',
+      'objects',
+      '--git-path',
+      'shallow',
+    ]);
+    const [format, objects, shallow] = out.split('\n');
+    if (!objects || !shallow) throw new Error(`git rev-parse gave no object store in ${this.dir}`);
+    return { objects, shallow, format: format === 'sha256' ? 'sha256' : 'sha1' };
+  }
+
   /** The repository's hash algorithm ('sha1' or 'sha256'). */
   async objectFormat(): Promise<'sha1' | 'sha256'> {
     const r = await this.run(['rev-parse', '--show-object-format'], { allowAllExitCodes: true });

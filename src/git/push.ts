@@ -42,9 +42,7 @@ export async function pushBranch(o: PushOptions): Promise<void> {
   if (!configured) throw new Error(`git remote '${o.remote}' has no URL`);
   const url = absolutizeLocalPath(configured, o.worktree);
 
-  const objects = await git.output(['rev-parse', '--path-format=absolute', '--git-path', 'objects']);
-  const shallow = await git.output(['rev-parse', '--path-format=absolute', '--git-path', 'shallow']);
-  const format = await git.objectFormat();
+  const { objects, shallow, format } = await git.objectStore();
 
   await withTempDir('gemini-run-push-', async (dir) => {
     const clean = Git.create(dir, pushBaseEnv(process.env));
