@@ -7,6 +7,6 @@ import "./chunks/chunk-JK6K75XX.js";
 
 // src/action/post.ts
 var restore = hideEventPath();
-var { post } = await import("./chunks/post-step-NNHPFCW2.js");
+var { post } = await import("./chunks/post-step-YW5T3AVC.js");
 restore();
 void post();

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     gh.addRepo({ owner: 'acme', name: 'demo' });
     gh.serveGitData('acme/demo', origin);
     await gh.start();
-    const client = createGitHubClient(TOKEN, gh.url, { spaceWrites: false });
+    const client = createGitHubClient(TOKEN, gh.url);
     const signS: number[] = [];
     const pushS: number[] = [];
     const readS: number[] = [];

@@ -72,7 +72,7 @@ async function measure(entries: number): Promise<Figures> {
       });
       gh.updateRun(id, { status: 'completed', conclusion: 'success' });
     }
-    const client = createGitHubClient(TOKEN, gh.url, { spaceWrites: false });
+    const client = createGitHubClient(TOKEN, gh.url);
     const repo = { owner: OWNER, repo: REPO };
     const start: number[] = [];
     const settle: number[] = [];

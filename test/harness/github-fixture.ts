@@ -26,9 +26,8 @@ export function useFakeGitHub(
     fixture.gh = new FakeGitHub({ token });
     fixture.gh.addRepo({ owner: TEST_REPO.owner, name: TEST_REPO.repo });
     await fixture.gh.start();
-    // No gap between writes and near-instant retries: the tests exercise behaviour, not GitHub's pacing.
+    // Near-instant retries: the tests exercise behaviour, not GitHub's pacing.
     fixture.client = createGitHubClient(token, fixture.gh.url, {
-      spaceWrites: false,
       retryAfterBaseValue: 1,
       ...clientOptions,
     });

@@ -126,7 +126,7 @@ describe('FakeGitHub', () => {
     strict.addRepo({ owner: 'acme', name: 'demo' });
     await strict.start();
     try {
-      const c = createGitHubClient(TOKEN, strict.url, { spaceWrites: false, retries: 0 });
+      const c = createGitHubClient(TOKEN, strict.url, { retries: 0 });
       await expect(
         c.rest.pulls.create({ ...repo, head: 'nope', base: 'main', title: 't' }),
       ).rejects.toMatchObject({ status: 422 });

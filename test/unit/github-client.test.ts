@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGitHubClient, isBotUser } from '../../src/github/client.js';
 import { UserError } from '../../src/util/errors.js';
 import { createMemoryLogger } from '../../src/util/log.js';
-import { withFakeTimers } from '../harness/fake-timers.js';
 import { FakeGitHub } from '../harness/fake-github.js';
 
 const TOKEN = 'ghs_clientTestToken0000000000000000000';
@@ -39,7 +38,7 @@ describe('createGitHubClient', () => {
 
   it('retries a write after a secondary rate limit and logs it', async () => {
     const logger = createMemoryLogger();
-    const client = createGitHubClient(TOKEN, gh.url, { retryAfterBaseValue: 1, spaceWrites: false, logger });
+    const client = createGitHubClient(TOKEN, gh.url, { retryAfterBaseValue: 1, logger });
     const n = gh.addIssue({ title: 'x' });
     gh.failNext({
       method: 'POST',
@@ -57,7 +56,7 @@ describe('createGitHubClient', () => {
 
   it('stops after a bounded number of secondary-rate-limit retries', async () => {
     const logger = createMemoryLogger();
-    const client = createGitHubClient(TOKEN, gh.url, { retryAfterBaseValue: 1, spaceWrites: false, logger });
+    const client = createGitHubClient(TOKEN, gh.url, { retryAfterBaseValue: 1, logger });
     gh.failNext({ path: '/repos/acme/demo', times: 10, kind: 'secondary-rate-limit' });
     await expect(client.rest.repos.get(repo)).rejects.toMatchObject({ status: 403 });
     expect(hits('/repos/acme/demo')).toBe(3);
@@ -80,24 +79,37 @@ describe('createGitHubClient', () => {
     expect(hits('/repos/acme/demo')).toBe(1);
   });
 
-  it('does not space writes by default, and spaces them a second apart with spaceWrites: true', async () => {
-    const n = gh.addIssue({ title: 'x' });
-    // The spacing is the throttling plugin's timers: on the fake clock (test/harness/fake-timers.ts).
-    const time = (spaceWrites?: boolean): Promise<number> =>
-      withFakeTimers(async () => {
-        const client = createGitHubClient(TOKEN, gh.url, spaceWrites === undefined ? {} : { spaceWrites });
-        const t0 = Date.now();
-        // Labels are a plain write; comments would also wait on the 3 s notification spacing.
-        for (let i = 0; i < 3; i++)
-          await client.rest.issues.addLabels({ ...repo, issue_number: n, labels: [`l${i}`] });
-        return Date.now() - t0;
-      });
-    const unspaced = await time();
-    const spaced = await time(true);
-    // Two gaps of a second at least; the same three writes without them are faster by about that much.
-    expect(spaced).toBeGreaterThanOrEqual(1900);
-    expect(unspaced).toBeLessThan(spaced - 1000);
-    expect(gh.requests.filter((r) => r.method === 'POST')).toHaveLength(6);
+  it('never asks again after a 404, or a 403 that is no rate limit', async () => {
+    const client = createGitHubClient(TOKEN, gh.url, { retryAfterBaseValue: 1 });
+    gh.failNext({ path: '/repos/acme/demo', times: 2, kind: 'forbidden' });
+    await expect(client.rest.repos.get(repo)).rejects.toMatchObject({ status: 403 });
+    expect(hits('/repos/acme/demo')).toBe(1);
+    await expect(client.rest.repos.get({ owner: 'acme', repo: 'nope' })).rejects.toMatchObject({
+      status: 404,
+    });
+    expect(hits('/repos/acme/nope')).toBe(1);
+  });
+
+  it('waits between tries 1, 4 and 9 seconds (of the base), in order', async () => {
+    const client = createGitHubClient(TOKEN, gh.url, { retryAfterBaseValue: 20 });
+    gh.failNext({ path: '/repos/acme/demo', times: 3, kind: 'bad-gateway' });
+    await client.rest.repos.get(repo);
+    const at = gh.requests.filter((r) => r.path === '/repos/acme/demo').map((r) => r.at);
+    const gaps = at.slice(1).map((t, i) => t - at[i]!);
+    expect(gaps.map((g, i) => g >= [20, 80, 180][i]! - 5)).toEqual([true, true, true]);
+  });
+
+  it('ends a wait between tries when the client is aborted', async () => {
+    const controller = new AbortController();
+    const client = createGitHubClient(TOKEN, gh.url, { signal: controller.signal });
+    gh.failNext({ path: '/repos/acme/demo', times: 1, kind: 'bad-gateway' });
+    const t0 = Date.now();
+    const pending = client.rest.repos.get(repo);
+    setTimeout(() => controller.abort(), 100);
+    await expect(pending).rejects.toThrow();
+    // The first retry would come after 1 s.
+    expect(Date.now() - t0).toBeLessThan(900);
+    expect(hits('/repos/acme/demo')).toBe(1);
   });
 
   it('refuses an empty token with a one-line UserError', () => {

@@ -110,7 +110,7 @@ describe('createOrUpdatePull', () => {
     racy.addRepo({ owner: 'acme', name: 'demo' });
     await racy.start();
     try {
-      const c = createGitHubClient(TOKEN, racy.url, { spaceWrites: false });
+      const c = createGitHubClient(TOKEN, racy.url);
       const r = await createOrUpdatePull(c, repo, { ...spec, base: 'main' });
       expect(r.created).toBe(false);
       expect(racy.pulls()).toHaveLength(1);
