@@ -18,7 +18,11 @@ export default async function setup(): Promise<void> {
     // no dist/ yet: same answer as a stale one
   }
   if (built !== sourceHash(root)) {
-    throw new Error("dist/ is not built from the current sources: run 'npm run build' first.");
+    const message = "dist/ is not built from the current sources: run 'npm run build' first.";
+    // Said here too: vitest (4.1) reports a global setup's error through its source maps, and this one came out as
+    // 'TypeError: code.charCodeAt is not a function' instead.
+    process.stderr.write(`\n${message}\n\n`);
+    throw new Error(message);
   }
   // The end-to-end tests run dist/ on the Node that action.yml declares.
   ensureNode24(root);
