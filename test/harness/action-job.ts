@@ -17,6 +17,7 @@ import { createWorkRepo, scrubbedGitEnv, type WorkRepo } from './repo.js';
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 /** The Node that runs dist/*.js in these tests: the major action.yml's `runs.using` names, as on a runner. */
 export const ACTION_NODE = node24Path(ROOT);
+const COMPILE_CACHE = join(ROOT, 'node_modules', '.cache', 'node-compile-cache');
 export const GEMINI_JS = join(ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 export const OWNER = 'acme';
 export const REPO = 'widgets';
@@ -74,7 +75,10 @@ export function runNode(
   /** Polled every 100 ms; once true, the step is killed (SIGKILL), as a runner that loses the job would. */
   killWhen?: () => boolean,
 ): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  const argv = launch ? launch(script, env, cwd) : { command: ACTION_NODE, args: [script], env };
+  // Node's compile cache for the bundle (one directory for all the suite's steps): each step starts about 0.03 s
+  // sooner, and a suite starts hundreds. Only where this user owns the directory; the step's behaviour is the same.
+  const stepEnv = asUser || launch || env.NODE_COMPILE_CACHE ? env : { ...env, NODE_COMPILE_CACHE: COMPILE_CACHE };
+  const argv = launch ? launch(script, env, cwd) : { command: ACTION_NODE, args: [script], env: stepEnv };
   return new Promise((resolvePromise, reject) => {
     const child = spawn(argv.command, argv.args, {
       env: argv.env,
