@@ -118,7 +118,13 @@ async function call<T>(what: string, fn: () => Promise<{ data: T }>): Promise<T>
 
 /** Re-creates the commits `head` has beyond `known` on `branch`, signed by GitHub. Throws SignError. */
 export async function signCommits(o: SignInput): Promise<Signed> {
-  if (o.source.commits.length === 0) throw new SignError('refused', 'there are no commits to re-create');
+  if (o.source.commits.length === 0) {
+    // The head is work the remote has already (a branch merged in, a commit another run pushed): the branch only
+    // points at it, as signed as it is there.
+    await moveBranch(o.client, o.repo, o.branch, o.head, o.exists);
+    o.log.info(`Nothing to re-create: ${o.branch} is at ${o.head.slice(0, 12)}, which GitHub has already.`);
+    return { head: o.head, map: new Map(), unverified: 0, requests: 1 };
+  }
   const plan = await planContent(o);
   const count = { requests: 0 };
   await uploadBlobs(o, plan, count);

@@ -77,7 +77,8 @@ export function runNode(
 ): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   // Node's compile cache for the bundle (one directory for all the suite's steps): each step starts about 0.03 s
   // sooner, and a suite starts hundreds. Only where this user owns the directory; the step's behaviour is the same.
-  const stepEnv = asUser || launch || env.NODE_COMPILE_CACHE ? env : { ...env, NODE_COMPILE_CACHE: COMPILE_CACHE };
+  const stepEnv =
+    asUser || launch || env.NODE_COMPILE_CACHE ? env : { ...env, NODE_COMPILE_CACHE: COMPILE_CACHE };
   const argv = launch ? launch(script, env, cwd) : { command: ACTION_NODE, args: [script], env: stepEnv };
   return new Promise((resolvePromise, reject) => {
     const child = spawn(argv.command, argv.args, {

@@ -99,6 +99,29 @@ async function git(worktree: string, args: string[]): Promise<string> {
 
 const AGENT = ['-c', 'user.name=agent', '-c', 'user.email=agent@example.com'];
 
+/**
+ * An `act` that commits `files` as `subject` with author and committer `agent` at a fixed second: two runs that
+ * play it on the same base make one and the same commit object (after the scrub too), as two agents making the same
+ * change in the same second would.
+ */
+export function commitAtFixedSecond(
+  subject: string,
+  files: Record<string, string>,
+): NonNullable<AgentPlay['act']> {
+  return async (worktree) => {
+    const run = (args: string[], input?: string) =>
+      exec('git', ['-C', worktree, ...args], { env: scrubbedGitEnv(), ...(input ? { input } : {}) });
+    await writeFiles(worktree, files);
+    await run(['add', '--all']);
+    const tree = (await run(['write-tree'])).stdout.trim();
+    const parent = (await run(['rev-parse', 'HEAD'])).stdout.trim();
+    const who = 'agent <agent@example.com> 1700000000 +0000';
+    const body = `tree ${tree}\nparent ${parent}\nauthor ${who}\ncommitter ${who}\n\n${subject}\n`;
+    const sha = (await run(['hash-object', '-t', 'commit', '-w', '--stdin'], body)).stdout.trim();
+    await run(['reset', '--quiet', '--hard', sha]);
+  };
+}
+
 /** What each call of the stub was given, for assertions. */
 export type SeenRuns = RunOptions[];
 

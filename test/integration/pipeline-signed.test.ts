@@ -169,6 +169,27 @@ describe('sign-commits (issue 27)', () => {
     expect(outputs['head-sha']).toBe((await origin(['rev-parse', BRANCH])).stdout.trim());
   });
 
+  it("a head GitHub has already (the agent moved its branch to a person's) is pointed at, even under 'required'", async () => {
+    // A person's branch on origin; the agent takes it as its own work, making no commit of its own.
+    await w.world.repo.git(['checkout', '--quiet', '-b', 'feature']);
+    await writeFile(join(w.world.repo.dir, 'feature.txt'), "a person's work\n");
+    await w.world.repo.git(['add', '-A']);
+    await w.world.repo.git(['commit', '--quiet', '-m', 'A person adds a feature']);
+    await w.world.repo.git(['push', '--quiet', 'origin', 'feature']);
+    const feature = (await origin(['rev-parse', 'refs/heads/feature'])).stdout.trim();
+    const takeFeature = async (_: string, git: (args: string[]) => Promise<string>) => {
+      await git(['fetch', '--quiet', 'origin', 'feature']);
+      await git(['reset', '--quiet', '--hard', 'FETCH_HEAD']);
+    };
+    const r = await w.run({ play: { act: takeFeature }, inputs: { 'sign-commits': 'required' } });
+    expect(ended(r).outputs, r.log.join('\n')).toMatchObject({ status: 'finished', 'head-sha': feature });
+    expect(r.log.join('\n')).toMatch(
+      /Nothing to re-create: gemini-run\/issue-1 is at [0-9a-f]{12}, which GitHub has/,
+    );
+    expect((await origin(['rev-parse', `refs/heads/${BRANCH}`])).stdout.trim()).toBe(feature);
+    expect(w.github.pulls().map((p) => p.head)).toEqual([BRANCH]);
+  });
+
   it("a wrong tree from GitHub moves nothing; under 'required' nothing is pushed and the issue says why", async () => {
     w.github.corruptTrees = true;
     const r = await w.run({

@@ -11,6 +11,7 @@ import { exec } from '../../src/util/exec.js';
 import { GEMINI_JS, OWNER, REPO } from '../harness/action-job.js';
 import { ended, PipelineWorld, usePipelineWorld, type PipelineRun } from '../harness/pipeline-world.js';
 import { scrubbedGitEnv } from '../harness/repo.js';
+import { commitAtFixedSecond } from '../harness/stub-engine.js';
 
 let w: PipelineWorld;
 usePipelineWorld((world) => (w = world));
@@ -260,18 +261,7 @@ describe('the agent ran', () => {
   it("a commit identical to one another run pushed a moment before is still this issue's work: published", async () => {
     // The same change with the same message, author and second, on the same base: after the scrub both runs'
     // commits are one object, which the second run finds on the remote already (another branch's tip).
-    const sameCommit = async (worktree: string) => {
-      const run = (args: string[], input?: string) =>
-        exec('git', ['-C', worktree, ...args], { env: scrubbedGitEnv(), ...(input ? { input } : {}) });
-      await writeFile(join(worktree, 'DONE.md'), 'done\n');
-      await run(['add', 'DONE.md']);
-      const tree = (await run(['write-tree'])).stdout.trim();
-      const parent = (await run(['rev-parse', 'HEAD'])).stdout.trim();
-      const who = 'agent <agent@example.com> 1700000000 +0000';
-      const body = `tree ${tree}\nparent ${parent}\nauthor ${who}\ncommitter ${who}\n\nDo it\n`;
-      const sha = (await run(['hash-object', '-t', 'commit', '-w', '--stdin'], body)).stdout.trim();
-      await run(['reset', '--quiet', '--hard', sha]);
-    };
+    const sameCommit = commitAtFixedSecond('Do it', { 'DONE.md': 'done\n' });
     const first = await w.run({ play: { act: sameCommit } });
     expect(ended(first).outputs.status).toBe('finished');
     const second = w.github.addIssue({ title: 'Same', body: 'Add DONE.md.', user: 'alice' });
