@@ -39,10 +39,10 @@ await build({
   // The action runs on node24 (action.yml); the toolkit CLI supports Node 20 (package.json engines).
   target: 'node20',
   format: 'esm',
-  // What an entry loads on use (the Actions cache and artifact clients, google-auth-library) and what entries
-  // share goes into dist/chunks/, named by content: an entry starts without parsing SDKs its run never calls.
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
+  // One file per entry, no code splitting: esbuild's split chunks give a dynamic import() of a CommonJS module
+  // only its `default` (gaxios's import of https-proxy-agent, google-auth-library itself), where one bundle wraps
+  // it with its named exports. A module only imported dynamically (the Actions cache and artifact clients,
+  // google-auth-library) is still evaluated only when a run first uses it.
   // `@actions/*` export only an `import` condition; esbuild's ESM output resolves through it.
   mainFields: ['module', 'main'],
   conditions: ['node', 'import'],

@@ -3,7 +3,7 @@
  * non-JSON event file threw a raw `SyntaxError` stack before the action's own code ran (main and post step alike).
  * gemini-run never uses that context (context.ts reads the event itself, with a one-line error), so each entry
  * hides the variable, loads the step's modules with a dynamic import and gives it back. The import is dynamic
- * because a bundle's chunks evaluate in the bundler's order: only the entry's own statements run in ours.
+ * because static imports evaluate in the bundler's order: only the entry's own statements run in ours.
  */
 export function hideEventPath(): () => void {
   const eventPath = process.env.GITHUB_EVENT_PATH;

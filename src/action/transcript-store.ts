@@ -84,7 +84,7 @@ export function localTranscriptStore(root: string, repo: RepoRef): TranscriptSto
   };
 }
 
-/** The artifact client, loaded on use (a chunk of dist/): it and the Azure SDK behind it weigh more than the rest. */
+/** The artifact client, loaded on use: it and the Azure SDK behind it are evaluated only by a run that saves or loads. */
 async function artifactClient() {
   const { DefaultArtifactClient } = await import('@actions/artifact');
   return new DefaultArtifactClient();

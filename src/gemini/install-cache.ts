@@ -51,7 +51,7 @@ export function hostedInstallCache(env: NodeJS.ProcessEnv): InstallCache | undef
   if (env.RUNNER_ENVIRONMENT !== 'github-hosted') return undefined;
   if (!env.ACTIONS_RUNTIME_TOKEN || !(env.ACTIONS_RESULTS_URL || env.ACTIONS_CACHE_URL)) return undefined;
   return {
-    // Loaded on use (a chunk of dist/): the cache client and its Azure SDK are a fifth of the bundle.
+    // Loaded on use: the cache client and its Azure SDK are a fifth of the bundle, evaluated only by a run that caches.
     restore: async (dir, primaryKey, prefixes) =>
       (await import('@actions/cache')).restoreCache([dir], primaryKey, prefixes),
     save: async (dir, key) => (await (await import('@actions/cache')).saveCache([dir], key)) !== -1,

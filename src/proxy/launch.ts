@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -241,12 +241,6 @@ async function stopChild(child: ChildProcessWithoutNullStreams, stdoutClosed: Pr
   await Promise.race([stdoutClosed, sleep(STOP_GRACE_MS)]);
 }
 
-/** dist/proxy.js beside the running bundle: this code sits in a shared chunk (dist/chunks/) or in an entry. */
-function bundledProxyScript(here: string): string {
-  const dir = dirname(here);
-  return join(basename(dir) === 'chunks' ? dirname(dir) : dir, 'proxy.js');
-}
-
 /**
  * Starts the proxy process and returns once it listens. A bearer credential is read once at launch and then
  * re-read every few minutes; changed values are sent to the child as `{"token":...}` lines.
@@ -254,7 +248,7 @@ function bundledProxyScript(here: string): string {
 export async function launchModelProxy(o: LaunchOptions): Promise<LaunchedProxy> {
   const here = fileURLToPath(import.meta.url);
   if (o.script === undefined && here.endsWith('.ts')) return inProcess(o);
-  const script = o.script ?? bundledProxyScript(here);
+  const script = o.script ?? join(dirname(here), 'proxy.js');
   // A bundle without its proxy entry must not quietly keep the credential in this process.
   if (!existsSync(script)) throw new Error(`the model proxy's entry ${script} is missing: rebuild dist/`);
   const { config, secrets, token } = await childConfig(o);

@@ -15,7 +15,7 @@ export interface AccessTokenSource {
 }
 
 export class VertexTokenSource implements AccessTokenSource {
-  /** Made on first use: google-auth-library is loaded then (a chunk of dist/), never by a job on an API key. */
+  /** Made on first use: google-auth-library is loaded then, never by a job on an API key. */
   private auth: Promise<GoogleAuth> | undefined;
   private readonly keyFilename: string | undefined;
   /** Where the credential came from, for messages (a path, never a secret). */
