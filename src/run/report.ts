@@ -246,7 +246,12 @@ function modelLines(result: RunResult): string[] {
 
 function changeLines(result: RunResult, on: PublishContext): string[] {
   const out = ['### Changes', ''];
-  if (result.commits.length === 0) {
+  if (result.commits.length === 0 && result.filesChanged.length > 0) {
+    // The branch moved to commits the remote has already (taken from another branch, or one another run pushed).
+    out.push(
+      `No commits of the run's own: its branch is at \`${result.headSha.slice(0, 7)}\`, already on GitHub.`,
+    );
+  } else if (result.commits.length === 0) {
     out.push('No commits.');
   } else {
     out.push(

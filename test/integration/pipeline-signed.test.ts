@@ -188,6 +188,9 @@ describe('sign-commits (issue 27)', () => {
     );
     expect((await origin(['rev-parse', `refs/heads/${BRANCH}`])).stdout.trim()).toBe(feature);
     expect(w.github.pulls().map((p) => p.head)).toEqual([BRANCH]);
+    expect(w.github.pulls()[0]?.body).toContain(
+      `No commits of the run's own: its branch is at \`${feature.slice(0, 7)}\`, already on GitHub.`,
+    );
   });
 
   it("a wrong tree from GitHub moves nothing; under 'required' nothing is pushed and the issue says why", async () => {

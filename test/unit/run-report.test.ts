@@ -117,6 +117,7 @@ describe('renderSummary', () => {
         status: 'quota-exhausted',
         message: 'Usage limit reached for gemini-2.5-pro.',
         commits: [],
+        filesChanged: [],
         usage: { ...result().usage, models: [] },
       }),
     );
