@@ -4,7 +4,7 @@
  * the outputs, the step's failure (exactly for the statuses that fail), and what GitHub was told.
  */
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { publishViolations } from '../harness/publish-oracle.js';
 import { describe, expect, it } from 'vitest';
 import { exec } from '../../src/util/exec.js';
@@ -471,11 +471,7 @@ describe("the run's commit messages", () => {
 
   it("reach the remote with no live closing keyword, reference, mention or CI-skip directive; a person's stay", async () => {
     // A person's commit on another branch, merged in by the agent, keeps its words.
-    await w.world.repo.git(['checkout', '--quiet', '-b', 'feature']);
-    await writeFile(join(w.world.repo.dir, 'P.md'), 'p\n');
-    await w.world.repo.git(['add', '-A']);
-    await w.world.repo.git(['commit', '--quiet', '-m', 'Person: fixes #2 [skip ci]']);
-    await w.world.repo.git(['push', '--quiet', 'origin', 'feature']);
+    await w.world.pushAsPerson('feature', { 'P.md': 'p\n' }, 'Person: fixes #2 [skip ci]');
     const r = await w.run({ play: { merge: 'feature', commits: { [HOSTILE]: { 'NOTES.md': 'n\n' } } } });
     expect(ended(r).outputs.status).toBe('finished');
     const log = await exec(
@@ -678,13 +674,7 @@ describe('protected paths', () => {
 
   /** Commits `files` to origin's main, as someone else would, and checks it out again (the run's base). */
   async function onMain(files: Record<string, string>, o: { checkout?: boolean } = {}): Promise<void> {
-    for (const [path, text] of Object.entries(files)) {
-      await mkdir(dirname(join(w.world.repo.dir, path)), { recursive: true });
-      await writeFile(join(w.world.repo.dir, path), text);
-    }
-    await w.world.repo.git(['add', '-A']);
-    await w.world.repo.git(['commit', '--quiet', '-m', 'On main']);
-    await w.world.repo.git(['push', '--quiet', 'origin', 'main']);
+    await w.world.pushAsPerson('main', files, 'On main');
     if (o.checkout !== false) await w.world.checkout();
   }
 
@@ -728,6 +718,20 @@ describe('protected paths', () => {
     expect((await git(['show', 'restored:.github/workflows/ci.yml'])).stdout).toBe(
       HOSTILE['Tidy CI']['.github/workflows/ci.yml'],
     );
+  });
+
+  it("block holds a head taken whole from a fork's pull request, with no commit of the run's own", async () => {
+    // A stranger's fork changes the CI workflow; the agent (prompt-injected) makes that head its branch.
+    await w.world.pushAsPerson('refs/pull/7/head', HOSTILE['Tidy CI'], 'Tidy CI');
+    const takeFork = async (_: string, git: (args: string[]) => Promise<string>) => {
+      await git(['fetch', '--quiet', 'origin', 'refs/pull/7/head']);
+      await git(['reset', '--quiet', '--hard', 'FETCH_HEAD']);
+    };
+    const r = await w.run({ play: { act: takeFork } });
+    const { outputs, failure } = ended(r);
+    expect(outputs).toMatchObject({ status: 'publish-failed', 'pr-url': '', branch: '' });
+    expect(failure).toMatch(/change 1 protected path \(`\.github\/workflows\/ci\.yml`\); nothing was pushed/);
+    expect(await originBranches()).not.toMatch(/gemini-run/);
   });
 
   it('allow: the pull request opens, its body and the tracking comment warn', async () => {

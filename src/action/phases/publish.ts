@@ -82,9 +82,10 @@ async function protectedChanges(
   remoteTips: Map<string, string>,
 ): Promise<ProtectedChange[]> {
   const setting = r.inputs.protectedPaths;
-  if ((!setting.defaults && setting.globs.length === 0) || result.commits.length === 0) return [];
-  const repo = r.workspace.vault.dir;
   const { baseSha, remoteSha } = r.workspace;
+  // Whatever moved the branch, commits of the run's own or not: a head taken from a fork's pull request has none.
+  if ((!setting.defaults && setting.globs.length === 0) || result.headSha === baseSha) return [];
+  const repo = r.workspace.vault.dir;
   const baseTip = remoteTips.get(`refs/heads/${r.plan.base}`);
   const trusted = [baseSha, ...(remoteSha ? [remoteSha] : []), ...(baseTip ? [baseTip] : [])];
   const names = setting.defaults ? await contextFileNamesAt(repo, [...trusted, result.headSha]) : [];
