@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { FakeGemini, type Script } from '../../src/fake/gemini-api.js';
 import { FakeGitHub, branchesFromGit, type FakeUser } from '../../src/fake/github-api.js';
 import type { JobConclusion } from '../../src/fake/github/workflow-runs.js';
@@ -455,6 +455,27 @@ export class ActionWorld implements AsyncDisposable {
       event,
       status: 'in_progress',
     });
+  }
+
+  /**
+   * Someone else's commit of `files` (path → text) on top of main, pushed to origin's `ref`: a branch name, or a full
+   * ref such as a fork's `refs/pull/7/head`. The work repository is left on main (moved to the commit when `ref` is
+   * main); the commit's sha.
+   */
+  async pushAsPerson(ref: string, files: Record<string, string>, message: string): Promise<string> {
+    const git = (args: string[]) => this.repo.git(args);
+    await git(['checkout', '--quiet', '--detach', 'main']);
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(dirname(join(this.repo.dir, path)), { recursive: true });
+      await writeFile(join(this.repo.dir, path), text);
+    }
+    await git(['add', '-A']);
+    await git(['commit', '--quiet', '-m', message]);
+    await git(['push', '--quiet', 'origin', `HEAD:${ref.startsWith('refs/') ? ref : `refs/heads/${ref}`}`]);
+    const sha = (await git(['rev-parse', 'HEAD'])).trim();
+    await git(['checkout', '--quiet', 'main']);
+    if (ref === 'main') await git(['merge', '--quiet', '--ff-only', sha]);
+    return sha;
   }
 
   /** The tip of `branch` on the origin (the action's run branch by default). */

@@ -171,12 +171,11 @@ describe('sign-commits (issue 27)', () => {
 
   it("a head GitHub has already (the agent moved its branch to a person's) is pointed at, even under 'required'", async () => {
     // A person's branch on origin; the agent takes it as its own work, making no commit of its own.
-    await w.world.repo.git(['checkout', '--quiet', '-b', 'feature']);
-    await writeFile(join(w.world.repo.dir, 'feature.txt'), "a person's work\n");
-    await w.world.repo.git(['add', '-A']);
-    await w.world.repo.git(['commit', '--quiet', '-m', 'A person adds a feature']);
-    await w.world.repo.git(['push', '--quiet', 'origin', 'feature']);
-    const feature = (await origin(['rev-parse', 'refs/heads/feature'])).stdout.trim();
+    const feature = await w.world.pushAsPerson(
+      'feature',
+      { 'feature.txt': "a person's work\n" },
+      'A person adds a feature',
+    );
     const takeFeature = async (_: string, git: (args: string[]) => Promise<string>) => {
       await git(['fetch', '--quiet', 'origin', 'feature']);
       await git(['reset', '--quiet', '--hard', 'FETCH_HEAD']);
