@@ -5,6 +5,8 @@ import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerRespon
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { PROXY_CHILD_ENV, launchModelProxy } from '../../src/proxy/launch.js';
@@ -1075,6 +1077,20 @@ describe('model proxy: as its own process', () => {
     expect(p.pid).toBeUndefined();
     const r = await call(p.url, '/v1beta/models/m:generateContent', { body: '{}', headers: withKey() });
     expect(r.status).toBe(200);
+  });
+
+  it('refuses a bundle without its proxy entry, rather than keep the credential in this process', async () => {
+    const up = await startUpstream();
+    const script = join(tmpdir(), `gemini-run-no-such-proxy-${process.pid}`, 'proxy.js');
+    await expect(
+      launchModelProxy({
+        upstream: up.url,
+        api: 'gemini-api',
+        placeholder: PLACEHOLDER,
+        credential: { kind: 'api-key', apiKey: KEY },
+        script,
+      }),
+    ).rejects.toThrow(`the model proxy's entry ${script} is missing: rebuild dist/`);
   });
 
   it('runs main.ts as a child whose cmdline and environ hold no secret, and stop() ends it', async () => {
