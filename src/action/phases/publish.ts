@@ -82,10 +82,9 @@ async function protectedChanges(
   remoteTips: Map<string, string>,
 ): Promise<ProtectedChange[]> {
   const setting = r.inputs.protectedPaths;
-  const { baseSha, remoteSha } = r.workspace;
-  // Whatever moved the branch, commits of the run's own or not: a head taken from a fork's pull request has none.
-  if ((!setting.defaults && setting.globs.length === 0) || result.headSha === baseSha) return [];
+  if (!setting.defaults && setting.globs.length === 0) return [];
   const repo = r.workspace.vault.dir;
+  const { baseSha, remoteSha } = r.workspace;
   const baseTip = remoteTips.get(`refs/heads/${r.plan.base}`);
   const trusted = [baseSha, ...(remoteSha ? [remoteSha] : []), ...(baseTip ? [baseTip] : [])];
   const names = setting.defaults ? await contextFileNamesAt(repo, [...trusted, result.headSha]) : [];
@@ -138,13 +137,15 @@ export async function publish(r: AtPublish): Promise<Published> {
   const remoteTips = await remoteTipsOf(r);
   const known = knownCommits(r, remoteTips);
   const { result, unsettled } = await settled(r, known);
-  const touched = await protectedChanges(r, result, remoteTips);
+  const work = await hasWork(r, result);
+  // Whatever moved the branch, commits of the run's own or not: a head taken from a fork's pull request has none.
+  const touched = work ? await protectedChanges(r, result, remoteTips) : [];
   const allowed = r.inputs.protectedPathsPolicy === 'allow' ? touched : [];
   const summaryOf = (res: RunResult) =>
     protectedWarning(allowed) + renderSummary(res, { task, publishOn: r.publishOn });
   const summaryBody = summaryOf(result);
   const base = { result, summaryBody, outDir, artifactName };
-  if (!(await hasWork(r, result))) {
+  if (!work) {
     return {
       ...base,
       runStatus: result.status === 'finished' ? 'no-changes' : result.status,
