@@ -46755,8 +46755,7 @@ function rateLimited(data) {
   const errors = data?.errors;
   return Array.isArray(errors) && errors.some((e) => e?.type === "RATE_LIMITED");
 }
-function rateLimitOf(error63, url2, nowMs) {
-  const graphql3 = new URL(url2, "http://github.test").pathname.startsWith("/graphql");
+function rateLimitOf(error63, graphql3, nowMs) {
   if (!(error63.status === 403 || error63.status === 429 || graphql3 && error63.status !== 401)) return void 0;
   const headers = error63.response?.headers ?? {};
   if (/\bsecondary rate\b/i.test(error63.message)) {
@@ -46781,17 +46780,18 @@ function graphqlFailure(response, options) {
   return void 0;
 }
 async function requestWithPolicy(policy, request2, options) {
+  const graphql3 = new URL(options.url ?? "/", "http://github.test").pathname.startsWith("/graphql");
   let retries = 0;
   let limitRetries = 0;
   for (; ; ) {
     try {
       const response = await request2(options);
-      const failed = new URL(options.url ?? "/", "http://github.test").pathname.startsWith("/graphql") ? graphqlFailure(response, options) : void 0;
+      const failed = graphql3 ? graphqlFailure(response, options) : void 0;
       if (failed) throw failed;
       return response;
     } catch (error63) {
       if (!isFailedRequest(error63)) throw error63;
-      const limit = rateLimitOf(error63, options.url ?? "/", Date.now());
+      const limit = rateLimitOf(error63, graphql3, Date.now());
       let waitS;
       if (limit) {
         if (!policy.onLimit(limit.kind, limit.retryAfter, options, limitRetries)) throw error63;

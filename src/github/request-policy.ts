@@ -36,10 +36,9 @@ function rateLimited(data: unknown): boolean {
 /** The rate limit a failure is, with the seconds until it lifts; undefined for any other failure. */
 export function rateLimitOf(
   error: FailedRequest,
-  url: string,
+  graphql: boolean,
   nowMs: number,
 ): { kind: LimitKind; retryAfter: number } | undefined {
-  const graphql = new URL(url, 'http://github.test').pathname.startsWith('/graphql');
   if (!(error.status === 403 || error.status === 429 || (graphql && error.status !== 401))) return undefined;
   const headers = error.response?.headers ?? {};
   if (/\bsecondary rate\b/i.test(error.message)) {
@@ -93,19 +92,18 @@ export async function requestWithPolicy<O extends RequestShape, R extends { stat
   request: (options: O) => R | Promise<R>,
   options: O,
 ): Promise<R> {
+  const graphql = new URL(options.url ?? '/', 'http://github.test').pathname.startsWith('/graphql');
   let retries = 0;
   let limitRetries = 0;
   for (;;) {
     try {
       const response = await request(options);
-      const failed = new URL(options.url ?? '/', 'http://github.test').pathname.startsWith('/graphql')
-        ? graphqlFailure(response, options)
-        : undefined;
+      const failed = graphql ? graphqlFailure(response, options) : undefined;
       if (failed) throw failed;
       return response;
     } catch (error) {
       if (!isFailedRequest(error)) throw error;
-      const limit = rateLimitOf(error, options.url ?? '/', Date.now());
+      const limit = rateLimitOf(error, graphql, Date.now());
       let waitS: number;
       if (limit) {
         if (!policy.onLimit(limit.kind, limit.retryAfter, options, limitRetries)) throw error;
