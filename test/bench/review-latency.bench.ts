@@ -14,19 +14,6 @@ import { bench, median } from './lib.js';
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 3));
 const PULL = 2;
 
-const change = {
-  description: 'writes a file, commits it, answers',
-  steps: [
-    { functionCalls: [{ name: 'write_file', args: { file_path: 'NOTES.md', content: '# Notes\n' } }] },
-    {
-      functionCalls: [
-        { name: 'run_shell_command', args: { command: "git add -A && git commit -q -m 'Add notes'" } },
-      ],
-    },
-    { text: 'Done.' },
-  ],
-};
-
 /** Seconds from now until `posted()` holds, polled every 10 ms while `run` goes on. */
 async function timeUntil(run: () => Promise<{ status?: string }>, posted: () => boolean): Promise<number> {
   const t0 = performance.now();
@@ -96,7 +83,7 @@ async function round(i: number): Promise<{ review: number; change: number }> {
       );
     const changed = () =>
       timeUntil(
-        async () => (await world.run({ mode: 'headless', script: change })).main.outputs,
+        async () => (await world.run({ mode: 'headless', script: 'edit-and-commit' })).main.outputs,
         () => world.github.pulls().some((p) => p.number !== PULL),
       );
     // Alternate which goes first: a warm cache or a busy neighbour falls on both.
