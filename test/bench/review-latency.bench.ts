@@ -8,7 +8,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ActionWorld, OWNER, REPO } from '../harness/action-job.js';
+import { ActionWorld } from '../harness/action-job.js';
 import { bench, median } from './lib.js';
 
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 3));
@@ -46,20 +46,7 @@ async function openPull(world: ActionWorld): Promise<unknown> {
     PULL
   )
     throw new Error('the pull request is not #2');
-  const pull = world.github.issue(PULL);
-  return {
-    action: 'opened',
-    pull_request: {
-      number: PULL,
-      title: pull?.title,
-      body: pull?.body,
-      user: { login: 'alice', type: 'User' },
-      draft: false,
-      updated_at: pull?.updatedAt,
-    },
-    repository: { full_name: `${OWNER}/${REPO}`, name: REPO, owner: { login: OWNER } },
-    sender: { login: 'alice', type: 'User' },
-  };
+  return world.pullRequestPayload('opened', PULL);
 }
 
 async function round(i: number): Promise<{ review: number; change: number }> {

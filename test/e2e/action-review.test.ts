@@ -38,23 +38,7 @@ describe('issue 42: flow review', () => {
     return (await repo.git(['rev-parse', 'HEAD'])).trim();
   }
 
-  function pullPayload(action: string): unknown {
-    const pull = worldOf().github.issue(PULL);
-    return {
-      action,
-      pull_request: {
-        number: PULL,
-        title: pull?.title,
-        body: pull?.body,
-        user: { login: 'alice', type: 'User' },
-        draft: false,
-        html_url: `https://github.com/${OWNER}/${REPO}/pull/${PULL}`,
-        updated_at: pull?.updatedAt,
-      },
-      repository: { full_name: `${OWNER}/${REPO}`, name: REPO, owner: { login: OWNER } },
-      sender: { login: 'alice', type: 'User' },
-    };
-  }
+  const pullPayload = (action: string): unknown => worldOf().pullRequestPayload(action, PULL);
 
   it('a pull request with a bug gets one review: the comment on its line, a suggestion that applies, nothing live, no approval', async () => {
     const world = worldOf();

@@ -231,6 +231,25 @@ export class ActionWorld implements AsyncDisposable {
     };
   }
 
+  /** A `pull_request` payload (`opened`, `synchronize`, …) of pull request `number`, opened by `author`. */
+  pullRequestPayload(action: string, number: number, author = 'alice'): unknown {
+    const pull = this.github.issue(number);
+    return {
+      action,
+      pull_request: {
+        number,
+        title: pull?.title,
+        body: pull?.body,
+        user: { login: author, type: 'User' },
+        draft: false,
+        html_url: `https://github.com/${OWNER}/${REPO}/pull/${number}`,
+        updated_at: pull?.updatedAt,
+      },
+      repository: { full_name: `${OWNER}/${REPO}`, name: REPO, owner: { login: OWNER } },
+      sender: { login: author, type: 'User' },
+    };
+  }
+
   commentPayload(body: string, opts: { issue: number; isPull?: boolean; actor?: string }): unknown {
     const actor = opts.actor ?? 'alice';
     const commentId = this.github.addComment({ issue: opts.issue, body, user: actor });
