@@ -185,6 +185,16 @@ async function secondJob(): Promise<{ issue: number; workspace: string }> {
 
 const spentBy = (r: PipelineRun) => Number(r.result?.outputs['total-tokens'] || 0);
 
+/** A run stopped before gemini by GitHub's refusal of the ledger, in one line naming the permissions it needs. */
+function expectLedgerRefused(r: PipelineRun): void {
+  const out = ended(r);
+  expect(out.outputs.status).toBe('crashed');
+  expect(out.failure).toMatch(
+    /GitHub refused the spend ledger of 'max-daily-tokens' \(Resource not accessible by integration.*\): the workflow's token needs 'issues: write' and 'actions: read'\./,
+  );
+  expect(r.seen).toHaveLength(0);
+}
+
 describe('max-daily-tokens: concurrent runs', () => {
   it('two runs that write at the same second under 1.5 runs’ worth: one finishes, the other is stopped at what the first left; the day spends at most the cap', async () => {
     const ledger = seedLedger();
@@ -552,12 +562,7 @@ describe('max-daily-tokens: a run and its day', () => {
       kind: 'forbidden',
     });
     const r = await run({ play: work('NOTES.md') });
-    const out = ended(r);
-    expect(out.outputs.status).toBe('crashed');
-    expect(out.failure).toMatch(
-      /GitHub refused the spend ledger of 'max-daily-tokens' \(Resource not accessible by integration.*\): the workflow's token needs 'issues: write' and 'actions: read'\./,
-    );
-    expect(r.seen).toHaveLength(0);
+    expectLedgerRefused(r);
     const [ledger] = ledgers();
     expect(entries(ledger!)).toEqual([]);
   });
@@ -629,11 +634,6 @@ describe('max-daily-tokens: a run and its day', () => {
   it('a ledger GitHub refuses stops the run before gemini, naming the permissions it needs', async () => {
     w.github.failNext({ method: 'POST', path: `/repos/${OWNER}/${REPO}/issues`, kind: 'forbidden' });
     const r = await run({ play: work('NOTES.md') });
-    const out = ended(r);
-    expect(out.outputs.status).toBe('crashed');
-    expect(out.failure).toMatch(
-      /GitHub refused the spend ledger of 'max-daily-tokens' \(Resource not accessible by integration.*\): the workflow's token needs 'issues: write' and 'actions: read'\./,
-    );
-    expect(r.seen).toHaveLength(0);
+    expectLedgerRefused(r);
   });
 });
