@@ -6,7 +6,6 @@
  * a trigger decides on; the code's verdict is interpretEvent's, with the example's own `with:` inputs.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Evaluator, Lexer, Parser, data } from '@actions/expressions';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -19,15 +18,9 @@ import {
   TRIGGERS,
   type TriggerSettings,
 } from '../../src/github/trigger.js';
+import { webhookExamples } from '../harness/webhook-examples.js';
 
 type Payload = Record<string, unknown>;
-const definitions = createRequire(import.meta.url)(
-  '@octokit/webhooks-examples/api.github.com/index.json',
-) as {
-  name: string;
-  examples: Payload[];
-}[];
-
 const exampleWorkflow = z.object({
   on: z.union([z.string(), z.array(z.string()), z.record(z.string(), z.unknown())]),
   jobs: z.record(
@@ -119,9 +112,7 @@ function variants(event: string, s: TriggerSettings): Payload[] {
   ];
   // A schedule is no webhook (GitHub records no example): its payload names the cron line.
   if (event === 'schedule') out.push({ schedule: '0 * * * *', repository: { full_name: 'octo/repo' } });
-  // pull_request_target delivers pull_request's payload (the examples have none of their own).
-  const name = event === 'pull_request_target' ? 'pull_request' : event;
-  for (const p of definitions.find((d) => d.name === name)?.examples ?? []) {
+  for (const p of webhookExamples(event)) {
     const repo = (p.repository as { full_name: string }).full_name;
     const branches = [`${s.branchPrefix ?? 'gemini-run/'}issue-1`, 'main'];
     if (event === 'workflow_run') {

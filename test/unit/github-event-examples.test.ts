@@ -4,7 +4,6 @@
  * start one, read from the real fields. Only the text a trigger is matched on is set (the examples' comments do not
  * start with our phrase); everything else is the payload as GitHub sent it.
  */
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import {
   interpretEvent,
@@ -13,33 +12,17 @@ import {
   TRIGGERS,
   type TriggerSettings,
 } from '../../src/github/trigger.js';
-
-type Payload = Record<string, unknown> & { action?: string };
-interface Definition {
-  name: string;
-  examples: Payload[];
-}
-
-const definitions = createRequire(import.meta.url)(
-  '@octokit/webhooks-examples/api.github.com/index.json',
-) as Definition[];
-
-function examplesOf(event: string, action?: string): Payload[] {
-  // pull_request_target delivers pull_request's payload (the examples have none of their own).
-  const name = event === 'pull_request_target' ? 'pull_request' : event;
-  const examples = definitions.find((d) => d.name === name)?.examples ?? [];
-  return action === undefined ? examples : examples.filter((e) => e.action === action);
-}
+import { webhookExamples, type WebhookPayload } from '../harness/webhook-examples.js';
 
 const settings: TriggerSettings = { triggerLabel: 'gemini-run', triggerPhrase: '/gemini' };
 const login = (u: unknown): string => (u as { login: string }).login;
-const field = (p: Payload, key: string): Record<string, unknown> => p[key] as Record<string, unknown>;
+const field = (p: WebhookPayload, key: string): Record<string, unknown> => p[key] as Record<string, unknown>;
 
 describe('real webhook payloads (@octokit/webhooks-examples)', () => {
   // A schedule is no webhook (GitHub has no example of it): its payload names the cron line and nothing is read.
   const webhooks = Object.keys(TRIGGERS).filter((event) => event !== 'schedule');
   it.each(webhooks)('every %s example passes the payload schema', (event) => {
-    const examples = examplesOf(event);
+    const examples = webhookExamples(event);
     expect(examples.length).toBeGreaterThan(0);
     for (const payload of examples) {
       // A payload the schema refused throws a UserError; a decision (run or skip) is what a real one gets. The
@@ -51,7 +34,7 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
   it.each(Object.keys(REVIEW_TRIGGERS))(
     'flow review: every %s example passes the payload schema',
     (event) => {
-      const examples = examplesOf(event);
+      const examples = webhookExamples(event);
       expect(examples.length).toBeGreaterThan(0);
       for (const payload of examples)
         expect(['run', 'skip']).toContain(
@@ -63,7 +46,7 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
   it.each(Object.keys(TRIAGE_TRIGGERS).filter((event) => event !== 'schedule'))(
     'flow triage: every %s example passes the payload schema',
     (event) => {
-      const examples = examplesOf(event);
+      const examples = webhookExamples(event);
       expect(examples.length).toBeGreaterThan(0);
       for (const payload of examples)
         expect(['run', 'skip', 'sweep']).toContain(
@@ -76,7 +59,7 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
     'flow review: %s opened, synchronize, reopened, ready_for_review: a review of the pull request, for its author',
     (event) => {
       const actions = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
-      const examples = examplesOf(event).filter((p) => actions.includes(p.action ?? ''));
+      const examples = webhookExamples(event).filter((p) => actions.includes(p.action ?? ''));
       expect(examples.length).toBeGreaterThan(0);
       for (const p of examples) {
         const pull = field(p, 'pull_request');
@@ -95,7 +78,7 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
   );
 
   it('issues.labeled: a run on the labelled issue, by the labeller', () => {
-    const examples = examplesOf('issues', 'labeled');
+    const examples = webhookExamples('issues', 'labeled');
     expect(examples.length).toBeGreaterThan(0);
     for (const p of examples) {
       const label = (field(p, 'label') as { name: string }).name;
@@ -110,7 +93,7 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
   });
 
   it('issues.assigned: a run when the trigger assignee is assigned', () => {
-    const examples = examplesOf('issues', 'assigned');
+    const examples = webhookExamples('issues', 'assigned');
     expect(examples.length).toBeGreaterThan(0);
     for (const p of examples) {
       const t = interpretEvent('issues', p, { ...settings, triggerAssignee: login(p.assignee) });
@@ -119,7 +102,7 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
   });
 
   it("issues.opened: a run when the new body holds the phrase, by the issue's author; a transferred issue is none", () => {
-    const examples = examplesOf('issues', 'opened');
+    const examples = webhookExamples('issues', 'opened');
     expect(examples.some((p) => 'changes' in p)).toBe(true);
     for (const p of examples) {
       const issue: Record<string, unknown> = { ...field(p, 'issue'), body: 'Something to do.\n\n/gemini' };
@@ -137,7 +120,7 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
   });
 
   it('workflow_run.completed: a failure on a gemini-run branch is a ci-fix run, with fix-ci on', () => {
-    const examples = examplesOf('workflow_run', 'completed');
+    const examples = webhookExamples('workflow_run', 'completed');
     expect(examples.length).toBeGreaterThan(0);
     for (const p of examples) {
       const run = field(p, 'workflow_run');
@@ -164,7 +147,7 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
   });
 
   it("check_suite.completed: another CI's failure on a gemini-run branch is a ci-fix run; Actions' own is not", () => {
-    const examples = examplesOf('check_suite', 'completed');
+    const examples = webhookExamples('check_suite', 'completed');
     let ran = 0;
     for (const p of examples) {
       const suite = field(p, 'check_suite');
@@ -208,7 +191,7 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
   });
 
   it('issue_comment.created: a run on the issue, the comment being the instruction', () => {
-    const examples = examplesOf('issue_comment', 'created');
+    const examples = webhookExamples('issue_comment', 'created');
     expect(examples.length).toBeGreaterThan(0);
     for (const p of examples) {
       const comment: Record<string, unknown> = { ...field(p, 'comment'), body: '/gemini add a notes file' };
@@ -225,7 +208,7 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
   });
 
   it('pull_request_review_comment.created: a run on the PR, anchored where the comment sits', () => {
-    const examples = examplesOf('pull_request_review_comment', 'created');
+    const examples = webhookExamples('pull_request_review_comment', 'created');
     expect(examples.length).toBeGreaterThan(0);
     for (const p of examples) {
       const comment: Record<string, unknown> = { ...field(p, 'comment'), body: '/gemini use fewer emoji' };
@@ -242,7 +225,7 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
   });
 
   it('pull_request_review.submitted: a run on the PR from the review body; no body, no run', () => {
-    const examples = examplesOf('pull_request_review', 'submitted');
+    const examples = webhookExamples('pull_request_review', 'submitted');
     expect(examples.length).toBeGreaterThan(0);
     for (const p of examples) {
       expect(interpretEvent('pull_request_review', p, settings).kind).toBe('skip');
@@ -258,7 +241,7 @@ describe('real webhook payloads (@octokit/webhooks-examples)', () => {
   });
 
   it('workflow_dispatch: a run with the dispatch prompt', () => {
-    for (const p of examplesOf('workflow_dispatch')) {
+    for (const p of webhookExamples('workflow_dispatch')) {
       const t = interpretEvent('workflow_dispatch', p, { ...settings, prompt: 'tidy the README' });
       expect(t).toMatchObject({ kind: 'run', via: 'dispatch', instruction: 'tidy the README' });
     }
