@@ -196,20 +196,23 @@ describe.skipIf(!root)('limits where the traffic flows (action, attacker agent)'
         expect(r.main.outputs.status, log).toBe('budget-exceeded');
 
         // The proxy's count: past the budget, in the summary and the outputs; total-tokens never below it.
+        // Whether the agent's next call reaches the proxy before the run is stopped is a race (under load the stop
+        // wins): a refusal, when there is one, is counted; the proxy's refusal itself is pinned in model-proxy.test.ts.
         const served =
-          /\| Served by the model proxy \| ([\d,]+) tokens in \d+ answer\(s\); (\d+) model call\(s\) refused at the budget \|/.exec(
+          /\| Served by the model proxy \| ([\d,]+) tokens in \d+ answer\(s\)(?:; (\d+) model call\(s\) refused at the budget)? \|/.exec(
             r.main.summary,
           );
         expect(served, r.main.summary).not.toBeNull();
         const tokens = Number(served![1]!.replace(/,/g, ''));
         expect(tokens).toBeGreaterThanOrEqual(BUDGET);
-        expect(Number(served![2])).toBeGreaterThanOrEqual(1);
         expect(Number(r.main.outputs['total-tokens'])).toBeGreaterThanOrEqual(tokens);
         const usage = JSON.parse(r.main.outputs.usage!) as {
           servedTokens: number;
+          refusedAtLimit: number;
           models: { totalTokens: number }[];
         };
         expect(usage.servedTokens).toBe(tokens);
+        expect(usage.refusedAtLimit).toBe(Number(served![2] ?? 0));
         // The CLI's own telemetry saw far less: the agent's calls went around it.
         const byCli = usage.models.reduce((n, m) => n + m.totalTokens, 0);
         expect(byCli).toBeLessThan(BUDGET);
