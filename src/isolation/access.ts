@@ -12,7 +12,7 @@ import { lstat, open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { exec, type ExecResult } from '../util/exec.js';
-import { guardSignalTeardown } from '../util/process.js';
+import { guardHostChange } from '../util/process.js';
 import { SHARED_ACL_LOCK, type AgentUser } from './agent-user.js';
 import type { Privilege } from './privilege.js';
 
@@ -186,15 +186,10 @@ export async function grantAgentAccess(o: {
       if (!hadAcl) await dropBareAcls(dir, false, true);
     }
   };
-  // A run stopped by a signal takes its files and entries back as well (process.ts runs this before it ends).
-  const unguard = guardSignalTeardown(() => grant.revoke());
-  const grant: AccessGrant = {
-    revoke: () => {
-      unguard();
-      return (revoked ??= revoke());
-    },
-  };
-  try {
+  const revokeOnce = () => (revoked ??= revoke());
+  // A run stopped by a signal takes its files and entries back as well (process.ts runs this before it ends), once
+  // the entry being added is in: one added after the revoke would stay.
+  const { made, unguard } = guardHostChange(async (step) => {
     const seen = new Set<string>();
     for (const path of [...o.trees, ...o.reach]) {
       for (const dir of ancestorsOf(path)) {
@@ -210,12 +205,25 @@ export async function grantAgentAccess(o: {
         }
         if (d === 'grant') {
           const hadAcl = (await aclsOf(dir)).size > 0;
-          await setfaclShared(['-m', `u:${o.user.uid}:x`, dir]);
+          step();
           traversed.push({ dir, hadAcl });
+          await setfaclShared(['-m', `u:${o.user.uid}:x`, dir]);
         }
       }
     }
-    for (const tree of o.trees) await openTree(tree, spec);
+    for (const tree of o.trees) {
+      step();
+      await openTree(tree, spec);
+    }
+  }, revokeOnce);
+  const grant: AccessGrant = {
+    revoke: () => {
+      unguard();
+      return revokeOnce();
+    },
+  };
+  try {
+    await made;
     return grant;
   } catch (e) {
     await grant.revoke().catch(() => undefined);

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { canonicalAddress } from '../util/ip-address.js';
 import { UserError } from '../util/errors.js';
 import { exec } from '../util/exec.js';
-import { guardSignalTeardown } from '../util/process.js';
+import { guardHostChange } from '../util/process.js';
 import type { Logger } from '../util/log.js';
 import type { SwitchingPrivilege } from './agent-user.js';
 import { EGRESS_WRAPPER, egressWrapperInstalled } from './egress-wrapper.js';
@@ -312,25 +312,30 @@ export async function installEgressFilter(o: {
   const families: Family[] = state.ipv6 ? ['iptables', 'ip6tables'] : ['iptables'];
   const accounted = new Set<Family>();
   let removed: Promise<void> | undefined;
-  // A run stopped by a signal removes its chain too, from the first rule on: a jump left in OUTPUT would cut the
-  // next agent of this uid off.
-  const unguard = guardSignalTeardown(() => (removed ??= removeEgressFilter(state)));
-  try {
+  const remove = () => (removed ??= removeEgressFilter(state));
+  // A run stopped by a signal removes its chain too, from the first rule on (a jump left in OUTPUT would cut the
+  // next agent of this uid off), after the rule being added: a rule added after the removal would stay.
+  const { made, unguard } = guardHostChange(async (step) => {
     for (const family of families) {
+      step();
       const listing = await run(family, o.privilege, ['-S', 'OUTPUT']);
       if (listing.exitCode !== 0) throw cannotFilter(family, listing.stderr);
       for (const chain of staleChains(listing.stdout, o.uid)) await removeFamily(family, { ...state, chain });
       await removeFamily(family, state);
       for (const args of installRules(state, family)) {
+        step();
         const r = await run(family, o.privilege, args);
         // Without the hashlimit match the filter still holds; only the destinations go unnamed.
         if (r.exitCode === 0 && isAccountingRule(args)) accounted.add(family);
         else if (r.exitCode !== 0 && !isAccountingRule(args)) throw cannotFilter(family, r.stderr);
       }
     }
+  }, remove);
+  try {
+    await made;
   } catch (e) {
     unguard();
-    await removeEgressFilter(state);
+    await remove();
     throw e;
   }
   return {
@@ -355,7 +360,7 @@ export async function installEgressFilter(o: {
     },
     remove: () => {
       unguard();
-      return (removed ??= removeEgressFilter(state));
+      return remove();
     },
   };
 }

@@ -96,6 +96,8 @@ const signalTeardowns = new Set<() => Promise<void>>();
  */
 const TEARDOWN_BOUND_MS = 7_000;
 let tearingDown = false;
+/** The first fatal signal this process got: it is ending, so a change to the host makes no further step. */
+let signalled: NodeJS.Signals | undefined;
 /** Said when a signal starts a teardown (the CLI prints a line: a Ctrl-C that goes quiet looks like a hang). */
 let notice: ((signal: NodeJS.Signals, teardowns: number) => void) | undefined;
 
@@ -115,12 +117,18 @@ function runExitCleanups(): void {
   }
 }
 
-/** Newest first, each on its own (one that fails does not keep the others), all within the bound. */
+/**
+ * Newest first, each on its own (one that fails does not keep the others), all within the bound. A run's code goes
+ * on while they run and may open something more (a claim taken a moment before the signal, guarded a moment
+ * after): those are torn down too, until none is left.
+ */
 async function runSignalTeardowns(): Promise<void> {
-  const all = [...signalTeardowns].reverse();
-  signalTeardowns.clear();
   const each = (async () => {
-    for (const teardown of all) await teardown().catch(() => undefined);
+    while (signalTeardowns.size > 0) {
+      const all = [...signalTeardowns].reverse();
+      signalTeardowns.clear();
+      for (const teardown of all) await teardown().catch(() => undefined);
+    }
   })();
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, TEARDOWN_BOUND_MS)));
@@ -133,6 +141,7 @@ function onFatalSignal(signal: NodeJS.Signals): void {
   // ending now would leave half of what it removes.
   if (tearingDown) return;
   tearingDown = true;
+  signalled ??= signal;
   try {
     notice?.(signal, signalTeardowns.size);
   } catch {
@@ -207,4 +216,34 @@ export function guardSignalTeardown(teardown: () => Promise<void>): () => void {
     signalTeardowns.delete(once);
     syncListeners();
   };
+}
+
+/** Thrown by a change to the host that a signal stopped: the process is ending and undoes what was made. */
+export class StoppedBySignal extends Error {
+  constructor(readonly signal: NodeJS.Signals) {
+    super(`stopped by ${signal}`);
+    this.name = 'StoppedBySignal';
+  }
+}
+
+/**
+ * A change to the host made in steps (a chain's rules, ACL entries on directories), undone by `undo` if a signal
+ * arrives. Undoing while the steps go on would leave the later ones behind, and the process ends right after its
+ * teardowns: so once a signal came `step()` throws StoppedBySignal (`make` calls it before each step), and the
+ * teardown waits for the step in flight before it undoes. A change begun after the signal makes no step.
+ * `unguard` ends the guard (the change is undone by its owner, or kept).
+ */
+export function guardHostChange<T>(
+  make: (step: () => void) => Promise<T>,
+  undo: () => Promise<void>,
+): { made: Promise<T>; unguard: () => void } {
+  // The teardown cannot run before `made` is set: a signal is handled on a later turn of the event loop.
+  const unguard = guardSignalTeardown(async () => {
+    await made.catch(() => undefined);
+    await undo();
+  });
+  const made = make(() => {
+    if (signalled) throw new StoppedBySignal(signalled);
+  });
+  return { made, unguard };
 }
