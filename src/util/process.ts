@@ -219,7 +219,7 @@ export function guardSignalTeardown(teardown: () => Promise<void>): () => void {
 }
 
 /** Thrown by a change to the host that a signal stopped: the process is ending and undoes what was made. */
-export class StoppedBySignal extends Error {
+class StoppedBySignal extends Error {
   constructor(readonly signal: NodeJS.Signals) {
     super(`stopped by ${signal}`);
     this.name = 'StoppedBySignal';
