@@ -69,6 +69,8 @@ export class ProbeContext {
   private readonly fakes: ProbeFake[] = [];
   private readonly drivers: TmuxDriver[] = [];
   private fake?: ProbeFake;
+  /** A headless gemini still running at the deadline and killed there: the CLI hung, not a behaviour observed. */
+  cutAtDeadline = false;
 
   private constructor(
     readonly gemini: string,
@@ -202,6 +204,7 @@ export class ProbeContext {
       allowAllExitCodes: true,
       timeoutMs: Math.max(1000, this.remainingMs()),
     });
+    if (res.exitCode === 137 && this.remainingMs() === 0) this.cutAtDeadline = true;
     return { ...res, durationMs: Date.now() - started };
   }
 

@@ -69,13 +69,15 @@ export async function runProbe(
   } finally {
     if (timer) clearTimeout(timer);
   }
+  const hung = ctx?.cutAtDeadline === true;
+  if (hung) observed += ' [gemini was still running at the deadline and was killed: it hung]';
   const problems = ctx ? await ctx.dispose() : [];
   if (ctx) active.delete(ctx);
   if (problems.length > 0) {
     observed += ` [cleanup: ${problems.join('; ')}]`;
     pass = false;
   }
-  return { ...base, observed, pass, durationMs: Date.now() - started };
+  return { ...base, observed, pass, durationMs: Date.now() - started, ...(hung ? { hung } : {}) };
 }
 
 /** Runs probes one after another (each starts real processes; the machine has few cores). */

@@ -31,4 +31,6 @@ export interface ProbeResult {
   observed: string;
   pass: boolean;
   durationMs: number;
+  /** A gemini it started was killed at the probe's deadline (a hang, which a loaded machine can cause). */
+  hung?: boolean;
 }

@@ -8,6 +8,7 @@ import { probeCommand } from '../../src/cli/commands/probe.js';
 import { PROBES } from '../../src/probe/index.js';
 import { runProbe } from '../../src/probe/runner.js';
 import { DEFAULT_PROBE_TIMEOUT_MS } from '../../src/probe/runner.js';
+import type { Probe } from '../../src/probe/types.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PINNED = join(ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
@@ -32,10 +33,17 @@ describe.sequential('probe suite against the pinned gemini 0.42.0', () => {
     it(
       probe.name,
       async () => {
-        const r = await runProbe(probe, { gemini: PINNED });
+        let r = await runProbe(probe, { gemini: PINNED });
+        // gemini 0.42.0 has been seen to hang once at a start under the suite's load (session-id-collision: no
+        // output, killed at the deadline 28 s on, 2 s alone). A hang is asked once more and said; a behaviour that
+        // drifted fails at once, and a second hang fails too.
+        if (r.hung) {
+          console.log(`${r.name}: gemini hung (${r.observed}); asked once more`);
+          r = await runProbe(probe, { gemini: PINNED });
+        }
         expect(r.pass, `${r.name}: expected ${r.expected}; observed ${r.observed}`).toBe(true);
       },
-      (probe.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS) + 20_000,
+      2 * (probe.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS) + 20_000,
     );
   }
 });
@@ -55,6 +63,35 @@ describe('gemini-run probe', () => {
       expect(m.out()).toContain(
         '| version | `gemini --version` prints the version on the last stdout line | 0.61.0 | 9.9.9 (exit 0) | **DRIFT** |',
       );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('tells a gemini that hung (killed at the deadline) from a behaviour that drifted', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'probe-hang-'));
+    try {
+      const fake = join(dir, 'gemini');
+      await writeFile(fake, '#!/bin/sh\nexec sleep 60\n');
+      await chmod(fake, 0o755);
+      const probe: Probe = {
+        name: 'hangs',
+        behaviour: 'a start that never ends',
+        expected: 'exit 0',
+        timeoutMs: 1500,
+        async run(ctx) {
+          const res = await ctx.headless(['--prompt=x']);
+          return { observed: `exit ${res.exitCode}`, pass: res.exitCode === 0 };
+        },
+      };
+      const r = await runProbe(probe, { gemini: fake, tmpRoot: dir });
+      expect(r).toMatchObject({ pass: false, hung: true });
+      expect(r.observed).toBe('exit 137 [gemini was still running at the deadline and was killed: it hung]');
+      // A start that ends, however wrongly, is a behaviour and not a hang.
+      await writeFile(fake, '#!/bin/sh\nexit 3\n');
+      const drifted = await runProbe(probe, { gemini: fake, tmpRoot: dir });
+      expect(drifted).toMatchObject({ pass: false, observed: 'exit 3' });
+      expect(drifted.hung).toBeUndefined();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
