@@ -28,6 +28,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           setupFiles: ['test/unit-setup.ts'],
+          globalSetup: ['test/cache-setup.ts'],
           // One module graph per worker, not per file: re-importing octokit, zod and the src/ tree for each of ~45
           // files was two thirds of the project's CPU time. Unit tests keep no state in modules (nothing is mocked but
           // child_process, in the setup file every file shares).

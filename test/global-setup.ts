@@ -1,10 +1,11 @@
 /**
  * Refuses to run the suite on a dist/ built from other sources: the end-to-end tests run dist/*.js as a runner
  * does, and a stale bundle would let them pass (or fail) for code that is not in src/. Also installs the Node 24 they
- * run it on (test/harness/node24.ts).
+ * run it on (test/harness/node24.ts), and prunes the harness's disk caches (test/harness/disk-cache.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pruneCaches } from './harness/disk-cache.js';
 import { ensureNode24 } from './harness/node24.js';
 
 export default async function setup(): Promise<void> {
@@ -26,4 +27,5 @@ export default async function setup(): Promise<void> {
   }
   // The end-to-end tests run dist/ on the Node that action.yml declares.
   ensureNode24(root);
+  pruneCaches();
 }

@@ -9,8 +9,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CMARK_CACHE, keep, readKept } from './disk-cache.js';
 
 export interface XmlNode {
   name: string;
@@ -49,34 +49,19 @@ let cacheDir: string | undefined;
  */
 function answers(): string {
   const version = execFileSync('cmark-gfm', ['--version'], { encoding: 'utf8' });
-  return (cacheDir ??= join(
-    import.meta.dirname,
-    '../../node_modules/.cache/gemini-run-cmark',
-    sha256(`${version}\0${XML_ARGS.join(' ')}`).slice(0, 16),
-  ));
+  return (cacheDir ??= join(CMARK_CACHE, sha256(`${version}\0${XML_ARGS.join(' ')}`).slice(0, 16)));
 }
 
-function renderXml(markdown: string, keep: boolean): string {
-  const file = keep ? join(cacheDir ?? answers(), `${sha256(markdown)}.xml`) : undefined;
-  if (file) {
-    try {
-      return readFileSync(file, 'utf8');
-    } catch {
-      // not kept yet
-    }
-  }
+function renderXml(markdown: string, keepIt: boolean): string {
+  const file = keepIt ? join(cacheDir ?? answers(), `${sha256(markdown)}.xml`) : undefined;
+  const kept = file && readKept(file);
+  if (kept) return kept;
   const xml = execFileSync('cmark-gfm', XML_ARGS, {
     input: markdown,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
-  if (file) {
-    mkdirSync(join(file, '..'), { recursive: true });
-    // Two workers may render the same text: each writes its own file and renames it into place.
-    const temp = `${file}.${process.pid}.${process.hrtime.bigint()}`;
-    writeFileSync(temp, xml);
-    renameSync(temp, file);
-  }
+  if (file) keep(file, xml);
   return xml;
 }
 

@@ -9,14 +9,14 @@
  * changed analysis, is parsed again; TypeScript is loaded only when one is.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import type * as TS from 'typescript';
+import { SOURCE_FACTS_CACHE, keep, readKept } from './disk-cache.js';
 
 export const SRC = resolve(import.meta.dirname, '../../src');
 const ROOT = resolve(SRC, '..');
-const CACHE = join(ROOT, 'node_modules/.cache/gemini-run-source-facts');
 const require = createRequire(import.meta.url);
 
 let loadedTs: typeof TS | undefined;
@@ -63,18 +63,12 @@ function factsKey(abs: string, text: string): string {
 /** The facts of `text` (the file at `abs`): from the disk cache for a file of the repository, else parsed. */
 function factsOf(abs: string, text: string): Facts {
   if (!abs.startsWith(ROOT + '/')) return parseFacts(abs, text);
-  const file = join(CACHE, `${factsKey(abs, text)}.json`);
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Facts;
-  } catch {
-    const facts = parseFacts(abs, text);
-    mkdirSync(CACHE, { recursive: true });
-    // Two workers may write the same entry: each writes its own temp file and renames it into place.
-    const temp = `${file}.${process.pid}.${process.hrtime.bigint()}`;
-    writeFileSync(temp, JSON.stringify(facts));
-    renameSync(temp, file);
-    return facts;
-  }
+  const file = join(SOURCE_FACTS_CACHE, `${factsKey(abs, text)}.json`);
+  const kept = readKept(file);
+  if (kept) return JSON.parse(kept) as Facts;
+  const facts = parseFacts(abs, text);
+  keep(file, JSON.stringify(facts));
+  return facts;
 }
 
 function parseFacts(abs: string, text: string): Facts {
