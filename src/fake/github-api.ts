@@ -337,6 +337,14 @@ export class FakeGitHub implements AsyncDisposable {
     issue.updatedAt = this.state.now();
   }
 
+  /** Someone closes an issue in the web UI. */
+  closeIssue(number: number, repoName?: string): void {
+    const issue = this.state.repoOf(repoName).issues.get(number);
+    if (!issue) throw new Error(`FakeGitHub: no issue #${number}`);
+    issue.state = 'closed';
+    issue.closedAt = issue.updatedAt = this.state.now();
+  }
+
   /** Someone removes a label in the web UI. */
   unlabelIssue(number: number, label: string, repoName?: string, by: FakeUser | string = 'alice'): void {
     const issue = this.state.repoOf(repoName).issues.get(number);

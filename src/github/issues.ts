@@ -73,6 +73,16 @@ export async function* openIssuesOldestFirst(client: GitHubClient, repo: RepoRef
   }
 }
 
+/** Whether the issue is open and carries no label now (a sweep's issue may have been triaged since it was listed). */
+export async function openAndUnlabelled(
+  client: GitHubClient,
+  repo: RepoRef,
+  number: number,
+): Promise<boolean> {
+  const { data } = await client.rest.issues.get({ ...repo, issue_number: number });
+  return data.state === 'open' && data.labels.length === 0;
+}
+
 /** Who put `label` on the issue the last time it was put on (its events say), or undefined when they do not say. */
 export async function lastLabelledBy(
   client: GitHubClient,

@@ -208,6 +208,44 @@ describe('the triage sweep (flow: triage on a schedule)', () => {
     expect(third.summary).toContain('nothing to triage');
   });
 
+  it('asks again before each run: an issue triaged, labelled or closed since the sweep listed it is left', async () => {
+    w.github.addRepoLabel('bug');
+    const [byItsOwnRun, byPerson, closed, left] = [2, 3, 4, 5].map((k) =>
+      w.github.addIssue({ title: `Bug ${k}`, body: 'x', user: 'alice' }),
+    ) as [number, number, number, number];
+    let first = true;
+    const r = await w.run({
+      eventName: 'schedule',
+      payload: schedule,
+      inputs: { flow: 'triage' },
+      play: {
+        ...answer,
+        // While #1 is triaged: #2's own `issues: opened` run answers, a person labels #3, and #4 is closed.
+        act: () => {
+          if (first) {
+            w.github.addComment({
+              issue: byItsOwnRun,
+              body: '<!-- gemini-run:triage -->\nNo label was added.',
+              user: 'github-actions[bot]',
+            });
+            w.github.labelIssue(byPerson, 'bug');
+            w.github.closeIssue(closed);
+          }
+          first = false;
+          return Promise.resolve();
+        },
+      },
+    });
+    expect(r.seen.map((o) => o.task.source.number)).toEqual([1, left]);
+    expect(ended(r).outputs.status).toBe('finished');
+    for (const n of [byItsOwnRun, byPerson, closed]) {
+      expect(r.log).toContainEqual(
+        expect.stringContaining(`#${n} was triaged or closed since the sweep listed it`),
+      );
+      expect(triaged(n).length).toBe(n === byItsOwnRun ? 1 : 0);
+    }
+  });
+
   it("each issue is its own run with its own share of the day's budget: a spent day ends the sweep", async () => {
     // The runner's clock at noon (the ledger's day is the runner's): a sweep across midnight would start a new day.
     w.advance(Date.parse(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`) - Date.now());

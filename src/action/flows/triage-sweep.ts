@@ -9,7 +9,7 @@
 import { approve, type Approval } from '../../github/approval.js';
 import { isBotUser, type GitHubClient } from '../../github/client.js';
 import { findMarkedComment } from '../../github/comments.js';
-import { openIssuesOldestFirst, type OpenIssue } from '../../github/issues.js';
+import { openAndUnlabelled, openIssuesOldestFirst, type OpenIssue } from '../../github/issues.js';
 import type { RunTrigger } from '../../github/trigger.js';
 import { getErrorMessage, oneLine } from '../../util/errors.js';
 import { ended, writeJobSummary } from '../phases/report.js';
@@ -82,6 +82,26 @@ async function untriaged(r: Basics, client: GitHubClient, self: string, instruct
   return found;
 }
 
+/** Still open, unlabelled and without the action's triage comment; false (left) when GitHub cannot say. */
+async function stillUntriaged(
+  client: GitHubClient,
+  r: Basics,
+  number: number,
+  self: string,
+): Promise<boolean> {
+  try {
+    return (
+      (await openAndUnlabelled(client, r.ctx.repo, number)) &&
+      !(await findMarkedComment(client, r.ctx.repo, number, TRIAGE_MARKER, self))
+    );
+  } catch (e) {
+    r.log.warning(
+      `Could not look at #${number} again: ${oneLine(getErrorMessage(e))}; left for a later sweep.`,
+    );
+    return false;
+  }
+}
+
 /** Triages the untriaged open issues, each as a run of the pipeline (`run`, from its preflight on). */
 export async function triageSweep(
   r: Basics,
@@ -117,7 +137,14 @@ export async function triageSweep(
     `Triaging ${picked.map((t) => `#${t.number}`).join(', ')} (oldest first, at most ${TRIAGE_SWEEP_MAX}).`,
   );
   const results: ActionResult[] = [];
-  for (const t of picked) {
+  const self = await r.github.identity();
+  for (const [k, t] of picked.entries()) {
+    // Each run takes minutes: a later issue may have been triaged meanwhile, by its own `issues: opened` run or a
+    // person, or closed. Asked again just before its run, so it is not triaged twice.
+    if (k > 0 && !(await stillUntriaged(client, r, t.number!, self))) {
+      log.info(`#${t.number} was triaged or closed since the sweep listed it: left.`);
+      continue;
+    }
     const result = await run(t);
     results.push(result);
     if (DAY_SPENT.has(result.outputs.status)) {
