@@ -7,7 +7,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import http, { type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loopbackPeerUid } from '../../src/proxy/metadata.js';
@@ -59,6 +59,39 @@ async function tokenEndpoints(o: { refuse?: string } = {}) {
   return {
     url,
     calls,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+/**
+ * A runner's corporate proxy: CONNECT only (google-auth-library tunnels every request through HTTPS_PROXY), with
+ * credentials, and the only way to names under `.corp.test` (each resolves to 127.0.0.1 here and nowhere else).
+ */
+async function corporateProxy() {
+  const tunnels: string[] = [];
+  const auth = `Basic ${Buffer.from('corp:s3cret').toString('base64')}`;
+  const server = http.createServer((_req, res) => res.writeHead(405).end());
+  server.on('connect', (req: http.IncomingMessage, client: Socket) => {
+    const [host = '', port = ''] = (req.url ?? '').split(':');
+    tunnels.push(`${req.url} ${req.headers['proxy-authorization'] === auth ? 'auth' : 'no-auth'}`);
+    if (req.headers['proxy-authorization'] !== auth || !host.endsWith('.corp.test'))
+      return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\ncontent-length: 0\r\n\r\n');
+    const up = connect(Number(port), '127.0.0.1', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      up.pipe(client);
+      client.pipe(up);
+    });
+    up.on('error', () => client.destroy());
+    client.on('error', () => up.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://corp:s3cret@127.0.0.1:${(server.address() as AddressInfo).port}`,
+    tunnels,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
@@ -147,24 +180,39 @@ describe.skipIf(!root)('the action with use-vertex-ai behind the model proxy (as
     }
   });
 
-  it('a refused token exchange ends auth-failed before gemini starts, with the reason', async () => {
+  it('on a runner behind HTTPS_PROXY, the token is asked through it; a refused exchange ends auth-failed before gemini starts, with the reason', async () => {
     const endpoints = await tokenEndpoints({ refuse: 'The audience in the token does not match' });
+    const corp = await corporateProxy();
     const vertex = await FakeVertex.start({ description: 'vertex', steps: [{ text: 'unused' }] });
     try {
-      const creds = await writeWifConfig(join(world.tmp, 'gha-creds'), endpoints.url);
+      // The token endpoints by a name only the corporate proxy resolves: an answer proves the bundled library's
+      // proxy agent (loaded by a dynamic import inside dist/index.js) carried the request.
+      const port = new URL(endpoints.url).port;
+      const creds = await writeWifConfig(join(world.tmp, 'gha-creds'), `http://sts.corp.test:${port}`);
       const r = await world.run({
         script: 'plain-answer',
         mode: 'headless',
         inputs: { 'gemini-api-key': '', 'use-vertex-ai': 'true', 'google-cloud-project': 'my-proj' },
-        env: { GOOGLE_APPLICATION_CREDENTIALS: creds, GOOGLE_VERTEX_BASE_URL: vertex.url },
+        env: {
+          GOOGLE_APPLICATION_CREDENTIALS: creds,
+          GOOGLE_VERTEX_BASE_URL: vertex.url,
+          ACTIONS_ID_TOKEN_REQUEST_TOKEN: OIDC_REQUEST_TOKEN,
+          HTTPS_PROXY: corp.url,
+          NO_PROXY: '',
+        },
       });
       expect(r.main.exitCode).toBe(1);
       expect(r.main.outputs.status).toBe('auth-failed');
       expect(r.main.stdout).toMatch(/::error::.*Vertex AI: could not get an access token/);
       expect(r.main.stdout).toContain('The audience in the token does not match');
       expect(vertex.requests).toHaveLength(0);
+      // Both calls (GitHub's OIDC URL, then STS) went through the proxy, with its credentials.
+      expect(endpoints.calls.map((c) => c.path.split('?')[0])).toEqual(['/oidc', '/v1/token']);
+      expect(new Set(corp.tunnels)).toEqual(new Set([`sts.corp.test:${port} auth`]));
+      expect(world.published.join('\n')).not.toContain('s3cret');
     } finally {
       await vertex.close();
+      await corp.close();
       await endpoints.close();
     }
   });
