@@ -6,8 +6,8 @@
  *   the third; the undo removes the files it finds, slowly.
  * `node --import tsx test/harness/signal-during-setup.ts late <dir>`: a claim taken and guarded after the signal,
  *   while an earlier teardown still runs.
- * `node --import tsx test/harness/signal-during-setup.ts egress <uid> <ms>`: the real packet filter for `uid`,
- *   signalled `ms` into its installation.
+ * `node --import tsx test/harness/signal-during-setup.ts egress <uid> <ms|installed>`: the real packet filter for
+ *   `uid`, signalled `ms` into its installation, or once it is installed.
  */
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -42,11 +42,13 @@ if (mode === 'steps') {
   await writeFile(claim, '');
   guardSignalTeardown(() => rm(claim, { force: true }));
 } else if (mode === 'egress') {
-  setTimeout(sigint, Number(ms));
+  const after = ms === 'installed';
+  if (!after) setTimeout(sigint, Number(ms));
   await installEgressFilter({ uid: Number(arg), ports: [], privilege: 'root' }).then(
     () => process.stdout.write('installed\n'),
     (e: unknown) => process.stdout.write(`install: ${(e as Error).message}\n`),
   );
+  if (after) sigint();
 }
 // A run's code goes on (its other steps, its own `finally`) until the teardowns end the process.
 await delay(5_000);
