@@ -105,6 +105,8 @@ export class PipelineWorld implements AsyncDisposable {
     apiUrl?: string;
     /** Another checkout to work in (`world.checkout('main', dir)`): two runs at once need one each. */
     workspace?: string;
+    /** The workflow run this is an attempt of (GITHUB_RUN_ID; a re-run keeps its run's): default a new one. */
+    runId?: string;
   }): Promise<PipelineRun> {
     const n = ++this.runs;
     const stepDir = await mkdtemp(join(this.world.tmp, `pipeline-${n}-`));
@@ -132,7 +134,7 @@ export class PipelineWorld implements AsyncDisposable {
       ...o.env,
     };
     const before = this.github.requests.length;
-    const runId = 2000 + n;
+    const runId = o.runId === undefined ? 2000 + n : Number(o.runId);
     this.world.recordRunning(runId, o.eventName ?? 'issues');
     const ctx = {
       eventName: o.eventName ?? 'issues',

@@ -113,6 +113,85 @@ describe('flow triage through the pipeline', () => {
     expect(comment?.body).toContain('Not sure which label.');
   });
 
+  const marked = (n: number) =>
+    w.github
+      .comments(n)
+      .filter((c) => c.body.startsWith('<!-- gemini-run:triage -->') && c.user === 'github-actions[bot]');
+
+  it('says at once that it is triaging, in the comment the outcome then replaces; a re-run of the run goes on', async () => {
+    w.github.addRepoLabel('bug');
+    const during: string[] = [];
+    const play = {
+      leftovers: { 'gemini-triage.json': JSON.stringify({ labels: ['bug'] }) },
+      act: () => {
+        during.push(...marked(1).map((c) => c.body));
+        return Promise.resolve();
+      },
+    };
+    const opened = {
+      eventName: 'issues',
+      payload: w.world.openedPayload(1),
+      inputs: { flow: 'triage' },
+      play,
+    };
+    const first = await w.run(opened);
+    expect(ended(first).outputs.status).toBe('finished');
+    expect(during).toEqual([expect.stringContaining('gemini-run is triaging this issue')]);
+    expect(marked(1)).toHaveLength(1);
+    expect(marked(1)[0]?.body).toContain('Labels added: `bug`');
+    // The same run again (GitHub's "Re-run jobs": its own comment names its run): it triages again.
+    const again = await w.run({ ...opened, runId: first.runId });
+    expect(again.seen).toHaveLength(1);
+    expect(marked(1)).toHaveLength(1);
+  });
+
+  it('a new issue another run triages (the sweep got there first) is left by its own run: no agent, no second comment', async () => {
+    w.github.addRepoLabel('bug');
+    w.github.addComment({
+      issue: 1,
+      body: '<!-- gemini-run:triage -->\n### 🏷️ gemini-run is triaging this issue\n\n<sub>gemini-run · [run](https://github.com/acme/widgets/actions/runs/1)</sub>',
+      user: 'github-actions[bot]',
+    });
+    const run = await w.run({
+      eventName: 'issues',
+      payload: w.world.openedPayload(1),
+      inputs: { flow: 'triage' },
+      play: { leftovers: { 'gemini-triage.json': JSON.stringify({ labels: ['bug'] }) } },
+    });
+    expect(ended(run).outputs.status).toBe('skipped');
+    expect(run.seen).toEqual([]);
+    expect(marked(1)).toHaveLength(1);
+    expect(w.github.issue(1)?.labels).toEqual([]);
+    expect(run.log).toContainEqual(expect.stringContaining('another run triaged it or is triaging it'));
+    // A writer asking is not left.
+    const asked = await w.run({
+      eventName: 'issue_comment',
+      payload: w.world.commentPayload('/gemini triage', { issue: 1, actor: 'alice' }),
+      inputs: { flow: 'triage' },
+      play: { leftovers: { 'gemini-triage.json': JSON.stringify({ labels: ['bug'] }) } },
+    });
+    expect(asked.seen).toHaveLength(1);
+    expect(w.github.issue(1)?.labels).toEqual(['bug']);
+  });
+
+  it('a run that stops with an error replaces its claim with what happened', async () => {
+    w.github.addRepoLabel('bug');
+    // GitHub fails every try to add the label: the run stops with an error after the agent answered.
+    w.github.failNext({ method: 'POST', path: /\/issues\/1\/labels$/, times: 10, kind: 'server-error' });
+    const run = await w.run({
+      eventName: 'issues',
+      payload: w.world.openedPayload(1),
+      inputs: { flow: 'triage' },
+      play: { leftovers: { 'gemini-triage.json': JSON.stringify({ labels: ['bug'] }) } },
+    });
+    expect(run.seen).toHaveLength(1);
+    expect(ended(run).outputs.status).toBe('crashed');
+    expect(marked(1)).toHaveLength(1);
+    expect(marked(1)[0]?.body).toContain('could not complete its triage');
+    expect(marked(1)[0]?.body).toContain('stopped with an error');
+    expect(marked(1)[0]?.body).not.toContain('is triaging');
+  });
+
   it("a stranger's new issue is refused in the log only: no comment, no label", async () => {
     const id = w.github.addIssue({ title: 'Crash', body: 'It crashes.', user: 'stranger' });
     const run = await w.run({

@@ -53,6 +53,13 @@ export async function openAnswerRun(
   };
 }
 
+/** What an answer flow's agent is asked, under which network, and where and in what shape it answers. */
+export interface AnswerRunSpec<A> {
+  task: Task;
+  network: AtPrepare['inputs']['network'];
+  answer: { name: string; schema: z.ZodType<A> };
+}
+
 /**
  * The agent's run on `task` (spending from the day's budget reserved before), its answer at `answer.name` read
  * (answer-file.ts), then `after` acts on both; the workspace is given back afterwards whatever happens. `network` overrides the input (a fork's review, a triage:
@@ -61,11 +68,7 @@ export async function openAnswerRun(
 export async function runForAnswer<A, T>(
   r: AtPrepare & Budgeted,
   ready: ReadyRun,
-  run: {
-    task: Task;
-    network: AtPrepare['inputs']['network'];
-    answer: { name: string; schema: z.ZodType<A> };
-  },
+  run: AnswerRunSpec<A>,
   after: (result: RunResult, answer: AnswerFile<A>) => Promise<T>,
 ): Promise<T> {
   const p = extend(r, { ...ready, task: run.task });

@@ -101,6 +101,36 @@ export function triageComment(
       );
     if (o.answer.value.comment.trim()) out.push(block(s.publishBlock(o.answer.value.comment)));
   }
-  out.push(`<sub>gemini-run · [run](${o.runUrl}) · labels are only ever added, never removed</sub>`);
+  out.push(footer(o.runUrl));
   return s.publish(out.join('\n'));
+}
+
+const footer = (runUrl: string) =>
+  `<sub>gemini-run · [run](${runUrl}) · labels are only ever added, never removed</sub>`;
+
+/**
+ * The triage's comment while the agent works: the person sees at once that the issue was picked up, and another
+ * run (the sweep, the issue's own `issues: opened` run) finds it and leaves the issue.
+ */
+export function triageUnderWay(runUrl: string, s: Speaker): string {
+  return s.publish(
+    [
+      '### 🏷️ gemini-run is triaging this issue',
+      '',
+      'What it adds, and why, will be said here.',
+      footer(runUrl),
+    ].join('\n'),
+  );
+}
+
+/** The triage's comment when its run stopped with an error: the job's log says what happened. */
+export function triageStopped(runUrl: string, s: Speaker): string {
+  return s.publish(
+    [
+      '### ⚠️ gemini-run could not complete its triage',
+      '',
+      `**What happened:** the run stopped with an error; [the job's log](${runUrl}) says which.`,
+      footer(runUrl),
+    ].join('\n'),
+  );
 }

@@ -5,22 +5,33 @@
  * (triage-file.ts); the action adds only labels that exist, at most `max-triage-labels`, never removes one, and
  * says on the issue what it did, in one comment of its own (updated by a later triage of the same issue).
  */
-import { commentMarker, upsertMarkedComment } from '../../github/comments.js';
-import { addLabels, getIssue, labelsOn, repositoryLabels } from '../../github/issues.js';
+import { commentMarker, findMarkedComment, upsertMarkedComment } from '../../github/comments.js';
+import { addLabels, getIssue, labelsOn, repositoryLabels, type RepoLabel } from '../../github/issues.js';
 import { buildTask } from '../../github/task.js';
 import { statusLine } from '../../domain/status.js';
+import { getErrorMessage } from '../../util/errors.js';
 import { neutralize } from '../../util/untrusted-text.js';
 import { defaultBranch } from '../../github/issues.js';
 import type { BranchPlan } from '../branch.js';
 import { ended, writeJobSummary } from '../phases/report.js';
 import type { ActionResult, AtPrepare, Budgeted } from '../run-record.js';
-import { agentOutputs, isEnd, openAnswerRun, runForAnswer } from './answer-run.js';
+import {
+  agentOutputs,
+  isEnd,
+  openAnswerRun,
+  runForAnswer,
+  type AnswerRunSpec,
+  type ReadyRun,
+} from './answer-run.js';
 import {
   planLabels,
   TRIAGE_FILE,
   TRIAGE_FILE_SHAPE,
   triageComment,
   triageFileSchema,
+  triageStopped,
+  triageUnderWay,
+  type TriageAnswer,
 } from './triage-file.js';
 
 /** The marker of the triage's own comment on an issue: an issue with one (the action's own) was triaged. */
@@ -33,6 +44,8 @@ export async function triageIssue(r: AtPrepare & Budgeted): Promise<ActionResult
   if (number === undefined) return ended('skipped');
   const issue = await getIssue(r.client, r.repo, number);
   if (issue.isPullRequest) return ended('skipped');
+  const self = await r.self();
+  if (r.trigger.implicit && (await triagedByAnotherRun(r, number, self))) return ended('skipped');
   const labels = await repositoryLabels(r.client, r.repo, MAX_REPO_LABELS);
   if (labels.length === 0) {
     r.log.info('The repository has no labels: nothing to triage with.');
@@ -58,6 +71,45 @@ export async function triageIssue(r: AtPrepare & Budgeted): Promise<ActionResult
     network: r.privilege ? ('none' as const) : r.inputs.network,
     answer: { name: TRIAGE_FILE, schema: triageFileSchema },
   };
+  // The claim: said on the issue before the agent starts, and replaced by the outcome (or the error) after.
+  await upsertMarkedComment(r.client, r.repo, number, TRIAGE_MARKER, triageUnderWay(r.runUrl, r), self);
+  try {
+    return await triageRun(r, ready, run, { number, labels, max, self });
+  } catch (error) {
+    await upsertMarkedComment(
+      r.client,
+      r.repo,
+      number,
+      TRIAGE_MARKER,
+      triageStopped(r.runUrl, r),
+      self,
+    ).catch((e: unknown) =>
+      r.log.warning(`Could not say on #${number} that the triage stopped: ${getErrorMessage(e)}`),
+    );
+    throw error;
+  }
+}
+
+/**
+ * An issue's own `issues: opened` run and a sweep may meet on a new issue: the one that finds the other's
+ * comment leaves the issue (a re-run of this run goes on; a writer's `/gemini triage` triages again).
+ */
+async function triagedByAnotherRun(r: AtPrepare, number: number, self: string | undefined): Promise<boolean> {
+  const other = self && (await findMarkedComment(r.client, r.repo, number, TRIAGE_MARKER, self));
+  if (!other || other.body.includes(`](${r.runUrl})`)) return false;
+  r.log.info(
+    `#${number} has gemini-run's triage comment already (${other.htmlUrl}): another run triaged it or is triaging it. A writer's '${r.inputs.triggerPhrase} triage' triages it again.`,
+  );
+  return true;
+}
+
+async function triageRun(
+  r: AtPrepare & Budgeted,
+  ready: ReadyRun,
+  run: AnswerRunSpec<TriageAnswer>,
+  o: { number: number; labels: RepoLabel[]; max: number; self: string | undefined },
+): Promise<ActionResult> {
+  const { number, labels, max } = o;
   return runForAnswer(r, ready, run, async (result, answer) => {
     const labelPlan =
       answer.kind === 'read'
@@ -76,7 +128,7 @@ export async function triageIssue(r: AtPrepare & Budgeted): Promise<ActionResult
       },
       r,
     );
-    await upsertMarkedComment(r.client, r.repo, number, TRIAGE_MARKER, body, await r.self());
+    await upsertMarkedComment(r.client, r.repo, number, TRIAGE_MARKER, body, o.self);
     const added = labelPlan?.add ?? [];
     r.log.info(
       `Triage of #${number}: ${added.length ? `added ${neutralize(added.join(', '))}` : 'no label added'}.`,
