@@ -108,6 +108,11 @@ export function triageComment(
 const footer = (runUrl: string) =>
   `<sub>gemini-run · [run](${runUrl}) · labels are only ever added, never removed</sub>`;
 
+/** Whether our triage comment `body` was written by the run at `runUrl` (its footer, which no agent text forges). */
+export function triageCommentOfRun(body: string, runUrl: string): boolean {
+  return body.trimEnd().endsWith(footer(runUrl));
+}
+
 /**
  * The triage's comment while the agent works: the person sees at once that the issue was picked up, and another
  * run (the sweep, the issue's own `issues: opened` run) finds it and leaves the issue.

@@ -29,6 +29,7 @@ import {
   TRIAGE_FILE_SHAPE,
   triageComment,
   triageFileSchema,
+  triageCommentOfRun,
   triageStopped,
   triageUnderWay,
   type TriageAnswer,
@@ -96,7 +97,7 @@ export async function triageIssue(r: AtPrepare & Budgeted): Promise<ActionResult
  */
 async function triagedByAnotherRun(r: AtPrepare, number: number, self: string | undefined): Promise<boolean> {
   const other = self && (await findMarkedComment(r.client, r.repo, number, TRIAGE_MARKER, self));
-  if (!other || other.body.includes(`](${r.runUrl})`)) return false;
+  if (!other || triageCommentOfRun(other.body, r.runUrl)) return false;
   r.log.info(
     `#${number} has gemini-run's triage comment already (${other.htmlUrl}): another run triaged it or is triaging it. A writer's '${r.inputs.triggerPhrase} triage' triages it again.`,
   );
