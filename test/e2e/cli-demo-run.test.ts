@@ -124,11 +124,14 @@ function chainOfOthers(chain: string, users: Set<string>): boolean {
 /** Pool users' uids, as the last look saw them. */
 const uidOf = new Map<string, number>();
 
-/** Runs the CLI in a process group of its own and sends the group SIGINT after `ms`, as Ctrl-C does. */
+/**
+ * Runs the CLI in a process group of its own and sends the group SIGINT after `ms`, or as soon as its output
+ * matches `when`, as Ctrl-C does.
+ */
 function interrupted(
   args: string[],
   env: NodeJS.ProcessEnv,
-  ms: number,
+  when: number | RegExp,
 ): Promise<{ how: string; out: string; err: string; pid: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(ACTION_NODE, [join(ROOT, 'dist', 'cli.js'), ...args], {
@@ -139,15 +142,22 @@ function interrupted(
     });
     let out = '';
     let err = '';
-    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
-    const timer = setTimeout(() => {
+    let sent = false;
+    const ctrlC = () => {
+      if (sent) return;
+      sent = true;
       try {
         process.kill(-child.pid!, 'SIGINT');
       } catch {
         // already done
       }
-    }, ms);
+    };
+    child.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (when instanceof RegExp && when.test(out)) ctrlC();
+    });
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    const timer = setTimeout(ctrlC, typeof when === 'number' ? when : 120_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -248,26 +258,34 @@ describe('gemini-run demo', () => {
   );
 
   it.skipIf(process.getuid?.() !== 0)(
-    'with --isolate, Ctrl-C at 1, 3 and 5 s leaves no chain, ACL, claim, user or directory it made',
+    'with --isolate, Ctrl-C at 1, 3 and 5 s, and as it ends, leaves no chain, ACL, claim, user or directory it made',
     async () => {
-      for (const seconds of [1, 3, 5]) {
+      // The last: as it prints its last lines, its run over and the artifact named.
+      for (const at of [1, 3, 5, /── Pull request #\d+:/]) {
         // Its own temp dir, closed to others, so the agent needs (and gets) an ACL entry to traverse it.
         const tmp = await mkdtemp(join(tmpdir(), 'gemini-run-ctrl-c-'));
         await chmod(tmp, 0o700);
         try {
           const before = await hostTraces();
-          const r = await interrupted(['demo', '--isolate'], { ...baseEnv(), TMPDIR: tmp }, seconds * 1000);
-          const ran = `${seconds} s: ${r.how}\n${r.out}${r.err}`;
+          const r = await interrupted(
+            ['demo', '--isolate'],
+            { ...baseEnv(), TMPDIR: tmp },
+            typeof at === 'number' ? at * 1000 : at,
+          );
+          const ran = `${String(at)}: ${r.how}\n${r.out}${r.err}`;
           // Ended by the signal (130, or the signal itself), or done before it: never a crash.
           expect(['SIGINT', 'exit 130', 'exit 0'], ran).toContain(r.how);
           expect(r.err, ran).not.toMatch(/^\s+at |EPIPE|Unhandled/m);
+          // The artifact it named, once the run was over (a signal after that, as it prints its last lines, finds
+          // nothing left to remove: then the process just ends, and the named artifact stays).
+          const named = /Saved the artifact: (\S+)/.exec(r.out)?.[1];
           // Once it had made something to remove, it says what it does about the signal.
-          if (r.how !== 'exit 0' && r.out.includes('The GitHub here is a local fake'))
+          if (r.how !== 'exit 0' && r.out.includes('The GitHub here is a local fake') && !named)
             expect(r.err, ran).toMatch(/gemini-run: SIGINT: stopping, and removing what this run changed/);
           expect(leftBy(before, await hostTraces(), [r.pid]), ran).toEqual([]);
           // Nothing of it in its temp dir (a finished demo keeps the artifact it named), and no ACL there.
           const kept = (await readdir(tmp)).filter(
-            (n) => !(r.how === 'exit 0' && n.startsWith('gemini-run-demo-artifact-')),
+            (n) => !(named?.startsWith(join(tmp, n) + '/') && n.startsWith('gemini-run-demo-artifact-')),
           );
           expect(kept, ran).toEqual([]);
           const acl = await exec('getfacl', ['-R', '--skip-base', '--absolute-names', tmp]);
