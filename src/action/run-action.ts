@@ -25,10 +25,10 @@ import { defer } from './phases/defer.js';
 import { sweep } from './phases/sweep.js';
 import { noteDailyBudget, reserveBudget, settleBudget } from './phases/budget.js';
 import { Redactor } from './redact.js';
-import { reportEarlyEnd, reportRun } from './phases/report.js';
+import { ended, reportEarlyEnd, reportRun } from './phases/report.js';
 import { misconfigured } from './phases/misconfigured.js';
 import { reviewPullRequest, reviewTarget } from './flows/review.js';
-import { triageIssue } from './flows/triage.js';
+import { triagedByAnotherRun, triageIssue } from './flows/triage.js';
 import { triageSweep } from './flows/triage-sweep.js';
 import type {
   ActionIo,
@@ -136,6 +136,8 @@ async function reviewFlow(a: AtAdmit & Admitted): Promise<ActionResult> {
 
 /** `flow: triage`: the comment seen (👀; the triage's own comment says how it went), the issue labelled. */
 async function triageFlow(a: AtAdmit & Admitted): Promise<ActionResult> {
+  // Before the day's budget is reserved: a run that leaves the issue spends nothing and writes no ledger entry.
+  if (await triagedByAnotherRun(a)) return ended('skipped');
   const r = extend(a, await acknowledge({ ...a, inputs: { ...a.inputs, trackProgress: false } }));
   try {
     return await afterAcknowledged(r, triageIssue);

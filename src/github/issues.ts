@@ -23,6 +23,16 @@ type IssueData = {
   pull_request?: unknown;
 };
 
+/** An issue as it stands now: open or closed, and how many labels it carries. */
+export interface IssueStanding extends IssueInfo {
+  open: boolean;
+  labelCount: number;
+}
+
+function standingOf(i: IssueData & { state: string; labels: unknown[] }): IssueStanding {
+  return { ...infoOf(i), open: i.state === 'open', labelCount: i.labels.length };
+}
+
 function infoOf(i: IssueData): IssueInfo {
   return {
     number: i.number,
@@ -33,9 +43,9 @@ function infoOf(i: IssueData): IssueInfo {
   };
 }
 
-export async function getIssue(client: GitHubClient, repo: RepoRef, number: number): Promise<IssueInfo> {
+export async function getIssue(client: GitHubClient, repo: RepoRef, number: number): Promise<IssueStanding> {
   const { data } = await client.rest.issues.get({ ...repo, issue_number: number });
-  return infoOf(data);
+  return standingOf(data);
 }
 
 /** The open issues and pull requests that carry `label`. */
@@ -54,9 +64,8 @@ export async function openIssuesLabelled(
 }
 
 /** An open issue as a sweep weighs it: who opened it and how many labels it has. */
-export interface OpenIssue extends IssueInfo {
+export interface OpenIssue extends IssueStanding {
   author: { login: string; type?: string | null } | undefined;
-  labelCount: number;
 }
 
 /** The open issues and pull requests, oldest first, a page at a time (a sweep stops reading when it has enough). */
@@ -68,19 +77,8 @@ export async function* openIssuesOldestFirst(client: GitHubClient, repo: RepoRef
     direction: 'asc',
     per_page: 100,
   })) {
-    for (const i of page.data)
-      yield { ...infoOf(i), author: i.user ?? undefined, labelCount: i.labels.length };
+    for (const i of page.data) yield { ...standingOf(i), author: i.user ?? undefined };
   }
-}
-
-/** Whether the issue is open and carries no label now (a sweep's issue may have been triaged since it was listed). */
-export async function openAndUnlabelled(
-  client: GitHubClient,
-  repo: RepoRef,
-  number: number,
-): Promise<boolean> {
-  const { data } = await client.rest.issues.get({ ...repo, issue_number: number });
-  return data.state === 'open' && data.labels.length === 0;
 }
 
 /** Who put `label` on the issue the last time it was put on (its events say), or undefined when they do not say. */

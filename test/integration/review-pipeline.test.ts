@@ -155,7 +155,7 @@ describe('flow triage through the pipeline', () => {
     const run = await w.run({
       eventName: 'issues',
       payload: w.world.openedPayload(1),
-      inputs: { flow: 'triage' },
+      inputs: { flow: 'triage', 'max-daily-tokens': '100000' },
       play: { leftovers: { 'gemini-triage.json': JSON.stringify({ labels: ['bug'] }) } },
     });
     expect(ended(run).outputs.status).toBe('skipped');
@@ -163,6 +163,8 @@ describe('flow triage through the pipeline', () => {
     expect(marked(1)).toHaveLength(1);
     expect(w.github.issue(1)?.labels).toEqual([]);
     expect(run.log).toContainEqual(expect.stringContaining('another run triaged it or is triaging it'));
+    // Left before the day's budget: no reservation in the ledger.
+    expect(run.log.join('\n')).not.toContain('Reserving from the daily token budget');
     // A writer asking is not left.
     const asked = await w.run({
       eventName: 'issue_comment',
@@ -317,12 +319,19 @@ describe('the triage sweep (flow: triage on a schedule)', () => {
     });
     expect(r.seen.map((o) => o.task.source.number)).toEqual([1, left]);
     expect(ended(r).outputs.status).toBe('finished');
-    for (const n of [byItsOwnRun, byPerson, closed]) {
+    for (const n of [byPerson, closed]) {
       expect(r.log).toContainEqual(
-        expect.stringContaining(`#${n} was triaged or closed since the sweep listed it`),
+        expect.stringContaining(`#${n} was labelled or closed since the sweep listed it`),
       );
-      expect(triaged(n).length).toBe(n === byItsOwnRun ? 1 : 0);
+      expect(triaged(n)).toEqual([]);
     }
+    // The one its own run triaged without a label: the sweep's run finds that run's comment and leaves it, before
+    // its agent and before the day's budget.
+    expect(r.log).toContainEqual(
+      expect.stringContaining(`#${byItsOwnRun} has gemini-run's triage comment already`),
+    );
+    expect(triaged(byItsOwnRun)).toHaveLength(1);
+    expect(triaged(byItsOwnRun)[0]?.body).toContain('No label was added.');
   });
 
   it("each issue is its own run with its own share of the day's budget: a spent day ends the sweep", async () => {

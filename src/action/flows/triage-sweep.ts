@@ -9,7 +9,7 @@
 import { approve, type Approval } from '../../github/approval.js';
 import { isBotUser, type GitHubClient } from '../../github/client.js';
 import { findMarkedComment } from '../../github/comments.js';
-import { openAndUnlabelled, openIssuesOldestFirst, type OpenIssue } from '../../github/issues.js';
+import { getIssue, openIssuesOldestFirst, type OpenIssue } from '../../github/issues.js';
 import type { RunTrigger } from '../../github/trigger.js';
 import { getErrorMessage, oneLine } from '../../util/errors.js';
 import { ended, writeJobSummary } from '../phases/report.js';
@@ -82,18 +82,14 @@ async function untriaged(r: Basics, client: GitHubClient, self: string, instruct
   return found;
 }
 
-/** Still open, unlabelled and without the action's triage comment; false (left) when GitHub cannot say. */
-async function stillUntriaged(
-  client: GitHubClient,
-  r: Basics,
-  number: number,
-  self: string,
-): Promise<boolean> {
+/**
+ * Still open and unlabelled; false (left) when GitHub cannot say. A triage comment another run wrote meanwhile is
+ * the run's own check (triage.ts `triagedByAnotherRun`), as for the issue's own `issues: opened` run.
+ */
+async function stillUntriaged(client: GitHubClient, r: Basics, number: number): Promise<boolean> {
   try {
-    return (
-      (await openAndUnlabelled(client, r.ctx.repo, number)) &&
-      !(await findMarkedComment(client, r.ctx.repo, number, TRIAGE_MARKER, self))
-    );
+    const now = await getIssue(client, r.ctx.repo, number);
+    return now.open && now.labelCount === 0;
   } catch (e) {
     r.log.warning(
       `Could not look at #${number} again: ${oneLine(getErrorMessage(e))}; left for a later sweep.`,
@@ -137,12 +133,11 @@ export async function triageSweep(
     `Triaging ${picked.map((t) => `#${t.number}`).join(', ')} (oldest first, at most ${TRIAGE_SWEEP_MAX}).`,
   );
   const results: ActionResult[] = [];
-  const self = await r.github.identity();
   for (const [k, t] of picked.entries()) {
-    // Each run takes minutes: a later issue may have been triaged meanwhile, by its own `issues: opened` run or a
-    // person, or closed. Asked again just before its run, so it is not triaged twice.
-    if (k > 0 && !(await stillUntriaged(client, r, t.number!, self))) {
-      log.info(`#${t.number} was triaged or closed since the sweep listed it: left.`);
+    // Each run takes minutes: a later issue may have been labelled or closed meanwhile. Asked again just before
+    // its run, so it is not triaged twice.
+    if (k > 0 && !(await stillUntriaged(client, r, t.number!))) {
+      log.info(`#${t.number} was labelled or closed since the sweep listed it: left.`);
       continue;
     }
     const result = await run(t);

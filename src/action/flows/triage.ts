@@ -14,7 +14,7 @@ import { neutralize } from '../../util/untrusted-text.js';
 import { defaultBranch } from '../../github/issues.js';
 import type { BranchPlan } from '../branch.js';
 import { ended, writeJobSummary } from '../phases/report.js';
-import type { ActionResult, AtPrepare, Budgeted } from '../run-record.js';
+import type { ActionResult, Admitted, AtAdmit, AtPrepare, Budgeted } from '../run-record.js';
 import {
   agentOutputs,
   isEnd,
@@ -46,7 +46,6 @@ export async function triageIssue(r: AtPrepare & Budgeted): Promise<ActionResult
   const issue = await getIssue(r.client, r.repo, number);
   if (issue.isPullRequest) return ended('skipped');
   const self = await r.self();
-  if (r.trigger.implicit && (await triagedByAnotherRun(r, number, self))) return ended('skipped');
   const labels = await repositoryLabels(r.client, r.repo, MAX_REPO_LABELS);
   if (labels.length === 0) {
     r.log.info('The repository has no labels: nothing to triage with.');
@@ -92,10 +91,14 @@ export async function triageIssue(r: AtPrepare & Budgeted): Promise<ActionResult
 }
 
 /**
- * An issue's own `issues: opened` run and a sweep may meet on a new issue: the one that finds the other's
- * comment leaves the issue (a re-run of this run goes on; a writer's `/gemini triage` triages again).
+ * An issue's own `issues: opened` run and a sweep's run may meet on a new issue: a run nobody asked for (`implicit`)
+ * that finds another run's triage comment leaves the issue. A re-run of the same run goes on, and so does a writer's
+ * `/gemini triage`.
  */
-async function triagedByAnotherRun(r: AtPrepare, number: number, self: string | undefined): Promise<boolean> {
+export async function triagedByAnotherRun(r: AtAdmit & Admitted): Promise<boolean> {
+  const number = r.trigger.number;
+  if (!r.trigger.implicit || number === undefined) return false;
+  const self = await r.self();
   const other = self && (await findMarkedComment(r.client, r.repo, number, TRIAGE_MARKER, self));
   if (!other || triageCommentOfRun(other.body, r.runUrl)) return false;
   r.log.info(
