@@ -35,12 +35,17 @@ if (mode === 'steps') {
   }, undo);
   await made.catch((e: unknown) => process.stdout.write(`made: ${(e as Error).message}\n`));
 } else if (mode === 'late') {
-  guardSignalTeardown(() => delay(300));
+  // The earlier teardown lasts until the claim is guarded, so the claim is always taken during the teardowns.
+  let guarded: () => void = () => undefined;
+  const claimGuarded = new Promise<void>((resolve) => (guarded = resolve));
+  guardSignalTeardown(() => claimGuarded);
   sigint();
   await delay(50);
   const claim = join(arg, 'claim');
   await writeFile(claim, '');
   guardSignalTeardown(() => rm(claim, { force: true }));
+  process.stdout.write('claim guarded\n');
+  guarded();
 } else if (mode === 'egress') {
   const after = ms === 'installed';
   if (!after) setTimeout(sigint, Number(ms));

@@ -41,6 +41,8 @@ describe('a signal during a change to the host', () => {
     const dir = await scratch();
     const r = await child(['steps', dir]);
     expect(r.how, r.out).toBe('SIGINT');
+    // The steps stopped at the signal (else the teardown would have waited for all ten).
+    expect(r.out).toContain('made: stopped by SIGINT');
     // Undone alongside, the steps after the signal would have stayed (rule-4 … rule-10).
     expect(await readdir(dir)).toEqual([]);
   });
@@ -49,6 +51,7 @@ describe('a signal during a change to the host', () => {
     const dir = await scratch();
     const r = await child(['late', dir]);
     expect(r.how, r.out).toBe('SIGINT');
+    expect(r.out).toContain('claim guarded');
     expect(await readdir(dir)).toEqual([]);
   });
 
